@@ -1,0 +1,3 @@
+from kortbord.cli import main
+
+raise SystemExit(main())

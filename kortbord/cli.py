@@ -1,0 +1,52 @@
+"""The ``kortbord`` command. Each layer adds its own subcommands in a module of its own.
+
+A subcommand module defines ``register(subparsers)``, which adds parsers whose default
+``func(args) -> int`` runs the command. Modules are imported only when the command line is
+built, and each imports its heavy dependencies inside ``func``, so ``kortbord simulate``
+never loads OpenCV or Flask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# One line per layer that contributes commands (dependency order: referee, vision, webui).
+COMMAND_MODULES = [
+    "referee.cli",  # simulate, play
+    "vision.synth.cli",  # dataset build | video | preview
+    "vision.cli",  # detect, eval, train, road, watch, replay
+    "webui.cli",  # serve, run
+]
+
+
+class CommandError(Exception):
+    """A user error that ends a command with a clear message and exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kortbord", description="Referee and score keeper for card games on a real table."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name and name.startswith(e.name):  # layer not installed in this build
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CommandError as e:
+        print(f"kortbord {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,38 @@
+"""``kortbord simulate``: seeded playouts with statistics as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from referee import GAMES
+from referee.simulate import POLICIES
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("simulate", help="play seeded simulated games and print statistics (JSON)")
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--variant", default=None, help="game variant, e.g. 'strategy' for Stigespill")
+    p.add_argument("--policy", choices=POLICIES, default="random")
+    p.add_argument("--against", choices=POLICIES, default=None)
+    p.set_defaults(func=_simulate)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from kortbord.cli import CommandError
+    from referee.core import RulesError
+    from referee.simulate import simulate
+
+    if args.games < 1:
+        raise CommandError("--games must be at least 1")
+    try:
+        result = simulate(
+            args.game, args.players, args.games, args.seed, args.policy, args.against, args.variant
+        )
+    except RulesError as e:
+        raise CommandError(str(e)) from None
+    print(json.dumps(result))
+    return 1 if result["invariant_violations"] else 0
