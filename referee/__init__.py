@@ -24,7 +24,10 @@ def make_rules(game: str, **config) -> Rules:
     if game not in GAMES:
         raise RulesError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     module, cls = GAMES[game].split(":")
-    return getattr(importlib.import_module(module), cls)(**config)
+    try:
+        return getattr(importlib.import_module(module), cls)(**config)
+    except TypeError as e:  # an unknown or missing keyword: a set-up error, not a crash
+        raise RulesError(f"bad set-up for {game}: {e}") from None
 
 
 def replay(log: GameLog):

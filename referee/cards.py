@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 
@@ -41,6 +41,7 @@ _TWINS = {
     Suit.DIAMONDS: Suit.HEARTS,
 }
 
+_KIND_ORDER = {"std": 0, "joker": 1, "skipbo": 2}
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[Suit, ...] = tuple(Suit)
 FACE_RANKS = frozenset({"J", "Q", "K"})
@@ -50,18 +51,49 @@ class CardError(ValueError):
     """A card code that names no card; the message names the bad input."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: a standard card (rank + suit), a joker, or a Skip-Bo card.
 
     ``kind`` is ``"std"``, ``"joker"`` or ``"skipbo"``. For Skip-Bo cards ``value`` is
-    1–12, or 0 for the wild ``SBW``.
+    1–12, or 0 for the wild ``SBW``. Cards compare, hash and sort by a precomputed key
+    (suit-major for standard cards): playouts hash cards millions of times.
     """
 
     kind: str
     rank: str = ""
     suit: Suit | None = None
     value: int = 0
+    _key: tuple = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        key = (
+            _KIND_ORDER[self.kind],
+            SUITS.index(self.suit) if self.suit else 0,
+            RANKS.index(self.rank) if self.rank else 0,
+            self.value or 13,  # the Skip-Bo wild sorts after SB12
+        )
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and self._key == other._key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Card) -> bool:
+        return self._key < other._key
+
+    def __le__(self, other: Card) -> bool:
+        return self._key <= other._key
+
+    def __gt__(self, other: Card) -> bool:
+        return self._key > other._key
+
+    def __ge__(self, other: Card) -> bool:
+        return self._key >= other._key
 
     # ---- text form -------------------------------------------------------
     @property

@@ -141,7 +141,8 @@ class Rules(ABC):
                 f"unknown move {data['kind']!r} in {self.name}; expected one of {sorted(by_kind)}"
             )
         kwargs = {}
-        for name, f in cls.__dataclass_fields__.items():
+        for f in dataclasses.fields(cls):  # not __dataclass_fields__: it lists ClassVar `kind`
+            name = f.name
             if name not in data:
                 if (
                     f.default is not dataclasses.MISSING

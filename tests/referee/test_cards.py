@@ -105,3 +105,14 @@ def test_all_codes_are_the_model_classes():
     assert len(codes) == 52 + 1 + 13 == len(set(codes))
     assert codes[:3] == ["AS", "2S", "3S"] and codes[-1] == "SBW"
     assert all(parse_card(c).code == c for c in codes)
+
+
+def test_cards_sort_suit_major_across_kinds():
+    cards = parse_cards("SBW KH 2S JK AS 10H SB3")
+    assert [c.code for c in sorted(cards)] == ["AS", "2S", "10H", "KH", "JK", "SB3", "SBW"]
+
+
+def test_equal_cards_from_different_constructions_hash_alike():
+    a = Card("std", "Q", Suit.SPADES)
+    assert a == parse_card("QS") and hash(a) == hash(parse_card("QS"))
+    assert a != parse_card("QC") and a != "QS"
