@@ -883,7 +883,7 @@ class SkipBo(Rules):
         return plan_hint(self, state, seat)
 
     def greedy_move(self, state: SkipBoState, rng: random.Random) -> Move:
-        """Play the stock, else a non-wild hand card, else discard the highest card sensibly."""
+        """Play the stock, else a non-wild discard top or hand card, else discard sensibly."""
         if self.to_move(state) == CHANCE:
             return self.chance_move(state, rng)
         seat = state.turn
@@ -893,6 +893,11 @@ class SkipBo(Rules):
             fits = self._fits(stock[-1], sizes)
             if fits:
                 return Play("stock", stock[-1], fits[0])
+        for i, pile in enumerate(state.discards[seat]):
+            if pile and value(pile[-1]):
+                fits = self._fits(pile[-1], sizes)
+                if fits:
+                    return Play("discard", pile[-1], fits[0], index=i)
         hand = state.hands[seat]
         for c in hand:
             if value(c):
