@@ -1,0 +1,314 @@
+"""The scene generator: labels match the pixels, visibility is exact, builds are reproducible."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kortbord.cli import main
+from referee.cards import all_codes
+from vision.synth import corner_crop, face_for, random_scene, yolo_lines
+from vision.synth.camera import Camera, Effects, Lighting, look_at
+from vision.synth.dataset import BuildConfig, build, class_names
+from vision.synth.faces import DeckError, ImageDeck, ProceduralDeck, SkipBoDeck
+from vision.synth.layouts import Layout, Placed
+from vision.synth.scene import Occluder, SceneSpec, render
+
+SHARED_DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
+SIZE = (640, 360)
+
+
+def plain_spec(cards: list[Placed], tilt: float = 0.0, yaw: float = 0.0) -> SceneSpec:
+    """A scene on a dark uniform table, neutral light, no effects or occluders."""
+    pts = np.concatenate([c.quad() for c in cards])
+    centre = (pts.min(0) + pts.max(0)) / 2
+    H = look_at(centre, 600.0, tilt, yaw, 0.0, 500.0, SIZE)
+    return SceneSpec(
+        Layout("test", cards),
+        Camera(H, SIZE),
+        ("solid", 0x303030),
+        Lighting(),
+        Effects(jpeg=95),
+        glossy=False,
+    )
+
+
+def _mask_of_quads(quads, dilate: int) -> np.ndarray:
+    m = np.zeros(SIZE[::-1], np.uint8)
+    for q in quads:
+        cv2.fillPoly(m, [np.round(q).astype(np.int32)], 255)
+    return cv2.dilate(m, np.ones((2 * dilate + 1,) * 2, np.uint8)) > 0
+
+
+def _covered(spec: SceneSpec) -> tuple[np.ndarray, list]:
+    """Render on a dark and a light table: pixels that do not change are covered by cards."""
+    spec.table = ("solid", 0x282828)
+    dark = render(spec)
+    spec.table = ("solid", 0xD8D8D8)
+    light = render(spec)
+    same = np.abs(dark.image.astype(int) - light.image.astype(int)).max(2) < 12
+    return same, dark.labels
+
+
+def test_card_ink_lies_inside_its_quad_and_fills_it():
+    rng = np.random.default_rng(5)
+    deck = ProceduralDeck(3)
+    codes = ["QS", "10H", "AD", "7C", "JK"]
+    cards = [
+        Placed(
+            deck.face(c), (float(i * 90), float(rng.uniform(-20, 20))), float(rng.uniform(0, 360))
+        )
+        for i, c in enumerate(codes)
+    ]
+    covered, labels = _covered(plain_spec(cards, tilt=30, yaw=20))
+    quads = [lab.corners for lab in labels]
+    outside = covered & ~_mask_of_quads(quads, 1)
+    assert outside.sum() == 0, f"{outside.sum()} card pixels outside every card quad"
+    for lab in labels:  # each quad is filled by its card (but its rounded corners)
+        inner = _mask_of_quads([lab.corners], 0) & ~_edge(lab.corners)
+        assert covered[inner].mean() > 0.98, lab.code
+        assert lab.visible == pytest.approx(1.0, abs=0.02)
+
+
+def _edge(q) -> np.ndarray:
+    m = np.zeros(SIZE[::-1], np.uint8)
+    cv2.polylines(m, [np.round(q).astype(np.int32)], True, 255, 7)
+    return m > 0
+
+
+def test_random_scene_card_pixels_lie_inside_card_quads():
+    for i in range(3):
+        spec = random_scene(11, i, layouts=("scatter", "sten", "skipbo"), size=SIZE).spec
+        spec.lighting, spec.effects, spec.occluders = Lighting(), Effects(), []
+        spec.camera.k1 = 0.0
+        covered, labels = _covered(spec)
+        union = _mask_of_quads([lab.corners for lab in labels], 1)
+        assert covered.sum() > 500
+        assert not (covered & ~union).any()
+        # and the visible fractions agree with the pixels left of each card
+        total = sum(lab.visible for lab in labels)
+        assert total > 0
+
+
+def test_visible_fraction_of_a_half_covered_card_matches_geometry():
+    deck = ProceduralDeck(1)
+    w, h = deck.face("9H").size_mm
+    bottom = Placed(deck.face("9H"), (0.0, 0.0), 0.0)
+    top = Placed(deck.face("KS"), (w / 2, 0.0), 0.0)
+    scene = render(plain_spec([bottom, top]))
+    b, t = scene.labels
+    # the top card covers the right half of the bottom one; rounded corners shift it a little
+    assert b.visible == pytest.approx(0.5, abs=0.03)
+    assert t.visible == pytest.approx(1.0, abs=0.02)
+    assert b.index_visible[0] == pytest.approx(1.0, abs=0.05)  # top-left index shows
+    assert b.index_visible[1] < 0.02  # bottom-right index is under the king
+    # a quarter: shifted by half the width and half the height
+    top2 = Placed(deck.face("KS"), (w / 2, h / 2), 0.0)
+    b2 = render(plain_spec([bottom, top2])).labels[0]
+    assert b2.visible == pytest.approx(0.75, abs=0.03)
+
+
+def test_labels_follow_the_card_orientation():
+    deck = ProceduralDeck(2)
+    card = Placed(deck.face("5D"), (0.0, 0.0), 180.0)  # upside down on the table
+    lab = render(plain_spec([card])).labels[0]
+    # the card's own top-left is now at the bottom right of the picture
+    assert lab.corners[0, 0] > lab.corners[2, 0] and lab.corners[0, 1] > lab.corners[2, 1]
+    assert lab.index_corners[0].mean(0)[1] > lab.index_corners[1].mean(0)[1]
+
+
+def test_same_seed_gives_identical_labels(tmp_path):
+    outs = []
+    for k, workers in enumerate((1, 2)):
+        cfg = BuildConfig(tmp_path / f"b{k}", 4, seed=9, size=SIZE, workers=workers, progress=False)
+        build(cfg)
+        outs.append(cfg.out)
+    files = sorted(
+        p.relative_to(outs[0]) for p in outs[0].rglob("*") if p.suffix in (".txt", ".json")
+    )
+    assert len(files) == 8
+    for f in files:
+        assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+    imgs = sorted(outs[0].rglob("*.jpg"))
+    assert all(p.read_bytes() == (outs[1] / p.relative_to(outs[0])).read_bytes() for p in imgs)
+    other = random_scene(10, 0, size=SIZE)
+    assert json.dumps(other.truth()) != json.dumps(random_scene(9, 0, size=SIZE).truth())
+
+
+def test_every_code_appears_in_a_modest_build():
+    seen: set[str] = set()
+    for i in range(60):
+        scene = random_scene(2, i, layouts=("scatter", "skipbo", "road"), size=(320, 180))
+        for line in yolo_lines(scene, "codes", min_card_visible=0.0):
+            seen.add(class_names("codes")[int(line.split()[0])])
+    assert set(all_codes()) - seen == set()
+
+
+def test_yolo_boxes_are_normalised_and_clipped():
+    scene = random_scene(4, 3, size=SIZE)
+    lines = yolo_lines(scene, "cards+corners")
+    assert lines
+    for line in lines:
+        cls, cx, cy, w, h = line.split()
+        assert cls in ("0", "1")
+        cx, cy, w, h = map(float, (cx, cy, w, h))
+        assert (
+            0 <= cx - w / 2 + 1e-6
+            and cx + w / 2 <= 1 + 1e-6
+            and 0 <= cy - h / 2 + 1e-6
+            and cy + h / 2 <= 1 + 1e-6
+        )
+
+
+def test_oriented_boxes_follow_the_card_corners():
+    scene = random_scene(4, 3, size=SIZE)
+    lines = yolo_lines(scene, "cards", obb=True)
+    cards = [lab for lab in scene.labels if lab.face_up and lab.visible >= 0.3]
+    assert len(lines) == len([c for c in cards if c.box(SIZE) is not None]) > 0
+    first = next(c for c in cards if c.box(SIZE) is not None)
+    pts = np.array(lines[0].split()[1:], float).reshape(4, 2)
+    assert ((0 <= pts) & (pts <= 1)).all()
+    inside = (first.corners >= 0).all(1) & (first.corners <= SIZE).all(1)
+    assert np.allclose(pts[inside] * SIZE, first.corners[inside], atol=0.01)
+
+
+def test_corner_crop_is_deterministic_and_shaped():
+    face = face_for("QS", style=4)
+    a = corner_crop(face, 0, (48, 80), np.random.default_rng(3))
+    b = corner_crop(face, 0, (48, 80), np.random.default_rng(3))
+    assert a.shape == (80, 48, 3) and np.array_equal(a, b)
+    clean = corner_crop(face, 1)  # the bottom-right index, turned upright, holds dark ink
+    assert clean.shape == (80, 48, 3) and clean.min() < 100
+    assert face_for("SB7").code == "SB7" and face_for("JK", style=3).index_quads.shape == (2, 4, 2)
+
+
+def test_every_code_has_a_procedural_face_with_index_quads_inside():
+    for code in all_codes():
+        face = face_for(code, style=7)
+        q = face.index_quads
+        assert q.shape == (2, 4, 2)
+        assert (
+            (q >= -1).all()
+            and (q[..., 0] <= face.width + 1).all()
+            and (q[..., 1] <= face.height + 1).all()
+        )
+        assert q[0].max(0)[1] < face.height * 0.45  # the top-left index is in the top part
+    assert SkipBoDeck(0).back().code is None and ProceduralDeck(0).back().index_quads.shape == (
+        0,
+        4,
+        2,
+    )
+
+
+def test_bad_deck_dir_names_missing_and_unreadable_cards(tmp_path, capsys):
+    src = ProceduralDeck(0)
+    for code in ("AS", "2S", "3S"):
+        cv2.imwrite(str(tmp_path / f"{code}.png"), src.face(code).image)
+    (tmp_path / "4S.png").write_bytes(b"not a png")
+    with pytest.raises(DeckError) as e:
+        ImageDeck(tmp_path)
+    msg = str(e.value)
+    assert "missing 48 of the 52" in msg and "10H" in msg and "4S.png" in msg
+    assert (
+        main(
+            [
+                "dataset",
+                "build",
+                "--out",
+                str(tmp_path / "o"),
+                "--images",
+                "1",
+                "--deck-dir",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
+    assert "4S.png" in capsys.readouterr().err
+    with pytest.raises(DeckError, match="does not exist"):
+        ImageDeck(tmp_path / "nope")
+
+
+def test_cli_rejects_bad_size_and_unwritable_output(tmp_path, capsys):
+    assert main(["dataset", "build", "--out", str(tmp_path), "--images", "1", "--size", "12x"]) == 2
+    assert "--size '12x'" in capsys.readouterr().err
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert (
+        main(["dataset", "build", "--out", str(blocker / "sub"), "--images", "1", "--quiet"]) == 2
+    )
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_cli_build_writes_yolo_dataset(tmp_path, capsys):
+    out = tmp_path / "ds"
+    rc = main(
+        [
+            "dataset",
+            "build",
+            "--out",
+            str(out),
+            "--images",
+            "3",
+            "--seed",
+            "1",
+            "--size",
+            "320x180",
+            "--targets",
+            "codes",
+            "--val-fraction",
+            "0.34",
+            "--quiet",
+        ]
+    )
+    assert rc == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["images"] == 3 and summary["val"] >= 1
+    text = (out / "data.yaml").read_text()
+    assert f"nc: {len(all_codes())}" in text and '0: "AS"' in text and '65: "SBW"' in text
+    assert len(list(out.rglob("*.jpg"))) == 3 and len(list((out / "truth").rglob("*.json"))) == 3
+
+
+@pytest.mark.skipif(not SHARED_DECKS.is_dir(), reason=f"shared decks not found at {SHARED_DECKS}")
+def test_shared_decks_load_with_index_corners():
+    for d in sorted(p for p in SHARED_DECKS.iterdir() if p.is_dir()):
+        deck = ImageDeck(d)
+        assert len([c for c in deck.codes if c != "JK"]) == 52, d.name
+        q = deck.index_quads[0]  # fractions of the card
+        assert 0 <= q[:, 0].min() and q[:, 0].max() < 0.35, (d.name, q)
+        assert 0 <= q[:, 1].min() and q[:, 1].max() < 0.4, (d.name, q)
+        assert deck.face("QS").image.shape[2] == 4
+
+
+def test_labels_follow_lens_distortion():
+    deck = ProceduralDeck(6)
+    card = Placed(deck.face("8C"), (0.0, 0.0), 10.0)
+    spec = plain_spec([card])
+    # move the card towards the picture's corner, where barrel distortion moves it most
+    spec.camera.H = np.array([[1, 0, 240], [0, 1, 130], [0, 0, 1]], float) @ spec.camera.H
+    spec.camera.k1 = 0.12
+    covered, labels = _covered(spec)
+    ys, xs = np.nonzero(covered)
+    seen = np.array([xs.mean() + 0.5, ys.mean() + 0.5])
+    assert np.linalg.norm(labels[0].corners.mean(0) - seen) < 1.5
+    spec.camera.k1 = 0.0
+    undistorted = render(spec).labels[0].corners.mean(0)
+    assert np.linalg.norm(undistorted - seen) > 4  # the distortion is real, and followed
+
+
+def test_occluders_hide_cards_in_the_visible_fraction():
+    deck = ProceduralDeck(8)
+    spec = plain_spec([Placed(deck.face("4H"), (0.0, 0.0), 0.0)])
+    alone = render(spec).labels[0]
+    spec.occluders = [
+        Occluder("chip", {"center": [0.0, 0.0], "radius": 15.0, "colour": [40, 40, 200]})
+    ]
+    covered = render(spec).labels[0]
+    w, h = deck.face("4H").size_mm
+    chip = np.pi * 15.0**2 / (w * h * deck.face("4H").alpha_fraction)
+    assert alone.visible == pytest.approx(1.0, abs=0.02)
+    assert covered.visible == pytest.approx(1.0 - chip, abs=0.03)

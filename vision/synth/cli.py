@@ -1,0 +1,293 @@
+"""``kortbord dataset build | preview``: the scene generator's commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+LAYOUT_NAMES = ("road", "sten", "skipbo", "hand", "scatter")
+TARGET_NAMES = ("cards", "corners", "cards+corners", "codes")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("dataset", help="synthetic table scenes with exact labels (YOLO + JSON)")
+    dsub = p.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
+
+    b = dsub.add_parser("build", help="render a YOLO dataset with JSON ground truth")
+    b.add_argument(
+        "--config", type=Path, help="YAML with any of these options (datasets/default.yaml)"
+    )
+    b.add_argument("--out", type=Path, help="output folder")
+    b.add_argument("--images", type=int, help="number of images")
+    b.add_argument("--seed", type=int)
+    _common(b, defaults=False)
+    b.add_argument("--targets", help=f"one of {', '.join(TARGET_NAMES)} (default cards+corners)")
+    b.add_argument(
+        "--val-fraction", type=float, help="share of images in the val split (default 0.1)"
+    )
+    b.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    b.add_argument(
+        "--real-fraction",
+        type=float,
+        help="share of scenes whose main deck is real art from --deck-dir (default 0.5)",
+    )
+    b.add_argument(
+        "--min-card-visible",
+        type=float,
+        help="label a card box when at least this share of the card shows (default 0.3)",
+    )
+    b.add_argument(
+        "--min-corner-visible",
+        type=float,
+        help="label an index corner when at least this share of it shows (default 0.6)",
+    )
+    b.add_argument(
+        "--obb",
+        action="store_true",
+        help="oriented boxes (class x1 y1 … x4 y4) instead of axis-aligned",
+    )
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=_build)
+
+    v = dsub.add_parser(
+        "preview", help="write a contact sheet: one scene of every layout, labels drawn"
+    )
+    v.add_argument("--out", required=True, type=Path, help="image file (.jpg or .png)")
+    v.add_argument("--seed", type=int, default=0)
+    _common(v)
+    v.add_argument("--no-labels", action="store_true", help="draw the scenes without labels")
+    v.set_defaults(func=_preview)
+
+    # ``dataset video``: the camera pipeline's test videos (vision/synth/video.py).
+    vid = dsub.add_parser("video", help="render a seeded simulated game: frames + events.json")
+    vid.add_argument("--game", required=True, choices=("stigespill", "sten", "skipbo"))
+    vid.add_argument("--players", type=int, default=2)
+    vid.add_argument("--seed", type=int, default=0)
+    vid.add_argument("--out", required=True, type=Path, help="output folder")
+    vid.add_argument("--policy", choices=("random", "greedy"), default="random")
+    vid.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
+    vid.add_argument("--fps", type=float, default=8.0, help="frames per second (default 8)")
+    vid.add_argument("--max-moves", type=int, default=None, help="stop the game after N moves")
+    vid.add_argument("--mp4", action="store_true", help="also write video.mp4 (cv2.VideoWriter)")
+    vid.set_defaults(func=lambda args: __import__("vision.synth.video").synth.video.cmd_video(args))
+
+
+def _common(p: argparse.ArgumentParser, defaults: bool = True) -> None:
+    p.add_argument(
+        "--layouts",
+        default=",".join(LAYOUT_NAMES) if defaults else None,
+        help="comma-separated layouts (default all)",
+    )
+    p.add_argument(
+        "--deck-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="folder of real card art named by code (QS.png, 10H.png…); repeatable",
+    )
+    p.add_argument(
+        "--size", default="1280x720" if defaults else None, help="image size WxH (default 1280x720)"
+    )
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse ``WxH``; raise ValueError naming the bad input."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+    if not m:
+        raise ValueError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (64 <= w <= 8192 and 64 <= h <= 8192):
+        raise ValueError(f"bad --size {text!r}: width and height must be 64–8192 pixels")
+    return w, h
+
+
+def parse_layouts(text: str) -> tuple[str, ...]:
+    """Parse a comma-separated layout list; raise ValueError naming unknown ones."""
+    names = tuple(t.strip() for t in text.split(",") if t.strip())
+    bad = [n for n in names if n not in LAYOUT_NAMES]
+    if bad or not names:
+        raise ValueError(
+            f"unknown layout(s) {', '.join(bad) or repr(text)}: "
+            f"expected some of {', '.join(LAYOUT_NAMES)}"
+        )
+    return names
+
+
+def _common_args(args):
+    from kortbord.cli import CommandError
+    from vision.synth.faces import DeckError, load_deck
+
+    try:
+        size = parse_size(args.size)
+        layouts = parse_layouts(args.layouts)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    decks = tuple(str(Path(d)) for d in args.deck_dir)
+    for d in decks:
+        try:
+            load_deck(d)
+        except DeckError as e:
+            raise CommandError(str(e)) from None
+    return size, layouts, decks
+
+
+BUILD_DEFAULTS = {
+    "seed": 0,
+    "size": "1280x720",
+    "targets": "cards+corners",
+    "val_fraction": 0.1,
+    "layouts": ",".join(LAYOUT_NAMES),
+    "real_fraction": 0.5,
+    "min_card_visible": 0.3,
+    "min_corner_visible": 0.6,
+}
+CONFIG_KEYS = {"out", "images", "deck_dirs", "obb", *BUILD_DEFAULTS}
+
+
+def load_config(path: Path) -> dict:
+    """Read a dataset config YAML; raise ValueError naming the file and the bad key."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except OSError as e:
+        raise ValueError(f"cannot read config {str(path)!r}: {e.strerror or e}") from None
+    except yaml.YAMLError as e:
+        raise ValueError(f"config {str(path)!r} is not valid YAML: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"config {str(path)!r} must be a mapping of options")
+    bad = sorted(set(data) - CONFIG_KEYS)
+    if bad:
+        raise ValueError(
+            f"config {str(path)!r}: unknown key(s) {', '.join(bad)}; "
+            f"known: {', '.join(sorted(CONFIG_KEYS))}"
+        )
+    return data
+
+
+def _layouts_value(v) -> tuple[str, ...] | dict[str, float]:
+    if isinstance(v, dict):
+        parse_layouts(",".join(v))
+        w = {str(k): float(x) for k, x in v.items()}
+        if any(x < 0 for x in w.values()) or sum(w.values()) <= 0:
+            raise ValueError(f"layout weights must be non-negative and not all zero: {v}")
+        return w
+    if isinstance(v, list | tuple):
+        v = ",".join(map(str, v))
+    return parse_layouts(str(v))
+
+
+def _build(args: argparse.Namespace) -> int:
+    import sys
+
+    from kortbord.cli import CommandError
+    from vision.synth.dataset import BuildConfig, build
+    from vision.synth.faces import DeckError, load_deck
+
+    opts = dict(BUILD_DEFAULTS)
+    config_decks: list[str] = []
+    try:
+        if args.config:
+            conf = load_config(args.config)
+            config_decks = [str(d) for d in conf.pop("deck_dirs", []) or []]
+            opts.update(conf)
+        for key in (
+            "out",
+            "images",
+            "seed",
+            "size",
+            "targets",
+            "val_fraction",
+            "layouts",
+            "real_fraction",
+            "min_card_visible",
+            "min_corner_visible",
+        ):
+            if getattr(args, key) is not None:
+                opts[key] = getattr(args, key)
+        size = parse_size(str(opts["size"]))
+        layouts = _layouts_value(opts["layouts"])
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    decks = []
+    for d in config_decks:  # optional: they may live outside a user's clone
+        if Path(d).is_dir():
+            decks.append(str(Path(d)))
+        else:
+            print(
+                f"kortbord dataset build: deck folder {d!r} from the config not found; skipped",
+                file=sys.stderr,
+            )
+    decks += [str(Path(d)) for d in args.deck_dir]
+    for d in decks:
+        try:
+            load_deck(d)
+        except DeckError as e:
+            raise CommandError(str(e)) from None
+    if opts.get("out") is None or opts.get("images") is None:
+        raise CommandError("--out and --images are required (on the command line or in --config)")
+    images = opts["images"]
+    if not isinstance(images, int) or images < 1:
+        raise CommandError(f"--images must be a whole number of at least 1, not {images!r}")
+    if opts["targets"] not in TARGET_NAMES:
+        raise CommandError(
+            f"unknown --targets {opts['targets']!r}: expected one of {', '.join(TARGET_NAMES)}"
+        )
+    for key, lo in (
+        ("val_fraction", 0),
+        ("real_fraction", 0),
+        ("min_card_visible", 0),
+        ("min_corner_visible", 0),
+    ):
+        v = opts[key]
+        if not isinstance(v, int | float) or not lo <= v <= 1:
+            raise CommandError(f"--{key.replace('_', '-')} must be a number in [0, 1], not {v!r}")
+    if args.workers < 1:
+        raise CommandError(f"--workers must be at least 1, not {args.workers}")
+    out = Path(opts["out"])
+    cfg = BuildConfig(
+        out=out,
+        images=images,
+        seed=int(opts["seed"]),
+        layouts=layouts,
+        deck_dirs=tuple(decks),
+        size=size,
+        targets=opts["targets"],
+        val_fraction=float(opts["val_fraction"]),
+        workers=args.workers,
+        real_fraction=float(opts["real_fraction"]),
+        min_card_visible=float(opts["min_card_visible"]),
+        min_corner_visible=float(opts["min_corner_visible"]),
+        obb=bool(args.obb or opts.get("obb", False)),
+        progress=not args.quiet,
+    )
+    try:
+        summary = build(cfg)
+    except OSError as e:
+        raise CommandError(f"cannot write to {str(out)!r}: {e.strerror or e}") from None
+    print(json.dumps(summary))
+    return 0
+
+
+def _preview(args: argparse.Namespace) -> int:
+    from kortbord.cli import CommandError
+    from vision.synth.preview import contact_sheet
+
+    size, layouts, decks = _common_args(args)
+    if args.out.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+        raise CommandError(f"--out {str(args.out)!r} must end in .jpg or .png")
+    sheet = contact_sheet(args.seed, layouts, decks, size, labels=not args.no_labels)
+    import cv2
+
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        params = [cv2.IMWRITE_JPEG_QUALITY, 82] if args.out.suffix.lower() != ".png" else []
+        ok = cv2.imwrite(str(args.out), sheet, params)
+    except (OSError, cv2.error) as e:
+        raise CommandError(f"cannot write {str(args.out)!r}: {e}") from None
+    if not ok:
+        raise CommandError(f"cannot write {str(args.out)!r}")
+    print(json.dumps({"out": str(args.out), "width": sheet.shape[1], "height": sheet.shape[0]}))
+    return 0
