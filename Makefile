@@ -23,6 +23,8 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	# the web tests drive Debian's chromium; without it (no root) they skip and say so
+	-command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/pytest -q
 
 bench: $(VENV)/.installed-dev

@@ -1,0 +1,46 @@
+"""Fixtures for the web app: an app on a temporary data folder, its test client, builders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from webui import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    yield app
+    app.extensions["kortbord.cameras"].stop_all()
+
+
+@pytest.fixture
+def lan_app(tmp_path):
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False, "LAN": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def new_table(client, game: str = "sten", **form: Any) -> dict[str, Any]:
+    """Create a table through the API; return the JSON reply (id, url, players' links)."""
+    body = {"game": game, "players": 2, "names": "Anna, Bo", **form}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def token(created: dict[str, Any], seat: int) -> str:
+    return created["players"][seat]["url"].rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def make_table(client):
+    def make(game: str = "sten", **form: Any) -> dict[str, Any]:
+        return new_table(client, game, **form)
+
+    return make

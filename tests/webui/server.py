@@ -1,0 +1,132 @@
+"""A real Kortbord server in a subprocess, for tests and the benchmark."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``kortbord serve`` on 127.0.0.1 with its own data folder; kill it, start it again."""
+
+    def __init__(
+        self,
+        data: Path,
+        port: int | None = None,
+        extra: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ):
+        self.env = env or {}
+        self.data = Path(data)
+        self.port = port or free_port()
+        self.extra = extra or []
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> Server:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **self.env}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "kortbord",
+                "serve",
+                "--data",
+                str(self.data),
+                "--port",
+                str(self.port),
+                *self.extra,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            try:
+                self.get("/api/tables")
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def kill9(self) -> None:
+        """Kill the server at once (SIGKILL): no clean-up of any kind."""
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    def request(self, method: str, path: str, body: Any = None, timeout: float = 10.0):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+            r = conn.getresponse()
+            data = r.read()
+            return r.status, json.loads(data) if data else None
+        finally:
+            conn.close()
+
+    def get(self, path: str):
+        _, body = self.request("GET", path)
+        return body
+
+    def post(self, path: str, body: Any = None):
+        return self.request("POST", path, body if body is not None else {})
+
+
+class EventReader:
+    """A server-sent-events client: read snapshots from one stream."""
+
+    def __init__(self, port: int, path: str, timeout: float = 10.0):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.resp = self.conn.getresponse()
+        if self.resp.status != 200:
+            raise RuntimeError(f"events: HTTP {self.resp.status}")
+
+    def next(self) -> dict[str, Any]:
+        """Return the next snapshot (blocks)."""
+        data = []
+        while True:
+            line = self.resp.fp.readline()
+            if not line:
+                raise EOFError("the event stream ended")
+            line = line.decode().rstrip("\n")
+            if line.startswith("data: "):
+                data.append(line[6:])
+            elif line == "" and data:
+                return json.loads("".join(data))
+
+    def close(self) -> None:
+        self.conn.close()

@@ -1,0 +1,303 @@
+"""End to end in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
+
+Screenshots at phone (390×844) and laptop (1280×800) sizes go to ``tests/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.webui.server import Server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (make test installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b.new_context().set_default_timeout(5000)
+        yield b
+        b.close()
+
+
+def render_demo(data: Path) -> dict | None:
+    """Render a short demo video where ``kortbord serve --demo`` looks for it (if possible)."""
+    try:
+        from vision.synth.video import VideoSettings, make_video
+    except ImportError:
+        return None
+    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
+    return make_video("stigespill", 3, 7, data / "demo", max_moves=12, settings=settings)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("web") / "data"
+    events = render_demo(data)
+    s = Server(data, extra=["--demo"], env={"KORTBORD_DEMO_PACE": "0.4"}).start()
+    s.demo_events = events
+    yield s
+    s.stop()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+def watch_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def moves_made(page) -> int:
+    return int(page.evaluate("document.body.dataset.moves"))
+
+
+def greedy_skipbo(server: Server, tokens: list[str], table_id: str, limit: int = 2000) -> None:
+    """Finish the game through the players' pages: stock first, then any play, else discard."""
+    for _ in range(limit):
+        snap = server.get(f"/api/tables/{table_id}")
+        if snap["over"]:
+            return
+        seat = snap["to_move"]
+        mine = server.get(f"/api/p/{tokens[seat]}")
+        moves = [m["move"] for m in mine["moves"]]
+        plays = [m for m in moves if m["kind"] == "play"]
+        stock = [m for m in plays if m["source"] == "stock"]
+        pick = (
+            stock
+            or [m for m in plays if m["card"] != "SBW"]
+            or [m for m in moves if m["kind"] in ("discard", "end_turn")]
+            or moves
+        )[0]
+        status, body = server.post(f"/api/p/{tokens[seat]}/moves", {"move": pick})
+        assert status == 200, body
+    raise AssertionError("the game did not end")
+
+
+def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
+    laptop = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(laptop)
+    laptop.goto(f"{server.base}/new?game=skipbo")
+    laptop.fill("input[name=name]", "Kitchen table")
+    laptop.fill("input[name=players]", "2")
+    laptop.fill("input[name=names]", "Anna, Bo")
+    laptop.fill("input[name=stock]", "5")
+    laptop.fill("input[name=match_target]", "60")
+    laptop.click("button[type=submit]")
+    laptop.wait_for_selector(".sb-build")
+    table_id = laptop.url.rsplit("/", 1)[1]
+    laptop.click(".join-box summary")
+    tokens = [
+        laptop.get_attribute(f".qr-card[data-seat='{s}']", "href").rsplit("/", 1)[1] for s in (0, 1)
+    ]
+
+    phone = browser.new_page(viewport=PHONE)
+    errors += watch_errors(phone)
+    phone.goto(f"{server.base}/p/{tokens[0]}")
+    phone.wait_for_selector("#hand .card")
+    assert phone.inner_text("#turn-chip") == "Your turn"
+    shot(phone, "skipbo-private-phone")
+    # tap a hand card, then the discard pile it goes to: Anna's turn ends
+    before = moves_made(laptop)
+    phone.click("#hand button.card")
+    phone.click(".fan.target >> nth=0")
+    laptop.wait_for_function(f"document.body.dataset.moves > {before}", timeout=2000)
+    assert "Anna discards" in laptop.inner_text("#last")
+    assert laptop.locator(".sb-player[data-seat='0'] .fan .card:not(.empty)").count() == 1
+    # the rest of the game through the players' pages; the laptop follows live
+    greedy_skipbo(server, tokens, table_id)
+    laptop.wait_for_selector("#next-game", timeout=3000)
+    laptop.wait_for_selector("#chart svg polyline", state="attached", timeout=3000)
+    assert laptop.locator("#chart polyline").count() == 2
+    totals = laptop.locator("#match tfoot th").all_inner_texts()[1:]
+    assert max(int(v) for v in totals) >= 25
+    shot(laptop, "skipbo-match-laptop")
+    laptop.click("#next-game")
+    laptop.wait_for_function("document.getElementById('game-no').textContent.includes('2')")
+    phone.wait_for_function("document.body.dataset.moves == 0", timeout=3000)
+    assert not errors, errors
+
+
+def test_stigespill_by_tapping_die_cards(browser, server):
+    # a fixed road, so the taps below climb ladders, slide down a snake and nobody wins yet
+    road = "7S 8H 9D JS 10C 8S QH 9C 7D KS 10H 8D JD 9S 7C QC 10D 8C KH 9H JC 7H QS 10S KD QD KC JH"
+    status, t = server.post(
+        "/api/tables",
+        {
+            "game": "stigespill",
+            "players": 3,
+            "deal": "table",
+            "names": "Anna, Bo, Cecilie",
+            "name": "Stigespill",
+            "road": road,
+        },
+    )
+    assert status == 201
+    laptop = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(laptop)
+    laptop.goto(f"{server.base}{t['url']}")
+    laptop.wait_for_selector(".road .tile")
+    assert laptop.locator(".road .tile").count() == 30
+    assert laptop.locator(".road .jump").count() == 6  # six twin pairs: a ladder and a snake each
+    second = browser.new_page(viewport=PHONE)
+    second.goto(f"{server.base}{t['url']}")
+    second.wait_for_selector(".road .tile")
+    for k, card in enumerate(["5H", "6S", "4C", "3D", "6H", "2S", "5C", "AD", "4H"]):
+        button = laptop.locator(f"#moves button.card[data-code='{card}']")
+        try:
+            button.wait_for(timeout=3000)
+        except Exception:
+            state = laptop.evaluate("JSON.stringify(Kortbord.snapshot())")
+            raise AssertionError(f"no button for {card} after {k} taps: {state[:3000]}") from None
+        button.click()
+        laptop.wait_for_function(f"document.body.dataset.moves == {2 * (k + 1)}")
+    second.wait_for_function("document.body.dataset.moves == 18", timeout=2000)
+    assert "drew" in second.inner_text("#last")
+    positions = second.evaluate("Kortbord.snapshot().view.tokens.map(t => t.position)")
+    assert any(p > 0 for p in positions)
+    shot(laptop, "stigespill-laptop")
+    shot(second, "stigespill-phone")
+    # undo on one page is seen on the other
+    laptop.click("#undo")
+    second.wait_for_function("document.body.dataset.moves == 16", timeout=2000)
+    laptop.click("#redo")
+    second.wait_for_function("document.body.dataset.moves == 18", timeout=2000)
+    # an impossible card: the referee says why, on every page
+    status, _ = server.post(
+        f"/api/tables/{t['id']}/moves",
+        {"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}]},
+    )
+    assert status == 409
+    second.wait_for_selector("#prompt.illegal", timeout=2000)
+    assert "5♥" in second.inner_text("#prompt")
+    assert not errors, errors
+
+
+def test_stigespill_against_the_demo_video(browser, server):
+    """The demo table follows its video through the camera pipeline (or, without the video
+    stack, plays itself); the page shows the camera and the board move by move."""
+    tables = server.get("/api/tables")["tables"]
+    demo = next(t for t in tables if t["name"] == "Demo")
+    phone = browser.new_page(viewport=PHONE)
+    errors = watch_errors(phone)
+    phone.goto(f"{server.base}/t/{demo['id']}")
+    phone.wait_for_selector(".road .token")
+    deadline = time.monotonic() + 12
+    while moves_made(phone) < 4 and time.monotonic() < deadline:
+        phone.wait_for_timeout(100)
+    assert moves_made(phone) >= 4, "the demo table did not move"
+    log = server.get(f"/api/tables/{demo['id']}/log")
+    watching = server.get(f"/api/tables/{demo['id']}")["table"]["source"].startswith("video:")
+    if server.demo_events is not None and watching:
+        # every move came from the camera and is exactly what happened in the video
+        assert set(log["sources"]) == {"camera"}
+        assert log["moves"] == server.demo_events["moves"][: len(log["moves"])]
+        assert phone.evaluate("document.getElementById('camera').naturalWidth") > 0
+    assert "drew" in phone.inner_text("#last")
+    shot(phone, "demo-phone")
+    laptop = browser.new_page(viewport=LAPTOP)
+    laptop.goto(f"{server.base}/t/{demo['id']}")
+    laptop.wait_for_selector(".road .token")
+    laptop.wait_for_timeout(600)
+    shot(laptop, "demo-laptop")
+    assert not errors, errors
+
+
+def test_sten_private_page_and_home(browser, server):
+    _, t = server.post(
+        "/api/tables", {"game": "sten", "players": 3, "names": "Anna, Bo, Cecilie", "name": "Sten"}
+    )
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(14):  # a few moves, each from the hint of the player on turn
+        snap = server.get(f"/api/tables/{t['id']}")
+        mine = server.get(f"/api/p/{tokens[snap['to_move']]}")
+        server.post(f"/api/p/{tokens[snap['to_move']]}/moves", {"move": mine["hint"]["move"]})
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    phone = browser.new_page(viewport=PHONE)
+    errors = watch_errors(phone)
+    phone.goto(f"{server.base}/p/{tokens[seat]}")
+    phone.wait_for_selector(".sten-grid")
+    assert phone.locator("#hint").is_visible()
+    shot(phone, "sten-private-phone")
+    before = moves_made(phone)
+    # lay a card that fits, or say Sten when none does
+    phone.click("#hand button.card.fits, #moves button[data-kind='sten'] >> nth=0")
+    phone.wait_for_function(f"document.body.dataset.moves > {before}")
+    laptop = browser.new_page(viewport=LAPTOP)
+    laptop.goto(f"{server.base}/t/{t['id']}")
+    laptop.wait_for_selector(".sten-grid")
+    shot(laptop, "sten-laptop")
+    home = browser.new_page(
+        viewport=PHONE, locale="nb-NO", extra_http_headers={"Accept-Language": "nb"}
+    )
+    home.goto(f"{server.base}/")
+    assert "pågår" in home.inner_text("main").lower()
+    shot(home, "home-phone-nb")
+    assert not errors, errors
+
+
+def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
+    """A Skip-Bo video as the camera: the page shows the piles the pipeline found; the user
+    drags one marker, confirms, and the moves the camera reads appear on the board."""
+    try:
+        from vision.synth.video import VideoSettings, make_video
+    except ImportError:
+        pytest.skip("the scene generator (vision.synth) is not installed")
+    video = tmp_path / "skipbo-video"
+    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
+    make_video("skipbo", 2, 3, video, max_moves=10, settings=settings)
+    server = Server(tmp_path / "data", extra=["--source", str(video)]).start()
+    try:
+        table = server.get("/api/tables")["tables"][0]
+        page = browser.new_page(viewport=LAPTOP)
+        errors = watch_errors(page)
+        page.goto(f"{server.base}/t/{table['id']}")
+        page.wait_for_selector("#zones .zone", timeout=8000)
+        assert page.locator("#zones .zone").count() == 4 + 2 * (1 + 4)
+        marker = page.locator("#zones .zone-building").first.bounding_box()
+        x, y = marker["x"] + marker["width"] / 2, marker["y"] + marker["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 12, y + 6, steps=4)
+        page.mouse.up()
+        page.click("#zones-confirm")
+        page.wait_for_function(
+            "document.getElementById('zones-text').textContent.includes('confirmed')"
+        )
+        zones = server.get(f"/api/tables/{table['id']}")["zones"]
+        assert zones["confirmed"] and len(zones["map"]["zones"]) == 14
+        page.wait_for_function("document.body.dataset.moves >= 2", timeout=8000)
+        assert set(server.get(f"/api/tables/{table['id']}/log")["sources"]) == {"camera"}
+        shot(page, "skipbo-camera-laptop")
+        assert not errors, errors
+    finally:
+        server.stop()

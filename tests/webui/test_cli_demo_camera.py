@@ -1,0 +1,175 @@
+"""The commands (serve, run), the demo table without a video, and a camera fed by a phone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kortbord.cli import main
+from tests.webui.server import ROOT, free_port
+from webui import create_app
+from webui.demo import AutoPlayer, ensure_demo
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["serve", "--port", "70000"], "--port"),
+        (["serve", "--source", "/no/such/video.mp4", "--port", "1"], "--source"),
+        (["serve", "--source", "0", "--game", "poker", "--port", "1"], "unknown game"),
+    ],
+)
+def test_serve_refuses_bad_options_with_a_message(argv, words, tmp_path, capsys):
+    assert main([*argv, "--data", str(tmp_path)]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kortbord", "serve", "--lan", "--port", str(port),
+         "--data", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        lines = [proc.stdout.readline() for _ in range(5)]
+    finally:
+        proc.terminate()
+        proc.wait(5)
+    assert lines[0].startswith("Kortbord is running: open http://")
+    assert f":{port}/" in lines[0]
+    assert "LAN mode" in "".join(lines)
+    assert any("█" in line or "▀" in line or "▄" in line for line in lines)
+
+
+def test_the_demo_plays_itself_without_a_video(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    hub = app.extensions["kortbord.hub"]
+    table_id = ensure_demo(app, video=False)
+    assert ensure_demo(app, video=False) == table_id  # one demo table, found again
+    app.extensions["kortbord.demo"].stop.set()  # step by hand instead of waiting for it
+    player = AutoPlayer(app, table_id)
+    for _ in range(400):
+        player.step()
+        if hub.get(table_id).number > 1:
+            break
+    assert hub.get(table_id).number == 2  # the first game ended, the next began
+    games = hub.store.games(table_id)
+    assert games[0]["result"]["winners"]
+
+
+def test_a_phone_camera_streams_through_the_page(tmp_path):
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": True})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "stigespill", "source": "phone"}).get_json()
+    image = np.full((120, 160, 3), 60, np.uint8)
+    cv2.rectangle(image, (40, 30), (90, 100), (255, 255, 255), -1)
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    try:
+        r = client.post(f"/api/tables/{t['id']}/frame", data=jpeg, content_type="image/jpeg")
+        assert r.status_code == 200
+        deadline = time.monotonic() + 5
+        status = {}
+        while time.monotonic() < deadline:
+            status = client.get(f"/api/tables/{t['id']}/camera").get_json()
+            if status["frames"]:
+                break
+            time.sleep(0.05)
+        assert status["running"] and status["frames"] >= 1
+        r = client.get(f"/t/{t['id']}/camera.mjpg?frames=1")
+        assert r.mimetype == "multipart/x-mixed-replace"
+        body = r.get_data()
+        assert b"--frame" in body and b"\xff\xd8\xff" in body
+        page = client.get(t["url"]).get_data(as_text=True)
+        assert "camera.mjpg" in page and "phone-start" in page
+    finally:
+        app.extensions["kortbord.cameras"].stop_all()
+
+
+def test_camera_readings_go_through_the_referee(tmp_path):
+    """A finite fake source and reader: moves are played, bad or unclear ones become prompts."""
+    from webui.camera import Reading, TableCamera
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "stigespill", "deal": "table"}).get_json()
+    cams = app.extensions["kortbord.cameras"]
+    readings = [
+        Reading(jpeg=b"\xff\xd8\xff1", moves=[{"kind": "draw"}, {"kind": "reveal", "card": "4S"}]),
+        Reading(jpeg=b"\xff\xd8\xff2", moves=[{"kind": "reveal", "card": "5S"}]),  # no draw
+        Reading(prompt={"message": "5♠ or 5♣?", "candidates": [
+            {"label": "5♣", "moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5C"}]}]}),
+    ]  # fmt: skip
+    cam = TableCamera(t["id"], lambda: iter(range(3)), lambda i: readings[i], cams._on_reading)
+    cam.start().thread.join(5)
+    assert cam.frame_no == 2 and cam.jpeg == b"\xff\xd8\xff2" and cam.status == "ended"
+    snap = client.get(f"/api/tables/{t['id']}").get_json()
+    assert snap["moves_made"] == 2  # the good reading only
+    assert snap["prompt"]["message"] == "5♠ or 5♣?"
+    log = client.get(f"/api/tables/{t['id']}/log").get_json()
+    assert log["sources"] == ["camera", "camera"]
+    r = client.post(f"/api/tables/{t['id']}/prompt", json={"choice": 0})
+    assert r.get_json()["moves_made"] == 4 and r.get_json()["prompt"] is None
+
+
+@pytest.mark.parametrize(
+    ("game", "moves", "label"),
+    [
+        ("stigespill", [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}], "5♥"),
+        ("sten", [{"kind": "lay", "card": "8S"}], "Lay 8♠"),
+        ("skipbo", [{"kind": "play", "source": "stock", "card": "SB3", "pile": 1}],
+         "3 from stock → pile 2"),
+    ],
+)  # fmt: skip
+def test_out_of_sync_candidates_read_as_moves(game, moves, label):
+    from referee import make_rules
+    from webui.pipeline_adapter import candidate_label
+
+    rules = make_rules(game, players=2)
+    assert candidate_label(rules, [rules.move_from_json(m) for m in moves]) == label
+
+
+def _zone_map(players: int) -> dict:
+    zones = [{"kind": "building", "center": [300 + 60 * k, 200], "index": k} for k in range(4)]
+    for seat in range(players):
+        y = 80 if seat else 330
+        zones.append({"kind": "stock", "center": [200, y], "owner": seat})
+        zones += [{"kind": "discard", "center": [270 + 60 * k, y], "owner": seat, "index": k}
+                  for k in range(4)]  # fmt: skip
+    return {"players": players, "card_size": 50.0, "zones": zones}
+
+
+def test_skipbo_camera_zones_are_confirmed_and_kept(tmp_path):
+    pytest.importorskip("vision.layouts.skipbo")
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "skipbo", "source": "webcam"}).get_json()
+    url = f"/api/tables/{t['id']}"
+    assert "zones" not in client.get(url).get_json()
+    # the pipeline proposes a map: the page shows it, unconfirmed
+    app.extensions["kortbord.hub"].propose_zones(t["id"], _zone_map(2), (640, 400))
+    shown = client.get(url).get_json()["zones"]
+    assert shown["frame"] == [640, 400] and not shown["confirmed"]
+    for bad, words in (
+        ({"zones": {"zones": [{"kind": "moon", "center": [1, 2]}]}}, "kind"),
+        ({"zones": "everywhere"}, "zones"),
+        ({"zones": _zone_map(3)}, "3 players"),
+        ({"zones": _zone_map(2), "frame": [640]}, "frame"),
+    ):
+        r = client.post(f"{url}/zones", json=bad)
+        assert r.status_code == 400 and words in r.get_json()["error"]
+    moved = _zone_map(2)
+    moved["zones"][0]["center"] = [310.0, 190.0]
+    r = client.post(f"{url}/zones", json={"zones": moved, "frame": [640, 400]})
+    assert r.status_code == 200
+    again = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()
+    kept = again.get(url).get_json()["zones"]
+    assert kept["confirmed"] and kept["map"]["zones"][0]["center"] == [310.0, 190.0]
+    assert kept["frame"] == [640, 400]
+    s = client.post("/api/tables", json={"game": "sten"}).get_json()
+    assert client.post(f"/api/tables/{s['id']}/zones", json={"zones": moved}).status_code == 409

@@ -1,0 +1,302 @@
+"""The event store and the table hub: moves written before they are shown, replay, undo/redo."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from tests.webui.conftest import token
+from webui import create_app, games
+
+
+def _rt(app, table_id):
+    return app.extensions["kortbord.hub"].get(table_id)
+
+
+def _moves_in_db(app, table_id):
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT m.move FROM moves m JOIN games g ON g.id = m.game_id"
+                " WHERE g.table_id = ? ORDER BY g.number, m.idx",
+                (table_id,),
+            )
+        ]
+    finally:
+        conn.close()
+
+
+def test_accepted_move_is_committed_before_the_reply(app, client, make_table):
+    t = make_table("stigespill", deal="table")
+    r = client.post(f"/api/tables/{t['id']}/moves", json={"move": {"kind": "draw"}})
+    assert r.status_code == 200
+    assert len(_moves_in_db(app, t["id"])) == 1
+    assert r.get_json()["moves_made"] == 1
+
+
+def test_restart_rebuilds_the_state_by_replay(app, client, make_table, tmp_path):
+    t = make_table("stigespill", deal="table")
+    for card in ("5H", "3S"):
+        client.post(
+            f"/api/tables/{t['id']}/moves",
+            json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": card}]},
+        )
+    before = client.get(f"/api/tables/{t['id']}").get_json()
+    again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    after = again.test_client().get(f"/api/tables/{t['id']}").get_json()
+    assert after["view"] == before["view"]
+    assert after["moves_made"] == 4
+    assert [tok["position"] for tok in after["view"]["tokens"]] != [0, 0]
+
+
+def test_illegal_move_is_refused_with_a_reason_and_changes_nothing(app, client, make_table):
+    t = make_table("stigespill", deal="table")
+    r = client.post(f"/api/tables/{t['id']}/moves", json={"move": {"kind": "reveal", "card": "5H"}})
+    assert r.status_code == 409
+    assert "no card is being drawn" in r.get_json()["error"]
+    assert _moves_in_db(app, t["id"]) == []
+    snap = client.get(f"/api/tables/{t['id']}").get_json()
+    assert snap["moves_made"] == 0
+    assert "no card is being drawn" in snap["notice"]["error"]
+
+
+def test_a_batch_is_all_or_nothing(app, client, make_table):
+    t = make_table("stigespill", deal="table")
+    bad = [{"kind": "draw"}, {"kind": "reveal", "card": "9H"}]  # 9♥ is a road card, not a die card
+    r = client.post(f"/api/tables/{t['id']}/moves", json={"moves": bad})
+    assert r.status_code == 409
+    assert _moves_in_db(app, t["id"]) == []
+
+
+def test_undo_and_redo_are_persisted(app, client, make_table, tmp_path):
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    client.post(
+        f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "4D"}]}
+    )
+    pos = client.get(url).get_json()["view"]["tokens"][0]["position"]
+    r = client.post(f"{url}/undo", json={})
+    # the drawn card goes back with the draw that asked for it
+    assert r.status_code == 200 and r.get_json()["can_redo"]
+    assert len(_moves_in_db(app, t["id"])) == 0
+    # a restart keeps the redo stack
+    again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()
+    snap = again.get(url).get_json()
+    assert snap["can_redo"] and snap["moves_made"] == 0
+    r = again.post(f"{url}/redo", json={})
+    assert r.status_code == 200 and r.get_json()["moves_made"] == 2
+    assert r.get_json()["view"]["tokens"][0]["position"] == pos
+    assert not r.get_json()["can_redo"]
+    assert again.post(f"{url}/redo", json={}).status_code == 409
+
+
+def test_undo_of_only_entered_cards_takes_back_one_card(client, make_table):
+    t = make_table("skipbo", deal="table", stock=5)  # the game starts with stocks turning up
+    url = f"/api/tables/{t['id']}"
+    first = client.get(url).get_json()["moves"][0]["move"]
+    client.post(f"{url}/moves", json={"move": first})
+    r = client.post(f"{url}/undo", json={}).get_json()
+    assert r["moves_made"] == 0 and r["can_redo"]
+    assert client.post(f"{url}/redo", json={}).get_json()["moves_made"] == 1
+
+
+def test_a_new_move_clears_the_redo_stack(client, make_table):
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    client.post(f"{url}/moves", json={"move": {"kind": "draw"}})
+    client.post(f"{url}/undo", json={})
+    assert client.get(url).get_json()["can_redo"]
+    client.post(f"{url}/moves", json={"move": {"kind": "draw"}})
+    assert not client.get(url).get_json()["can_redo"]
+
+
+def test_when_the_app_deals_undo_takes_back_the_move_and_its_draw(client, make_table):
+    t = make_table("stigespill")  # deal=app: the app reveals the drawn card at once
+    url = f"/api/tables/{t['id']}"
+    r = client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).get_json()
+    made = r["moves_made"]  # the draw and the card revealed (more after a joker)
+    assert made >= 2 and r["to_move"] == 1
+    r = client.post(f"{url}/undo", json={}).get_json()
+    assert r["moves_made"] == 0 and r["to_move"] == 0
+    r = client.post(f"{url}/redo", json={}).get_json()
+    assert r["moves_made"] == made and r["to_move"] == 1
+    assert client.post(f"{url}/undo", json={}).status_code == 200
+    assert client.post(f"{url}/undo", json={}).status_code == 409  # nothing left
+
+
+def test_draw_for_me_resolves_the_pending_card(client, make_table):
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    client.post(f"{url}/moves", json={"move": {"kind": "draw"}})
+    snap = client.get(url).get_json()
+    assert snap["to_move"] == -1 and snap["chance"]["mine"]
+    assert client.post(f"{url}/draw", json={}).get_json()["to_move"] in (0, 1)
+    assert client.post(f"{url}/draw", json={}).status_code == 409
+
+
+def test_hands_stay_on_their_own_pages(client, make_table):
+    t = make_table("sten")  # the app deals: hands are known to the referee
+    table = client.get(f"/api/tables/{t['id']}").get_json()
+    assert "hand" not in table["view"]
+    assert table["moves"] == []  # every Sten move names a hand card
+    seat = table["to_move"]
+    mine = client.get(f"/api/p/{token(t, seat)}").get_json()
+    other = client.get(f"/api/p/{token(t, 1 - seat)}").get_json()
+    assert "7H" in mine["view"]["hand"] and "7H" not in other["view"]["hand"]
+    assert set(mine["view"]["hand"]).isdisjoint(other["view"]["hand"])
+    assert [m["move"]["card"] for m in mine["moves"]] == ["7H"]
+    assert other["moves"] == []
+    assert "hint" in mine and "hint" not in table
+    # the table's page may not make a hand move, the other player may not either
+    lay = {"move": {"kind": "lay", "card": "7H"}}
+    r = client.post(f"/api/tables/{t['id']}/moves", json=lay)
+    assert r.status_code == 409 and "own page" in r.get_json()["error"]
+    assert client.post(f"/api/p/{token(t, 1 - seat)}/moves", json=lay).status_code == 409
+    r = client.post(f"/api/p/{token(t, seat)}/moves", json=lay)
+    assert r.status_code == 200 and r.get_json()["moves_made"] == 1
+
+
+def test_skipbo_draws_at_a_real_table_are_entered_privately(client, make_table):
+    t = make_table("skipbo", deal="table", stock=5)
+    table = client.get(f"/api/tables/{t['id']}").get_json()
+    assert table["to_move"] == -1
+    # the stocks turn up first: that is public, entered on the table's page
+    assert table["chance"]["mine"] and table["chance"]["seat"] is None
+    client.post(f"/api/tables/{t['id']}/draw", json={})
+    table = client.get(f"/api/tables/{t['id']}").get_json()
+    assert table["chance"]["seat"] == 0 and not table["chance"]["mine"]
+    assert table["moves"] == []
+    r = client.post(f"/api/tables/{t['id']}/draw", json={})
+    assert r.status_code == 409
+    mine = client.get(f"/api/p/{token(t, 0)}").get_json()
+    assert mine["chance"]["mine"] and {m["move"]["kind"] for m in mine["moves"]} == {"reveal"}
+    r = client.post(f"/api/p/{token(t, 0)}/moves", json={"move": mine["moves"][0]["move"]})
+    assert r.status_code == 200
+    table = client.get(f"/api/tables/{t['id']}").get_json()
+    assert "draws a card" in table["last"]  # the card itself is not named on the table's page
+    assert mine["moves"][0]["move"]["card"] not in table["last"]
+    other = client.get(f"/api/p/{token(t, 1)}").get_json()
+    assert "draws a card" in other["last"]  # nor on another player's page
+    drawn = games.pretty(mine["moves"][0]["move"]["card"])
+    assert client.get(f"/api/p/{token(t, 0)}").get_json()["last"].endswith(f"draws {drawn}")
+
+
+def _play_to_end(app, client, t, rng, limit=3000):
+    """Play the table's game to the end through the players' pages, greedily."""
+    hub = app.extensions["kortbord.hub"]
+    for _ in range(limit):
+        rt = hub.get(t["id"])
+        if rt.rules.is_over(rt.state):
+            return
+        seat = rt.rules.to_move(rt.state)
+        move = rt.rules.greedy_move(rt.state, rng).to_json()
+        r = client.post(f"/api/p/{token(t, seat)}/moves", json={"move": move})
+        assert r.status_code == 200, r.get_json()
+    raise AssertionError("the game did not end")
+
+
+def test_a_sten_game_plays_to_the_end_and_is_listed_as_finished(app, client, make_table):
+    t = make_table("sten", names="Anna, Bo")
+    _play_to_end(app, client, t, random.Random(1))
+    snap = client.get(f"/api/tables/{t['id']}").get_json()
+    assert snap["over"] and snap["winner_names"]
+    listed = client.get("/api/tables").get_json()["tables"]
+    assert listed[0]["finished"] and listed[0]["winner_names"] == snap["winner_names"]
+    assert snap["winner_names"][0] in client.get("/").get_data(as_text=True)
+
+
+def test_a_skipbo_match_adds_up_over_games_to_its_target(app, client, make_table, tmp_path):
+    t = make_table("skipbo", stock=5, match_target=60)
+    rng = random.Random(3)
+    url = f"/api/tables/{t['id']}"
+    for game in range(1, 8):
+        _play_to_end(app, client, t, rng)
+        match = client.get(f"/api/matches/{t['id']}").get_json()
+        # another day: the server restarts, the match is still there
+        tomorrow = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+        assert tomorrow.test_client().get(f"/api/matches/{t['id']}").get_json() == match
+        assert len(match["games"]) == game
+        assert all(p >= 25 or p == 0 for p in match["games"][-1]["points"])
+        if match["over"]:
+            break
+        assert client.post(f"{url}/next", json={}).status_code == 200
+    else:
+        raise AssertionError("the match did not reach 60")
+    assert max(match["totals"]) >= 60 and match["winners"]
+    assert client.post(f"{url}/next", json={}).status_code == 409  # the match is over
+    svg = client.get(f"/matches/{t['id']}/chart.svg").get_data(as_text=True)
+    assert svg.count("<polyline") == 2 and ">60<" in svg
+    page = client.get(f"/matches/{t['id']}").get_data(as_text=True)
+    assert "won the match" in page
+
+
+@pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
+def test_every_game_can_be_started_in_both_deal_modes(client, make_table, game):
+    for deal in ("app", "table"):
+        t = make_table(game, deal=deal)
+        page = client.get(t["url"])
+        assert page.status_code == 200
+        assert client.get(f"/api/tables/{t['id']}").get_json()["table"]["deal"] == deal
+
+
+def test_sten_at_a_real_table_whoever_holds_7h_starts(client, make_table):
+    t = make_table("sten", deal="table", players=3, names="Anna, Bo, Cy")
+    url = f"/api/tables/{t['id']}"
+    table = client.get(url).get_json()
+    assert [m["label"] for m in table["moves"]] == ["Anna lays 7♥", "Bo lays 7♥", "Cy lays 7♥"]
+    bo = client.get(f"/api/p/{token(t, 1)}").get_json()
+    assert "hand" not in bo["view"]  # the referee does not know real hands
+    assert [m["move"] for m in bo["moves"]] == [{"kind": "lay", "card": "7H", "seat": 1}]
+    r = client.post(f"/api/p/{token(t, 0)}/moves", json={"move": bo["moves"][0]["move"]})
+    assert r.status_code == 409  # Anna may not say that Bo laid it
+    r = client.post(f"/api/p/{token(t, 1)}/moves", json={"move": bo["moves"][0]["move"]})
+    assert r.status_code == 200 and r.get_json()["to_move"] == 2
+    assert client.get(url).get_json()["last"].startswith("Bo laid 7♥")
+
+
+@pytest.mark.parametrize(
+    ("colours", "expected"),
+    [
+        ("rød, Blue, #123abc", ["#d62828", "#1d4ed8", "#123abc"]),
+        ("", ["#d62828", "#1d4ed8", "#15803d"]),
+        ("green", ["#15803d", "#d62828", "#1d4ed8"]),
+    ],
+)
+def test_token_colours(client, make_table, colours, expected):
+    t = make_table("stigespill", players=3, names="A, B, C", colours=colours)
+    players = client.get(f"/api/tables/{t['id']}").get_json()["table"]["players"]
+    assert [p["colour"] for p in players] == expected
+
+
+@pytest.mark.parametrize("colours", ["mauve", "red, red", "red, blue, green, teal", "#12345"])
+def test_bad_token_colours(client, colours):
+    r = client.post("/api/tables", json={"game": "stigespill", "players": 3, "colours": colours})
+    assert r.status_code == 400 and "colour" in r.get_json()["error"]
+
+
+def test_one_device_for_everyone_shows_the_hand_on_turn(client, make_table):
+    t = make_table("skipbo", open="1", stock=5)
+    snap = client.get(f"/api/tables/{t['id']}").get_json()
+    seat = snap["to_move"]
+    mine = client.get(f"/api/p/{token(t, seat)}").get_json()
+    assert snap["view"]["hand"] == mine["view"]["hand"] and snap["hint"]
+    kinds = {m["move"]["kind"] for m in snap["moves"]}
+    assert "discard" in kinds  # hand moves are on the table's page too
+    discard = next(m["move"] for m in snap["moves"] if m["move"]["kind"] == "discard")
+    after = client.post(f"/api/tables/{t['id']}/moves", json={"move": discard}).get_json()
+    assert after["to_move"] == 1 - seat and after["view"]["hand"] != snap["view"]["hand"]
+
+
+def test_a_refused_private_move_is_not_shown_to_the_table(client, make_table):
+    t = make_table("skipbo", stock=5)
+    seat = client.get(f"/api/tables/{t['id']}").get_json()["to_move"]
+    hand = client.get(f"/api/p/{token(t, seat)}").get_json()["view"]["hand"]
+    bad = {"kind": "play", "source": "hand", "card": hand[0], "pile": 9}
+    r = client.post(f"/api/p/{token(t, seat)}/moves", json={"move": bad})
+    assert r.status_code == 409
+    assert client.get(f"/api/tables/{t['id']}").get_json()["notice"] is None
+    assert client.get(f"/api/p/{token(t, 1 - seat)}").get_json()["notice"] is None

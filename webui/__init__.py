@@ -1,0 +1,105 @@
+"""Kortbord's web app: the live table, the players' own pages, match scores.
+
+``create_app(test_config=None)`` builds the app (the flaskr pattern): SQLite through
+:mod:`webui.db`, tables through :mod:`webui.tables`, the camera through :mod:`webui.camera`,
+one blueprint per feature with its templates beside it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from referee import IllegalMove, RulesError
+
+log = logging.getLogger("kortbord.web")
+
+
+def default_data_dir() -> Path:
+    """Return where the app keeps its database: ``$KORTBORD_DATA`` or ``./data``."""
+    return Path(os.environ.get("KORTBORD_DATA", "data"))
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Create and configure the app."""
+    app = Flask(__name__)
+    data_dir = Path((test_config or {}).get("DATA_DIR", default_data_dir()))
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("KORTBORD_SECRET", os.urandom(16).hex()),
+        DATA_DIR=str(data_dir),
+        DATABASE=str(data_dir / "kortbord.sqlite3"),
+        LAN=False,
+        MAX_CONTENT_LENGTH=8 * 1024 * 1024,  # a phone photo; nothing larger is accepted
+        SSE_HEARTBEAT_S=15.0,
+        CAMERA=True,
+    )
+    if test_config:
+        app.config.update(test_config)
+    Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+
+    from webui import camera, db, i18n, tables
+
+    db.init_app(app)
+    tables.init_app(app)
+    i18n.init_app(app)
+    camera.init_app(app)
+
+    from webui.camera_bp import bp as camera_bp
+    from webui.home import bp as home_bp
+    from webui.matches import bp as matches_bp
+    from webui.player import bp as player_bp
+    from webui.table import bp as table_bp
+
+    for bp in (home_bp, table_bp, player_bp, matches_bp, camera_bp):
+        app.register_blueprint(bp)
+    _register_errors(app)
+    return app
+
+
+def wants_json() -> bool:
+    """Return whether this request should get a JSON error (the API, or asked for)."""
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def error(status: int, message: str):
+    """Return a JSON or HTML error response naming what was wrong."""
+    if wants_json():
+        return jsonify({"error": message, "status": status}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def _register_errors(app: Flask) -> None:
+    from webui.games import SetupError
+    from webui.tables import TableNotFound
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        """Answer an HTTP error (404, 405, 413…) as JSON or a page."""
+        return error(e.code or 500, e.description or e.name)
+
+    @app.errorhandler(IllegalMove)
+    def illegal(e: IllegalMove):
+        """Answer a move the referee refused with 409 and its reason."""
+        return error(409, str(e))
+
+    @app.errorhandler(RulesError)
+    @app.errorhandler(SetupError)
+    def bad_setup(e: ValueError):
+        """Answer a bad game set-up with 400 and what is wrong."""
+        return error(400, str(e))
+
+    @app.errorhandler(TableNotFound)
+    def no_table(e: TableNotFound):
+        """Answer an unknown table with 404."""
+        return error(404, "no such table")
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception):
+        """Log a bug and answer 500 without a traceback; nothing was written."""
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return error(500, f"internal error ({type(e).__name__}); the game was not changed")

@@ -1,0 +1,276 @@
+"""The camera as an app resource: one producer thread per table that has a camera.
+
+The producer owns the source (a webcam, a stream, a video file, frames pushed from a phone)
+and, when the vision pipeline is installed, the pipeline that turns frames into referee
+moves. It keeps the newest annotated JPEG for the MJPEG viewers and hands every move to the
+table hub — which checks it with the referee like any tap. Everything vision-specific is
+behind :func:`make_reader`, so the web app runs (and its tests pass) without OpenCV models.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+log = logging.getLogger("kortbord.web.camera")
+
+NO_RECOGNIZER = "No card recognizer is installed on this server: tap your cards instead."
+JPEG_QUALITY = 80
+
+
+@dataclass
+class Reading:
+    """What the reader made of one frame: an annotated picture and what happened."""
+
+    jpeg: bytes | None = None
+    moves: list[dict[str, Any]] = field(default_factory=list)  # referee moves, JSON
+    prompt: dict[str, Any] | None = None  # out of sync: {"message", "candidates": [...]}
+    status: str | None = None
+
+
+class TableCamera:
+    """One table's camera: a thread reading frames, the newest JPEG, a condition to wait on."""
+
+    def __init__(
+        self,
+        table_id: str,
+        frames: Callable[[], Iterator[Any]],
+        reader: Callable[[Any], Reading],
+        on_reading: Callable[[str, Reading], None],
+        push: Callable[[bytes], None] | None = None,
+        close: Callable[[], None] | None = None,
+        realtime: bool = False,
+    ):
+        self.realtime = realtime  # a recorded video plays at its own pace, not as fast as read
+        self.table_id = table_id
+        self._frames = frames
+        self._reader = reader
+        self._on_reading = on_reading
+        self.push = push
+        self._close = close
+        self.jpeg: bytes | None = None
+        self.frame_no = 0
+        self.status = "starting"
+        self.cond = threading.Condition()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=f"camera-{table_id}", daemon=True)
+
+    def start(self) -> TableCamera:
+        """Start the producer thread; return self."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop reading frames and wake every viewer."""
+        self.stopped.set()
+        if self._close:
+            self._close()
+        with self.cond:
+            self.cond.notify_all()
+
+    def _run(self) -> None:
+        try:
+            start = time.monotonic()
+            for frame in self._frames():
+                if self.stopped.is_set():
+                    break
+                if self.realtime:
+                    ahead = getattr(frame, "time", 0.0) - (time.monotonic() - start)
+                    if ahead > 0 and self.stopped.wait(ahead):
+                        break
+                try:
+                    reading = self._reader(frame)
+                except Exception as e:  # a bad frame must never stop the table's camera
+                    log.exception("camera reader failed on table %s", self.table_id)
+                    reading = Reading(status=f"reader error: {e}")
+                with self.cond:
+                    if reading.jpeg is not None:
+                        self.jpeg = reading.jpeg
+                        self.frame_no += 1
+                    if reading.status:
+                        self.status = reading.status
+                    self.cond.notify_all()
+                self._on_reading(self.table_id, reading)
+            self.status = "ended"
+        except Exception as e:
+            log.exception("camera of table %s stopped", self.table_id)
+            self.status = f"stopped: {e}"
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait_frame(self, after: int, timeout: float) -> tuple[int, bytes | None]:
+        """Return the newest (frame number, JPEG) once it is newer than ``after``."""
+        with self.cond:
+            self.cond.wait_for(
+                lambda: (
+                    self.frame_no > after or self.stopped.is_set() or not self.thread.is_alive()
+                ),
+                timeout=timeout,
+            )
+            return self.frame_no, self.jpeg
+
+
+def encode_jpeg(image: Any) -> bytes | None:
+    """Return ``image`` (BGR array) as JPEG bytes, or ``None`` without OpenCV."""
+    try:
+        import cv2
+    except ImportError:
+        return None
+    ok, buf = cv2.imencode(".jpg", image, [int(cv2.IMWRITE_JPEG_QUALITY), JPEG_QUALITY])
+    return buf.tobytes() if ok else None
+
+
+def make_reader(
+    rules: Any,
+    table_id: str,
+    source: str = "",
+    current: Callable[[], Any] | None = None,
+    **hooks: Any,
+) -> Callable[[Any], Reading]:
+    """Return the frame → :class:`Reading` function: the vision pipeline when installed,
+    else a plain picture without recognition."""
+    try:
+        from webui.pipeline_adapter import pipeline_reader
+    except ImportError:
+        pipeline_reader = None
+    if pipeline_reader is not None:
+        try:
+            reader = pipeline_reader(rules, table_id, source, current, **hooks)
+        except Exception as e:  # a pipeline that cannot start leaves a plain camera
+            log.warning("no pipeline for table %s: %s", table_id, e)
+            reader = None
+        if reader is not None:
+            return reader
+
+    def plain(frame: Any) -> Reading:
+        image = getattr(frame, "image", frame)
+        return Reading(jpeg=encode_jpeg(image), status="camera (no recognizer)")
+
+    return plain
+
+
+class CameraHub:
+    """Starts and stops the table cameras; feeds their moves to the table hub."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.cameras: dict[str, TableCamera] = {}
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> TableCamera | None:
+        """Return the table's running camera, if any."""
+        with self._lock:
+            return self.cameras.get(table_id)
+
+    def ensure(self, table_id: str) -> TableCamera | None:
+        """Start the table's camera if it has a source and none runs; return it."""
+        with self._lock:
+            cam = self.cameras.get(table_id)
+            if cam is not None and cam.thread.is_alive():
+                return cam
+        hub = self.app.extensions["kortbord.hub"]
+        rt = hub.get(table_id)
+        source = rt.table["source"]
+        if source in ("none", "", None) or not self.app.config.get("CAMERA", True):
+            return None
+        try:
+            cam = self._open(table_id, source, rt.rules)
+        except Exception as e:  # no OpenCV, no camera: the table still works by tapping
+            log.warning("no camera for table %s (%s): %s", table_id, source, e)
+            return None
+        with self._lock:
+            old = self.cameras.get(table_id)
+            if old is not None and old.thread.is_alive():
+                cam.stop()
+                return old
+            self.cameras[table_id] = cam
+        return cam.start()
+
+    def _open(self, table_id: str, source: str, rules: Any) -> TableCamera:
+        from vision.sources import QueueSource, open_source
+
+        hub = self.app.extensions["kortbord.hub"]
+        reader = make_reader(
+            rules,
+            table_id,
+            source,
+            lambda: hub.get(table_id).state,
+            options=lambda: hub.get(table_id).table["options"],
+            on_zones=lambda zones, frame: hub.propose_zones(table_id, zones, frame),
+        )
+        if source == "phone":
+            q = QueueSource(name=f"phone camera of table {table_id}")
+            return TableCamera(
+                table_id, q.frames, reader, self._on_reading, push=q.push, close=q.close
+            )
+        spec = source.split(":", 1)[1] if source.startswith(("webcam:", "video:")) else source
+        if source.startswith("video:"):
+            from vision.pipeline import load_events
+
+            spec = load_events(spec)[1] if Path(spec).is_dir() else spec
+        src = open_source(spec)
+        return TableCamera(
+            table_id,
+            src.frames,
+            reader,
+            self._on_reading,
+            close=src.close,
+            realtime=source.startswith("video:"),
+        )
+
+    def _on_reading(self, table_id: str, reading: Reading) -> None:
+        from referee import IllegalMove
+
+        hub = self.app.extensions["kortbord.hub"]
+        if reading.moves:
+            try:
+                hub.play(table_id, reading.moves, source="camera")
+            except IllegalMove as e:
+                hub.set_prompt(table_id, {"message": str(e), "candidates": []})
+        elif reading.prompt is not None:
+            hub.set_prompt(table_id, reading.prompt)
+
+    def stop_all(self) -> None:
+        """Stop every table's camera."""
+        with self._lock:
+            cams = list(self.cameras.values())
+            self.cameras.clear()
+        for cam in cams:
+            cam.stop()
+
+
+def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
+    """Return the card codes in a photo, or ``([], why not)``."""
+    try:
+        import cv2
+        import numpy as np
+    except ImportError:
+        return [], NO_RECOGNIZER
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        return [], "That file is not a picture I can read."
+    try:
+        from webui.pipeline_adapter import recognize
+    except ImportError:
+        return [], NO_RECOGNIZER
+    codes = recognize(image)
+    if codes is None:
+        return [], NO_RECOGNIZER
+    return codes, None
+
+
+def init_app(app: Flask) -> None:
+    """Register the camera hub."""
+    app.extensions["kortbord.cameras"] = CameraHub(app)
+
+
+def cameras() -> CameraHub:
+    """Return the current app's camera hub."""
+    return current_app.extensions["kortbord.cameras"]

@@ -1,0 +1,139 @@
+"""The camera's routes: the annotated MJPEG stream, frames pushed from a phone, the source."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, abort, jsonify, request
+
+from webui import access
+from webui.camera import TableCamera, cameras
+from webui.common import json_body, page_snapshot
+from webui.home import _source
+from webui.tables import hub
+
+bp = Blueprint("camera", __name__)
+
+MJPEG_IDLE_S = 30.0
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+
+
+def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
+    """Yield the camera's newest JPEG as multipart parts (a thin generator per viewer)."""
+    seen, sent = 0, 0
+    while max_frames is None or sent < max_frames:
+        seen, jpeg = cam.wait_frame(seen, MJPEG_IDLE_S)
+        if jpeg is None:
+            if not cam.thread.is_alive():
+                return
+            continue
+        yield (
+            b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+            + str(len(jpeg)).encode()
+            + b"\r\n\r\n"
+            + jpeg
+            + b"\r\n"
+        )
+        sent += 1
+        if not cam.thread.is_alive():
+            return
+
+
+@bp.get("/t/<table_id>/camera.mjpg")
+def stream(table_id: str):
+    """Stream the table's camera with the recognized cards outlined and labelled."""
+    rt = hub().get(table_id)
+    access.require_view(rt.table)
+    cam = cameras().ensure(table_id)
+    if cam is None:
+        abort(404, "this table has no camera")
+    frames = request.args.get("frames", type=int)
+    return Response(
+        _mjpeg(cam, frames if frames and frames > 0 else None),
+        mimetype="multipart/x-mixed-replace; boundary=frame",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@bp.get("/api/tables/<table_id>/camera")
+def status(table_id: str):
+    """Return whether the table's camera runs, its status and frame count."""
+    rt = hub().get(table_id)
+    access.require_view(rt.table)
+    cam = cameras().get(table_id)
+    return jsonify(
+        {
+            "source": rt.table["source"],
+            "running": bool(cam and cam.thread.is_alive()),
+            "status": cam.status if cam else "off",
+            "frames": cam.frame_no if cam else 0,
+        }
+    )
+
+
+@bp.post("/api/tables/<table_id>/frame")
+def push_frame(table_id: str):
+    """Take one JPEG from a phone's camera (the table's source must be "phone")."""
+    rt = hub().get(table_id)
+    access.require_view(rt.table)
+    if rt.table["source"] != "phone":
+        abort(409, "this table's camera is not a phone: choose 'this phone's camera' first")
+    data = request.get_data(cache=False)
+    if not data:
+        abort(400, "send one JPEG picture as the request body")
+    if len(data) > MAX_FRAME_BYTES:
+        abort(413, "the picture is larger than 4 MB")
+    if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
+        abort(400, "the body is not a JPEG or PNG picture")
+    cam = cameras().ensure(table_id)
+    if cam is None or cam.push is None:
+        abort(503, "the camera pipeline is not available on this server")
+    cam.push(data)
+    return jsonify({"ok": True, "frames": cam.frame_no})
+
+
+@bp.post("/api/tables/<table_id>/zones")
+def confirm_zones(table_id: str):
+    """Confirm (or correct) the Skip-Bo zones the camera proposed: ``{"zones": map, "frame":
+    [w, h]}``; the pipeline reads the piles through them from the next frame on."""
+    rt = hub().get(table_id)
+    access.require_view(rt.table)
+    if rt.rules.name != "skipbo":
+        abort(409, "only Skip-Bo tables have camera zones")
+    data = json_body()
+    frame = data.get("frame")
+    if frame is not None and not (
+        isinstance(frame, list)
+        and len(frame) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 100_000 for v in frame)
+    ):
+        abort(400, "'frame' must be [width, height] in pixels")
+    zones = data.get("zones")
+    try:
+        from vision.layouts.skipbo import ZoneError, ZoneMap
+    except ImportError:
+        abort(503, "the camera pipeline is not installed on this server")
+    try:
+        zmap = ZoneMap.from_json(zones)
+    except (ZoneError, TypeError, ValueError) as e:
+        abort(400, f"bad zones: {e}")
+    if zmap.players != rt.rules.players:
+        abort(400, f"the zones are for {zmap.players} players, the table has {rt.rules.players}")
+    hub().confirm_zones(table_id, zmap.to_json(), frame)
+    return jsonify(page_snapshot(hub().get(table_id), None))
+
+
+@bp.post("/api/tables/<table_id>/source")
+def set_source(table_id: str):
+    """Change the table's camera: none, webcam, network stream, or this phone's camera."""
+    rt = hub().get(table_id)
+    access.require_owner(rt.table)
+    source = _source(json_body())
+    cam = cameras().get(table_id)
+    if cam is not None:
+        cam.stop()
+        cameras().cameras.pop(table_id, None)
+    hub().store.set_source(table_id, source)
+    rt.table["source"] = source
+    hub().touch(table_id)
+    return jsonify({"source": source})

@@ -1,0 +1,158 @@
+"""``kortbord serve`` and ``kortbord run`` (what ``make run`` calls): start the web app."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 5000
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``serve`` and ``run`` to the ``kortbord`` command."""
+    p = sub.add_parser("serve", help="start the web app (live tables, players' pages, scores)")
+    _common(p)
+    p.add_argument("--demo", action="store_true", help="also open the demo table")
+    p.set_defaults(func=_serve)
+    r = sub.add_parser("run", help="start the web app with the demo table (what `make run` does)")
+    _common(r)
+    r.set_defaults(func=_run)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument(
+        "--source",
+        default=None,
+        help="a camera for a new table: webcam index, stream URL, video file or image folder",
+    )
+    p.add_argument("--game", default="stigespill", help="game of the --source table")
+    p.add_argument("--players", type=int, default=2, help="players of the --source table")
+    p.add_argument("--data", default=None, help="data folder (default ./data or $KORTBORD_DATA)")
+    p.add_argument(
+        "--lan",
+        action="store_true",
+        help="listen on the local network; tables need join codes, players their own links",
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    args.demo = True
+    return _serve(args)
+
+
+def lan_address() -> str:
+    """Return this machine's address on the local network (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    from kortbord.cli import CommandError
+    from webui import create_app, default_data_dir
+
+    if not 1 <= args.port <= 65535:
+        raise CommandError(f"--port must be 1–65535, not {args.port}")
+    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    data = Path(args.data) if args.data else default_data_dir()
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CommandError(f"cannot use data folder {str(data)!r}: {e}") from None
+    app = create_app({"DATA_DIR": str(data), "LAN": bool(args.lan)})
+    path = "/"
+    if args.source is not None:
+        path = _source_table(app, args)
+    if getattr(args, "demo", False):
+        from webui.demo import ensure_demo
+
+        print("Preparing the demo table (the first start renders a short game video)…", flush=True)
+        demo_id = ensure_demo(app)
+        if args.source is None:
+            path = f"/t/{demo_id}"
+    try:
+        server = make_server(host, args.port, app, threaded=True)
+    except OSError as e:
+        raise CommandError(f"cannot listen on {host}:{args.port}: {e}") from None
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{server.server_port}{path}"
+    print(f"Kortbord is running: open {url}", flush=True)
+    print(f"  data: {data.resolve()}", flush=True)
+    if args.lan:
+        print("  LAN mode: scan this code with a phone on the same network:", flush=True)
+        import segno
+
+        segno.make(url).terminal(compact=True)
+    else:
+        print("  (only this computer can open it; use --lan for phones)", flush=True)
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.extensions["kortbord.cameras"].stop_all()
+        server.server_close()
+    return 0
+
+
+def _recorded_game(path: Path) -> dict | None:
+    """Return the ``events.json`` of a generator video (a folder, or a file in one), if any."""
+    import json
+
+    folder = path if path.is_dir() else path.parent
+    events = folder / "events.json"
+    if not events.is_file():
+        return None
+    try:
+        data = json.loads(events.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if {"game", "config", "initial"} <= data.keys() else None
+
+
+def _source_table(app, args: argparse.Namespace) -> str:
+    from kortbord.cli import CommandError
+    from webui import games
+
+    spec = args.source
+    initial = None
+    form = {"players": args.players, "deal": "table"}
+    game = args.game
+    if spec.isdigit():
+        source = f"webcam:{spec}"
+    elif "://" in spec:
+        source = spec
+    elif os.path.exists(spec):
+        source = f"video:{os.path.abspath(spec)}"
+        events = _recorded_game(Path(spec))
+        if events is not None:
+            # a video rendered by the generator: play the game it shows, from its first picture
+            game, initial = events["game"], events["initial"]
+            # Sten and Skip-Bo videos start from a dealt simulation (hands known, nothing to
+            # draw); a Stigespill video's draws are seen by the camera, never made up.
+            deal = "table" if game == "stigespill" else "app"
+            form = {**{k: v for k, v in events["config"].items() if k != "names"}, "deal": deal}
+    else:
+        raise CommandError(f"--source {spec!r}: not a webcam index, stream URL, file or folder")
+    try:
+        setup = games.parse_setup(game, form)
+    except games.SetupError as e:
+        raise CommandError(str(e)) from None
+    table = app.extensions["kortbord.hub"].create(
+        setup, source=source, name=f"Camera {Path(spec).name or spec}", initial=initial
+    )
+    app.extensions["kortbord.cameras"].ensure(table["id"])
+    return f"/t/{table['id']}"

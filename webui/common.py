@@ -1,0 +1,58 @@
+"""Small helpers every blueprint uses: JSON bodies, snapshots cached per version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, request
+
+from webui import i18n
+from webui.snapshot import snapshot
+from webui.tables import Runtime, TableHub, hub
+
+
+def json_body() -> dict[str, Any]:
+    """Return the request's JSON object, or abort 400/415 naming what is wrong."""
+    if not request.is_json:
+        abort(415, "send JSON (Content-Type: application/json)")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        abort(400, "the JSON body is nested too deeply")
+    if not isinstance(data, dict):
+        abort(400, "the body must be a JSON object")
+    return data
+
+
+def moves_from_body(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the moves of ``{"move": {...}}`` or ``{"moves": [{...}, ...]}``; 400 otherwise."""
+    if "moves" in data:
+        moves = data["moves"]
+        if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
+            abort(400, "'moves' must be a list of move objects")
+        return moves
+    move = data.get("move")
+    if not isinstance(move, dict):
+        abort(400, "give 'move' (an object with a 'kind') or 'moves' (a list of them)")
+    return [move]
+
+
+def page_snapshot(
+    rt: Runtime, seat: int | None, lang: str | None = None, table_hub: TableHub | None = None
+) -> dict[str, Any]:
+    """Return the snapshot for a page, computed once per table version, seat and language.
+
+    Pass ``lang`` and ``table_hub`` when calling outside a request (a stream's generator).
+    """
+    lang = lang or i18n.current_language()
+    table_hub = table_hub or hub()
+    key = (rt.version, seat, lang)
+    cache = rt.__dict__.setdefault("_snapshots", {})
+    with rt.lock:
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 64 or any(k[0] != rt.version for k in cache):
+                cache.clear()
+            hit = snapshot(rt, seat, i18n.translator(lang), table_hub)
+            cache[key] = hit
+        return hit

@@ -1,0 +1,373 @@
+"""The SQLite event store: tables, players, games (GameLogs), their moves and redo stacks.
+
+This module owns the database. Every accepted move is one committed row before anybody is
+told about it; a state is never stored, only the log that replays to it. WAL mode and
+``synchronous=FULL`` make each commit durable, so ``kill -9`` loses no accepted move.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, g
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    options TEXT NOT NULL,
+    join_code TEXT NOT NULL,
+    owner_token TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT 'none',
+    match_target INTEGER,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    colour TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    initial TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    finished REAL,
+    result TEXT,
+    UNIQUE (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS redo (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    source TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+"""
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open the database at ``path`` in WAL mode with durable commits."""
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def init_db(path: str | Path) -> None:
+    """Create the schema if missing."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = connect(path)
+    try:
+        conn.executescript(SCHEMA)
+    finally:
+        conn.close()
+
+
+def get_db() -> sqlite3.Connection:
+    """Return this request's connection (opened on first use, closed at teardown)."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    """Close this request's connection, if one was opened."""
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_app(app: Flask) -> None:
+    """Create the schema and close each request's connection at teardown."""
+    init_db(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)
+
+
+class EventStore:
+    """Writes and reads the event log. Each method opens its own short connection, so
+    request threads and background producers can share one store safely."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+
+    def _conn(self) -> sqlite3.Connection:
+        return connect(self.path)
+
+    # ---- tables and players ----------------------------------------------------
+    def create_table(
+        self,
+        table: dict[str, Any],
+        players: list[dict[str, Any]],
+        first_game: dict[str, Any],
+    ) -> int:
+        """Insert a table, its players and its first game in one transaction; return game id."""
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(
+                "INSERT INTO tables (id, name, game, config, options, join_code, owner_token,"
+                " source, match_target, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    table["id"],
+                    table["name"],
+                    table["game"],
+                    json.dumps(table["config"]),
+                    json.dumps(table["options"]),
+                    table["join_code"],
+                    table["owner_token"],
+                    table.get("source", "none"),
+                    table.get("match_target"),
+                    time.time(),
+                ),
+            )
+            for p in players:
+                conn.execute(
+                    "INSERT INTO players (table_id, seat, name, colour, token) VALUES (?,?,?,?,?)",
+                    (table["id"], p["seat"], p["name"], p["colour"], p["token"]),
+                )
+            game_id = self._insert_game(conn, table["id"], 1, first_game)
+            conn.execute("COMMIT")
+            return game_id
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.close()
+
+    def _insert_game(
+        self, conn: sqlite3.Connection, table_id: str, number: int, game: dict[str, Any]
+    ) -> int:
+        cur = conn.execute(
+            "INSERT INTO games (table_id, number, game, config, initial, seed, created)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (
+                table_id,
+                number,
+                game["game"],
+                json.dumps(game["config"]),
+                json.dumps(game["initial"]),
+                game["seed"],
+                time.time(),
+            ),
+        )
+        return int(cur.lastrowid)
+
+    def new_game(self, table_id: str, game: dict[str, Any]) -> int:
+        """Start the table's next game; return its id."""
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            n = conn.execute(
+                "SELECT COALESCE(MAX(number), 0) FROM games WHERE table_id=?", (table_id,)
+            ).fetchone()[0]
+            game_id = self._insert_game(conn, table_id, n + 1, game)
+            conn.execute("COMMIT")
+            return game_id
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.close()
+
+    def set_options(self, table_id: str, options: dict[str, Any]) -> None:
+        """Replace the table's options (deal mode, confirmed camera zones…)."""
+        conn = self._conn()
+        try:
+            conn.execute("UPDATE tables SET options=? WHERE id=?", (json.dumps(options), table_id))
+        finally:
+            conn.close()
+
+    def set_source(self, table_id: str, source: str) -> None:
+        """Change the table's camera source."""
+        conn = self._conn()
+        try:
+            conn.execute("UPDATE tables SET source=? WHERE id=?", (source, table_id))
+        finally:
+            conn.close()
+
+    def table(self, table_id: str) -> dict[str, Any] | None:
+        """Return a table with its options and players, or ``None``."""
+        conn = self._conn()
+        try:
+            row = conn.execute("SELECT * FROM tables WHERE id=?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            out = dict(row)
+            out["config"] = json.loads(out["config"])
+            out["options"] = json.loads(out["options"])
+            out["players"] = [
+                dict(r)
+                for r in conn.execute(
+                    "SELECT seat, name, colour, token FROM players WHERE table_id=? ORDER BY seat",
+                    (table_id,),
+                )
+            ]
+            return out
+        finally:
+            conn.close()
+
+    def player_by_token(self, token: str) -> dict[str, Any] | None:
+        """Return the player whose secret token this is, or ``None``."""
+        conn = self._conn()
+        try:
+            row = conn.execute(
+                "SELECT table_id, seat, name, colour, token FROM players WHERE token=?", (token,)
+            ).fetchone()
+            return dict(row) if row else None
+        finally:
+            conn.close()
+
+    def list_tables(self) -> list[dict[str, Any]]:
+        """Return every table with its current game's number and whether it is finished."""
+        conn = self._conn()
+        try:
+            rows = conn.execute(
+                "SELECT t.id, t.name, t.game, t.match_target, t.created, t.source,"
+                " g.number, g.finished, g.result,"
+                " (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves"
+                " FROM tables t JOIN games g ON g.table_id = t.id"
+                " AND g.number = (SELECT MAX(number) FROM games WHERE table_id = t.id)"
+                " ORDER BY t.created DESC"
+            ).fetchall()
+            return [dict(r) for r in rows]
+        finally:
+            conn.close()
+
+    # ---- games and moves ---------------------------------------------------------
+    def current_game(self, table_id: str) -> dict[str, Any]:
+        """Return the table's latest game with its moves and redo stack."""
+        conn = self._conn()
+        try:
+            row = conn.execute(
+                "SELECT * FROM games WHERE table_id=? ORDER BY number DESC LIMIT 1", (table_id,)
+            ).fetchone()
+            game = dict(row)
+            game["config"] = json.loads(game["config"])
+            game["initial"] = json.loads(game["initial"])
+            game["result"] = json.loads(game["result"]) if game["result"] else None
+            game["moves"] = [
+                {"move": json.loads(r["move"]), "source": r["source"]}
+                for r in conn.execute(
+                    "SELECT move, source FROM moves WHERE game_id=? ORDER BY idx", (game["id"],)
+                )
+            ]
+            game["redo"] = [
+                {"move": json.loads(r["move"]), "source": r["source"]}
+                for r in conn.execute(
+                    "SELECT move, source FROM redo WHERE game_id=? ORDER BY idx", (game["id"],)
+                )
+            ]
+            return game
+        finally:
+            conn.close()
+
+    def games(self, table_id: str) -> list[dict[str, Any]]:
+        """Return every game of a table (without moves), oldest first."""
+        conn = self._conn()
+        try:
+            rows = conn.execute(
+                "SELECT id, number, game, created, finished, result FROM games"
+                " WHERE table_id=? ORDER BY number",
+                (table_id,),
+            ).fetchall()
+            out = []
+            for r in rows:
+                d = dict(r)
+                d["result"] = json.loads(d["result"]) if d["result"] else None
+                out.append(d)
+            return out
+        finally:
+            conn.close()
+
+    def append_moves(
+        self,
+        game_id: int,
+        start_idx: int,
+        moves: list[tuple[dict[str, Any], str]],
+        *,
+        keep_redo: bool = False,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Commit ``moves`` (JSON, source) at ``start_idx``…; clear redo unless redoing."""
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            now = time.time()
+            for k, (move, source) in enumerate(moves):
+                conn.execute(
+                    "INSERT INTO moves (game_id, idx, move, source, created) VALUES (?,?,?,?,?)",
+                    (game_id, start_idx + k, json.dumps(move), source, now),
+                )
+            if keep_redo:
+                # A redo consumes the top of the stack: as many entries as were re-applied.
+                top = conn.execute(
+                    "SELECT idx FROM redo WHERE game_id=? ORDER BY idx DESC LIMIT ?",
+                    (game_id, len(moves)),
+                ).fetchall()
+                for r in top:
+                    conn.execute("DELETE FROM redo WHERE game_id=? AND idx=?", (game_id, r[0]))
+            else:
+                conn.execute("DELETE FROM redo WHERE game_id=?", (game_id,))
+            if result is not None:
+                conn.execute(
+                    "UPDATE games SET finished=?, result=? WHERE id=?",
+                    (now, json.dumps(result), game_id),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.close()
+
+    def undo(self, game_id: int, from_idx: int) -> None:
+        """Move the moves at ``from_idx``… onto the redo stack (last move on top)."""
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            rows = conn.execute(
+                "SELECT idx, move, source FROM moves WHERE game_id=? AND idx>=? ORDER BY idx DESC",
+                (game_id, from_idx),
+            ).fetchall()
+            base = conn.execute(
+                "SELECT COALESCE(MAX(idx), -1) FROM redo WHERE game_id=?", (game_id,)
+            ).fetchone()[0]
+            # The redo stack's top (highest idx) is the next move to re-apply, so the
+            # earliest undone move goes on top.
+            for k, r in enumerate(rows):
+                conn.execute(
+                    "INSERT INTO redo (game_id, idx, move, source) VALUES (?,?,?,?)",
+                    (game_id, base + 1 + k, r["move"], r["source"]),
+                )
+            conn.execute("DELETE FROM moves WHERE game_id=? AND idx>=?", (game_id, from_idx))
+            conn.execute("UPDATE games SET finished=NULL, result=NULL WHERE id=?", (game_id,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.close()

@@ -1,0 +1,353 @@
+"""What the web layer knows about each game: set-up forms, who may see a move, move words.
+
+The referee's views carry the game; this module only decides which legal moves a page may
+offer (a move naming a hand card belongs on that player's private page, never the table's),
+and puts moves into words a player reads, in the page's language.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from referee import CHANCE, Move, Rules, RulesError, make_rules
+from referee.cards import CardError, parse_card, parse_cards
+
+GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
+COLOUR_NAMES = {
+    "red": "#d62828",
+    "blue": "#1d4ed8",
+    "green": "#15803d",
+    "yellow": "#ca8a04",
+    "purple": "#7c3aed",
+    "pink": "#db2777",
+    "teal": "#0891b2",
+    "orange": "#ea580c",
+    "grey": "#4b5563",
+    "gray": "#4b5563",
+    "black": "#111827",
+    "white": "#e5e7eb",
+    # the same in Norwegian, Danish and Swedish
+    "rød": "#d62828",
+    "röd": "#d62828",
+    "blå": "#1d4ed8",
+    "grønn": "#15803d",
+    "grøn": "#15803d",
+    "grön": "#15803d",
+    "gul": "#ca8a04",
+    "lilla": "#7c3aed",
+    "rosa": "#db2777",
+    "oransje": "#ea580c",
+    "grå": "#4b5563",
+    "svart": "#111827",
+    "sort": "#111827",
+    "hvit": "#e5e7eb",
+    "hvid": "#e5e7eb",
+    "vit": "#e5e7eb",
+}
+COLOURS = (
+    "#d62828",
+    "#1d4ed8",
+    "#15803d",
+    "#ca8a04",
+    "#7c3aed",
+    "#db2777",
+    "#0891b2",
+    "#ea580c",
+    "#4b5563",
+    "#0f766e",
+)
+MAX_NAME = 24
+
+
+class SetupError(ValueError):
+    """A new-game form that cannot start a game; the message names the bad field."""
+
+
+@dataclass
+class Setup:
+    """A validated new game: the rules' config, the players, and the table's options."""
+
+    game: str
+    config: dict[str, Any]
+    names: list[str]
+    options: dict[str, Any]
+    match_target: int | None
+    colours: list[str] | None = None
+
+
+def _int(form: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    raw = form.get(key, default)
+    if raw in (None, ""):
+        return default
+    if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+        raise SetupError(f"{key} must be a whole number, not {raw!r}")
+    try:
+        value = int(raw)
+    except (TypeError, ValueError, OverflowError):
+        raise SetupError(f"{key} must be a whole number, not {str(raw)[:20]!r}") from None
+    if not lo <= value <= hi:
+        raise SetupError(f"{key} must be between {lo} and {hi}, not {value}")
+    return value
+
+
+def _names(form: dict[str, Any], count: int) -> list[str]:
+    raw = form.get("names", "")
+    if isinstance(raw, str):
+        given = [n.strip() for n in re.split(r"[,\n]", raw) if n.strip()]
+    elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
+        given = [n.strip() for n in raw if n.strip()]
+    else:
+        raise SetupError("names must be text, one name per player")
+    for n in given:
+        if len(n) > MAX_NAME:
+            raise SetupError(f"the name {n[:30]!r}… is longer than {MAX_NAME} characters")
+    if len(given) > count:
+        raise SetupError(f"{len(given)} names for {count} players")
+    names = given + [f"Player {k + 1}" for k in range(len(given), count)]
+    if len(set(names)) != len(names):
+        raise SetupError("every player needs a different name")
+    return names
+
+
+def _colours(form: dict[str, Any], count: int) -> list[str]:
+    """Return one token colour per seat: the ones asked for (names or #rrggbb), then defaults."""
+    raw = form.get("colours") or ""
+    if not isinstance(raw, str):
+        raise SetupError("colours must be text: colour names separated by commas")
+    chosen = []
+    for word in (w.strip().lower() for w in raw.split(",") if w.strip()):
+        colour = COLOUR_NAMES.get(word)
+        if colour is None and re.fullmatch(r"#[0-9a-f]{6}", word):
+            colour = word
+        if colour is None:
+            raise SetupError(
+                f"unknown colour {word[:20]!r}; use #rrggbb or one of "
+                + ", ".join(n for n in list(COLOUR_NAMES)[:12] if n != "gray")
+            )
+        chosen.append(colour)
+    if len(chosen) > count:
+        raise SetupError(f"{len(chosen)} colours for {count} tokens")
+    if len(set(chosen)) != len(chosen):
+        raise SetupError("every token needs a different colour")
+    out = chosen + [c for c in COLOURS if c not in chosen]
+    return (out * (count // len(out) + 1))[:count]
+
+
+def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
+    """Validate a new-game form (strings or JSON values); raise :class:`SetupError`."""
+    if not isinstance(game, str) or game not in GAME_TITLES:
+        shown = repr(game)[:30]
+        raise SetupError(f"unknown game {shown}; expected one of {', '.join(GAME_TITLES)}")
+    players = _int(form, "players", 2, 1, 10)
+    deal = form.get("deal", "app")
+    if deal not in ("app", "table"):
+        raise SetupError(f"deal must be 'app' or 'table', not {deal!r}")
+    options: dict[str, Any] = {"deal": deal, "open": bool(form.get("open"))}
+    config: dict[str, Any] = {"players": players}
+    match_target = None
+    if game == "stigespill":
+        variant = form.get("variant") or "classic"
+        config["variant"] = variant
+        if players == 1:
+            config["tokens"] = _int(form, "tokens", 2, 2, 10)
+        road = form.get("road") or ""
+        if road:
+            try:
+                config["road"] = [c.code for c in parse_cards(road)]
+            except CardError as e:
+                raise SetupError(f"road: {e}") from None
+        seats = config.get("tokens", players)
+        names = _names(form, players)
+        if players == 1:
+            names = [f"{names[0]} {k + 1}" for k in range(seats)]
+    elif game == "sten":
+        names = _names(form, players)
+        config["known_hands"] = deal == "app"
+        config["names"] = names
+    else:
+        if form.get("teams"):
+            config["teams"] = True
+        stock = form.get("stock")
+        if stock not in (None, ""):
+            config["stock"] = _int(form, "stock", 30, 5, 30)
+        deck = form.get("deck") or "skipbo"
+        config["deck"] = deck
+        empty_draw = form.get("empty_draw") or "play_on"
+        config["empty_draw"] = empty_draw
+        match_target = _int(form, "match_target", 500, 25, 10_000)
+        config["match_target"] = match_target
+        names = _names(form, players)
+    try:
+        rules = make_rules(game, **config)
+    except RulesError as e:
+        raise SetupError(str(e)) from None
+    except TypeError as e:
+        raise SetupError(f"bad set-up for {game}: {e}") from None
+    if len(names) != rules.seats:
+        raise SetupError(f"{len(names)} names for {rules.seats} seats")
+    colours = _colours(form, rules.seats)
+    return Setup(game, rules.config, names, options, match_target, colours)
+
+
+def start_state(rules: Rules, rng: random.Random, options: dict[str, Any]) -> Any:
+    """Return a new game's first state: the app deals, or the real table does (``deal``)."""
+    if options.get("deal") == "table" and hasattr(rules, "table_state"):
+        return rules.table_state(rng)
+    return rules.initial_state(rng)
+
+
+# ---- who may see a move -------------------------------------------------------------
+def chance_owner(rules: Rules, state: Any) -> int | None:
+    """Return the seat whose page enters the pending chance card, ``None`` for the table."""
+    if rules.name == "skipbo":
+        # A card drawn into a hand is that player's secret; a stock turning up is public.
+        return state.turn if state.owed and not state.turn_up else None
+    if rules.name == "stigespill" and state.pending == "deal":
+        return sum(len(h) for h in state.hands) % rules.seats
+    return None
+
+
+def private_to(rules: Rules, state: Any, move: Move) -> int | None:
+    """Return the seat a legal move is private to (it names a hand card), else ``None``."""
+    kind = move.kind
+    if kind == "reveal":
+        return chance_owner(rules, state)
+    seat = rules.to_move(state)
+    if rules.name == "skipbo" and (kind == "discard" or getattr(move, "source", "") == "hand"):
+        return seat
+    if rules.name == "sten" and state.hands is not None and kind in ("lay", "go_out", "sten"):
+        return seat
+    if rules.name == "stigespill" and kind == "play" and rules.players > 1:
+        return seat
+    return None
+
+
+def mover(rules: Rules, state: Any, move: Move) -> int | None:
+    """Return the seat making ``move``: the one it names, else the seat on turn (for a
+    chance card: the player whose turn it is, who drew it)."""
+    seat = getattr(move, "seat", None)
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return seat
+    on = rules.to_move(state)
+    return getattr(state, "turn", None) if on == CHANCE else on
+
+
+def may_make(rules: Rules, state: Any, move: Move, seat: int | None, open_table: bool) -> bool:
+    """Return whether a page (the table's, or ``seat``'s) may make ``move`` now."""
+    owner = private_to(rules, state, move)
+    if seat is None:
+        return owner is None or open_table
+    if owner is not None:
+        return owner == seat
+    return mover(rules, state, move) == seat
+
+
+def moves_for(rules: Rules, state: Any, seat: int | None, open_table: bool) -> list[Move]:
+    """Return the legal moves a page may offer: the table's (``seat=None``) or one player's."""
+    if rules.is_over(state):
+        return []
+    return [m for m in rules.legal_moves(state) if may_make(rules, state, m, seat, open_table)]
+
+
+# ---- words ---------------------------------------------------------------------------
+def pretty(code: str) -> str:
+    """Return a card code as players write it: ``Q♥``, ``10♠``, ``Joker``, ``SB 7``, ``SB ★``."""
+    try:
+        c = parse_card(code)
+    except (CardError, TypeError):
+        return str(code)
+    if c.kind == "skipbo":
+        return "★" if c.value == 0 else str(c.value)
+    return c.pretty
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """Replace the referee's "seat 2" / "Player 3" / "Token 1" with the players' names."""
+
+    def seat(m: re.Match) -> str:
+        k = int(m.group(1))
+        return names[k] if 0 <= k < len(names) else m.group(0)
+
+    def numbered(m: re.Match) -> str:
+        k = int(m.group(2)) - 1
+        return names[k] if 0 <= k < len(names) else m.group(0)
+
+    text = re.sub(r"\bseat (\d+)", seat, text)
+    text = re.sub(r"\b(Player|Token) (\d+)", numbered, text)
+    # Skip-Bo cards read as their numbers; the wild by its name.
+    text = re.sub(r"\bSBW\b", "Skip-Bo", text)
+    return re.sub(r"\bSB(\d{1,2})\b", r"\1", text)
+
+
+def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = None) -> str:
+    """Return a short button label for a move (JSON form) in the page's language."""
+    kind = move.get("kind")
+    card = pretty(move.get("card", "")) if move.get("card") else ""
+    seat = move.get("seat")
+    if rules.name == "sten" and kind == "lay" and names and isinstance(seat, int):
+        # at a real table anyone may hold 7♥: the button says who lays it
+        return t("{name} lays {card}", name=names[seat], card=card)
+    if rules.name == "stigespill":
+        return {
+            "draw": t("Draw a die card"),
+            "play": t("Play {card}", card=card),
+            "reveal": card,
+        }.get(kind, kind)
+    if rules.name == "sten":
+        if kind == "lay":
+            return t("Lay {card}", card=card)
+        if kind == "sten":
+            return t("Say Sten")
+        if kind == "go_out":
+            return t("Go out: {cards}", cards=" ".join(pretty(c) for c in move["cards"]))
+        return kind
+    if kind == "play":
+        src = {
+            "stock": t("stock"),
+            "hand": t("hand"),
+            "discard": t("discard pile {n}", n=move.get("index", 0) + 1),
+        }.get(move.get("source"), move.get("source"))
+        return t(
+            "{card} from {source} → pile {pile}",
+            card=card,
+            source=src,
+            pile=move.get("pile", 0) + 1,
+        )
+    if kind == "discard":
+        return t("Discard {card} on {pile}", card=card, pile=move.get("pile", 0) + 1)
+    if kind == "end_turn":
+        return t("End turn")
+    if kind == "reveal":
+        return card
+    if kind == "penalty":
+        return t("Table-talk penalty")
+    return kind
+
+
+def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], seat: int | None) -> str:
+    """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes."""
+    text = view.get("last_move") or view.get("last") or ""
+    if rules.name == "skipbo":
+        # The referee words a draw with the card drawn: only the drawer may read which.
+        def mask(m: re.Match) -> str:
+            return m.group(0) if seat == int(m.group(2)) else f"{m.group(1)} a card"
+
+        text = re.sub(r"(seat (\d+) draws) \S+", mask, text)
+    return name_seats(text, names)
+
+
+def describe_chance(rules: Rules, state: Any, names: list[str], t) -> str:
+    """Return the prompt for a pending chance card ("Which card did Anna draw?")."""
+    if rules.name == "stigespill":
+        if state.pending == "deal":
+            seat = chance_owner(rules, state)
+            return t("Which card was dealt to {name}?", name=names[seat])
+        return t("Which die card did {name} draw?", name=names[state.turn])
+    if rules.name == "skipbo":
+        if state.turn_up:
+            return t("Which card turned up on {name}'s stock?", name=names[state.turn_up[0]])
+        return t("Which card did {name} draw?", name=names[state.turn])
+    return t("Which card?")

@@ -1,0 +1,149 @@
+"""Home: tables in progress, finished games and matches, and "new game"; the language choice."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlparse
+
+from flask import (
+    Blueprint,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from webui import access, games, i18n
+from webui.common import json_body
+from webui.tables import hub
+
+bp = Blueprint("home", __name__, template_folder="templates")
+
+SOURCES = ("none", "webcam", "stream", "phone")
+SAFE_NEXT = re.compile(r"/[A-Za-z0-9/_.~%?=&+-]{0,300}")
+
+
+def _summaries() -> list[dict[str, Any]]:
+    out = []
+    for row in hub().store.list_tables():
+        row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
+        row["winner_names"] = []
+        if row["result"]:
+            import json
+
+            result = json.loads(row["result"])
+            table = hub().store.table(row["id"])
+            names = [p["name"] for p in table["players"]]
+            row["winner_names"] = [names[s] for s in result.get("winners", []) if s < len(names)]
+        out.append(row)
+    return out
+
+
+@bp.get("/")
+def index():
+    """List tables in progress and finished ones."""
+    tables = _summaries()
+    return render_template(
+        "home/index.html",
+        playing=[r for r in tables if not r["finished"]],
+        finished=[r for r in tables if r["finished"]],
+        lan=access.lan(),
+    )
+
+
+@bp.get("/new")
+def new_form():
+    """Show the new-game form for one game."""
+    game = request.args.get("game", "skipbo")
+    if game not in games.GAME_TITLES:
+        game = "skipbo"
+    return render_template("home/new.html", game=game, titles=games.GAME_TITLES, sources=SOURCES)
+
+
+def _source(form: dict[str, Any]) -> str:
+    kind = form.get("source") or "none"
+    if kind not in SOURCES:
+        abort(400, f"unknown camera source {kind!r}; expected one of {', '.join(SOURCES)}")
+    if kind == "webcam":
+        index = str(form.get("webcam_index") or "0")
+        if not index.isdigit() or int(index) > 16:
+            abort(400, f"webcam index must be 0–16, not {index!r}")
+        return f"webcam:{index}"
+    if kind == "stream":
+        url = str(form.get("stream_url") or "")
+        parsed = urlparse(url)
+        if parsed.scheme not in ("rtsp", "http", "https") or not parsed.netloc:
+            abort(400, f"a network stream needs an rtsp:// or http(s):// address, not {url!r}")
+        return url
+    return kind
+
+
+def _create(form: dict[str, Any]):
+    if not isinstance(form.get("name") or "", str):
+        abort(400, "the table name must be text")
+    setup = games.parse_setup(form.get("game"), form)
+    table = hub().create(setup, source=_source(form), name=form.get("name"))
+    return table
+
+
+@bp.post("/new")
+def new_submit():
+    """Create a table from the form and open its page."""
+    form = request.form.to_dict()
+    table = _create(form)
+    resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
+    _set_owner(resp, table)
+    return resp
+
+
+def _set_owner(resp, table: dict[str, Any]) -> None:
+    resp.set_cookie(
+        access.owner_cookie(table["id"]),
+        table["owner_token"],
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+@bp.get("/api/tables")
+def api_list():
+    """List tables as JSON (ids, games, whether finished)."""
+    rows = _summaries()
+    keep = ("id", "name", "game", "number", "moves", "finished", "match_target", "winner_names")
+    return jsonify({"tables": [{k: r[k] for k in keep} for r in rows]})
+
+
+@bp.post("/api/tables")
+def api_create():
+    """Create a table from JSON ``{"game", "players", "names", ...}``; return its links."""
+    table = _create(json_body())
+    body = {
+        "id": table["id"],
+        "url": url_for("table.page", table_id=table["id"]),
+        "join_code": table["join_code"],
+        "players": [
+            {"seat": p["seat"], "name": p["name"], "url": url_for("player.page", token=p["token"])}
+            for p in table["players"]
+        ],
+    }
+    resp = make_response(jsonify(body), 201)
+    _set_owner(resp, table)
+    return resp
+
+
+@bp.get("/lang/<code>")
+def set_language(code: str):
+    """Remember the chosen language and go back."""
+    if code not in i18n.LANGUAGES:
+        abort(404, f"unknown language {code!r}; expected one of {', '.join(i18n.LANGUAGES)}")
+    back = request.args.get("next") or "/"
+    if not SAFE_NEXT.fullmatch(back) or back.startswith("//"):
+        back = "/"  # only plain local paths: never an open redirect or a header injection
+    resp = make_response(redirect(back))
+    resp.set_cookie("lang", code, max_age=60 * 60 * 24 * 365, samesite="Lax")
+    return resp

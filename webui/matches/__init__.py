@@ -1,0 +1,130 @@
+"""Skip-Bo matches: points per game, running totals, the race to the target as an SVG chart."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, render_template
+
+from webui import access
+from webui.tables import hub
+
+bp = Blueprint("matches", __name__, template_folder="templates")
+
+
+def race_svg(
+    names: list[str], colours: list[str], match: dict[str, Any], width: int = 640, height: int = 300
+) -> str:
+    """Draw the race to the target: one line of running totals per player, the target dashed."""
+    target = match["target"]
+    games = match["games"]
+    top = max([target, *(t for g in games for t in g["totals"])]) * 1.08
+    left, right, bottom, up = 44, 16, 34, 14
+    w, h = width - left - right, height - bottom - up
+    n = max(len(games), 1)
+
+    def x(i: int) -> float:
+        return left + w * i / n
+
+    def y(v: float) -> float:
+        return up + h * (1 - v / top)
+
+    parts = [
+        f'<svg class="race" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="race to {target}" xmlns="http://www.w3.org/2000/svg">',
+        f'<rect x="{left}" y="{up}" width="{w}" height="{h}" class="plot"/>',
+    ]
+    step = 100 if target >= 300 else 50 if target >= 100 else 10
+    for v in range(0, int(top) + 1, step):
+        parts.append(
+            f'<line x1="{left}" x2="{left + w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            f'class="grid"/><text x="{left - 6}" y="{y(v) + 4:.1f}" '
+            f'class="tick" text-anchor="end">{v}</text>'
+        )
+    parts.append(
+        f'<line x1="{left}" x2="{left + w}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
+        f'class="target"/><text x="{left + w - 4}" y="{y(target) - 6:.1f}" '
+        f'class="tick target-label" text-anchor="end">{target}</text>'
+    )
+    for i in range(n + 1):
+        parts.append(
+            f'<text x="{x(i):.1f}" y="{up + h + 20}" class="tick" text-anchor="middle">{i}</text>'
+        )
+    for s, name in enumerate(names):
+        pts = [(x(0), y(0))] + [(x(i + 1), y(g["totals"][s])) for i, g in enumerate(games)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+        colour = escape(colours[s % len(colours)])
+        parts.append(
+            f'<polyline points="{path}" fill="none" stroke="{colour}" '
+            f'stroke-width="3" class="line" data-seat="{s}"/>'
+        )
+        for px, py in pts[1:]:
+            parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="{colour}"/>')
+        lx, ly = pts[-1]
+        total = games[-1]["totals"][s] if games else 0
+        anchor = "end" if lx > left + w * 0.6 else "start"
+        tx = lx - 6 if anchor == "end" else lx + 6
+        parts.append(
+            f'<text x="{tx:.1f}" y="{ly - 8:.1f}" class="who" text-anchor="{anchor}" '
+            f'fill="{colour}">{escape(name)} {total}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _match(table_id: str):
+    rt = hub().get(table_id)
+    access.require_view(rt.table)
+    match = hub().match(table_id)
+    if match is None:
+        abort(404, "this table plays no match")
+    return rt, match
+
+
+@bp.get("/matches")
+def index():
+    """List every Skip-Bo match with its leader."""
+    rows = []
+    for row in hub().store.list_tables():
+        if row["game"] != "skipbo" or not row["match_target"]:
+            continue
+        rt = hub().get(row["id"])
+        match = hub().match(row["id"])
+        rows.append({"rt": rt, "match": match})
+    return render_template("matches/index.html", rows=rows)
+
+
+@bp.get("/matches/<table_id>")
+def page(table_id: str):
+    """Show a match: the race chart, points per game, totals, the winner."""
+    rt, match = _match(table_id)
+    names = rt.names
+    colours = [p["colour"] for p in rt.table["players"]]
+    return render_template(
+        "matches/match.html",
+        rt=rt,
+        match=match,
+        names=names,
+        winner_names=[names[s] for s in match["winners"]],
+        chart=race_svg(names, colours, match),
+    )
+
+
+@bp.get("/api/matches/<table_id>")
+def api(table_id: str):
+    """Return a match as JSON (points per game, totals, winners, names)."""
+    rt, match = _match(table_id)
+    return jsonify({**match, "names": rt.names})
+
+
+@bp.get("/matches/<table_id>/chart.svg")
+def chart(table_id: str):
+    """Return the race chart alone (the live pages swap it in when a game ends)."""
+    rt, match = _match(table_id)
+    colours = [p["colour"] for p in rt.table["players"]]
+    return Response(
+        race_svg(rt.names, colours, match),
+        mimetype="image/svg+xml",
+        headers={"Cache-Control": "no-store"},
+    )

@@ -1,0 +1,224 @@
+"""The only place the web app knows the vision layer's API: the recognizer for photos of a
+hand, and the camera pipeline for a table's camera. Both are optional: when the models or
+the pipeline are missing, :func:`recognize` returns ``None`` and :func:`pipeline_reader`
+returns ``None``, and the app falls back to tapping.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("kortbord.web.vision")
+
+_recognizer: Any = None
+_recognizer_error: str | None = None
+_lock = threading.Lock()
+
+
+def _get_recognizer() -> Any:
+    global _recognizer, _recognizer_error
+    with _lock:
+        if _recognizer is None and _recognizer_error is None:
+            try:
+                from vision.recognizer import Recognizer
+
+                _recognizer = Recognizer(threads=1)
+            except Exception as e:  # no models shipped, no onnxruntime: tapping still works
+                _recognizer_error = str(e)
+                log.info("no card recognizer: %s", e)
+        return _recognizer
+
+
+def recognize(image: Any) -> list[str] | None:
+    """Return the card codes seen in a BGR ``image`` (left to right), or ``None`` without models."""
+    rec = _get_recognizer()
+    if rec is None:
+        return None
+    result = rec.recognize(image)
+    det = result.detections
+    if not len(det.codes):
+        return []
+    xs = det.corners[:, :, 0].mean(axis=1)
+    order = sorted(range(len(det.codes)), key=lambda i: float(xs[i]))
+    seen: list[str] = []
+    for i in order:
+        if det.codes[i] not in seen:
+            seen.append(det.codes[i])
+    return seen
+
+
+def available() -> bool:
+    """Return whether the camera pipeline (``vision.pipeline``) is installed."""
+    try:
+        import vision.pipeline
+        import vision.tracker  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def make_recognizer(source: str) -> Any:
+    """Return the frame recognizer for ``source``: a rendered video's ground-truth labels
+    (the demo), else the shipped models; ``None`` when neither is there."""
+    from pathlib import Path
+
+    path = Path(source.split(":", 1)[1]) if source.startswith("video:") else None
+    if path is not None:
+        folder = path if path.is_dir() else path.parent
+        for labels in (folder / "labels.jsonl", folder.parent / "labels.jsonl"):
+            if labels.is_file():
+                from vision.pipeline import GroundTruthRecognizer
+
+                return GroundTruthRecognizer(str(labels))
+    rec = _get_recognizer()
+    if rec is None:
+        return None
+    return lambda image: rec.recognize(image).detections
+
+
+def draw_detections(image: Any, detections: Any) -> Any:
+    """Return a copy of ``image`` with each card outlined and labelled (for the MJPEG view)."""
+    import cv2
+    import numpy as np
+
+    from referee.cards import parse_card
+
+    out = image.copy()
+    w = out.shape[1]
+    thick = max(2, w // 400)
+    for quad, code in zip(detections.corners, detections.codes, strict=True):
+        pts = np.round(quad).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, (40, 200, 255), thick, cv2.LINE_AA)
+        try:
+            label = parse_card(code).code
+        except ValueError:
+            label = code
+        x, y = int(quad[:, 0].min()), int(quad[:, 1].min())
+        scale = max(0.5, w / 1600)
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+        cv2.rectangle(
+            out, (x, max(0, y - th - 8)), (x + tw + 8, max(th + 8, y)), (40, 200, 255), -1
+        )
+        cv2.putText(
+            out,
+            label,
+            (x + 4, max(th + 4, y - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            (20, 20, 20),
+            2,
+            cv2.LINE_AA,
+        )
+    return out
+
+
+def pipeline_reader(
+    rules: Any,
+    table_id: str,
+    source: str = "",
+    current: Callable[[], Any] | None = None,
+    options: Callable[[], dict[str, Any]] | None = None,
+    on_zones: Callable[[dict[str, Any], tuple[int, int]], None] | None = None,
+):
+    """Return a frame → Reading function driven by the vision pipeline, or ``None``.
+
+    ``current()`` returns the table's present referee state, so taps and corrections made on
+    the page are what the pipeline compares the next frames with. For Skip-Bo, ``options()``
+    holds the zones the user confirmed (``"zones"``); until then the pipeline proposes a map
+    and hands it to ``on_zones(map, (width, height))`` for the page to show.
+    """
+    if not available() or current is None:
+        return None
+    recognizer = make_recognizer(source)
+    if recognizer is None:
+        return None
+    from vision.pipeline import Guard, _recognize, reader_for
+    from vision.tracker import Tracker
+    from webui.camera import Reading, encode_jpeg
+
+    tracker = Tracker()
+    box: dict[str, Any] = {"guard": None, "zones": None}
+    warmup = 1.0
+
+    def confirmed_zones() -> Any:
+        zones = (options() if options else {}).get("zones")
+        if zones is None or zones == box["zones"]:
+            return None
+        from vision.layouts.skipbo import SkipBoReader, ZoneMap
+
+        box["zones"] = zones
+        return SkipBoReader(ZoneMap.from_json(zones))
+
+    def read(frame: Any) -> Reading:
+        detections = _recognize(recognizer, frame)
+        tracker.update(detections, frame.time, frame.image)
+        state = current()
+        reading = Reading(
+            jpeg=_small_jpeg(draw_detections(frame.image, detections), encode_jpeg), status="camera"
+        )
+        guard = box["guard"]
+        if guard is None:
+            if frame.time < warmup or not tracker.state.cards:
+                return reading
+            reader = confirmed_zones() if rules.name == "skipbo" else None
+            if reader is None:
+                try:
+                    reader = reader_for(rules.name, rules, state, tracker.state)
+                except ValueError as e:  # e.g. not every stock card is in sight yet
+                    reading.status = f"camera: {e}"
+                    return reading
+                if rules.name == "skipbo" and on_zones is not None:
+                    h, w = frame.image.shape[:2]
+                    on_zones(reader.zones.to_json(), (int(w), int(h)))
+            guard = box["guard"] = Guard(rules, state, reader)
+        elif rules.name == "skipbo":
+            reader = confirmed_zones()
+            if reader is not None:
+                guard.reader = reader  # the user moved the zones: read through the new map
+        if guard.state is not state:
+            guard.state = state  # the page changed the game (a tap, undo): follow it
+        for event in guard.update(tracker.state, frame.time):
+            if event.kind == "move":
+                reading.moves += [m.to_json() for m in event.moves]
+            elif event.kind == "out_of_sync":
+                reading.prompt = {
+                    "message": event.message or "the table does not match the game",
+                    "candidates": [
+                        {
+                            "label": candidate_label(rules, seq),
+                            "moves": [m.to_json() for m in seq],
+                        }
+                        for seq in event.candidates
+                    ],
+                }
+        return reading
+
+    return read
+
+
+def _label(move: Any, rules: Any = None) -> str:
+    """Return a short English label for a candidate move (the card it names, or its kind)."""
+    from webui.games import move_label
+
+    if rules is None:
+        card = getattr(move, "card", None)
+        return card.pretty if card is not None else move.kind
+    return move_label(rules, move.to_json(), lambda text, **kw: text.format(**kw))
+
+
+def candidate_label(rules: Any, seq: Any) -> str:
+    """Return a label for a candidate sequence; a draw followed by its card reads as the card."""
+    shown = [m for m in seq if m.kind != "draw"] or list(seq)
+    return " + ".join(_label(m, rules) for m in shown)
+
+
+def _small_jpeg(image: Any, encode) -> bytes | None:
+    import cv2
+
+    h, w = image.shape[:2]
+    if w > 960:
+        image = cv2.resize(image, (960, round(h * 960 / w)), interpolation=cv2.INTER_AREA)
+    return encode(image)

@@ -1,0 +1,98 @@
+"""A player's private page on their own phone: their hand, their moves, private hints.
+
+The page and its API are reached only through the player's secret token; everything it shows
+comes from the referee's ``view(state, seat)`` for that seat.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
+
+from webui import i18n
+from webui.common import json_body, moves_from_body, page_snapshot
+from webui.tables import hub
+
+bp = Blueprint("player", __name__, template_folder="templates")
+
+TOKEN_MAX = 64
+
+
+def _player(token: str) -> dict:
+    if not isinstance(token, str) or len(token) > TOKEN_MAX:
+        abort(404, "no such player page")
+    player = hub().store.player_by_token(token)
+    if player is None:
+        abort(404, "no such player page")
+    return player
+
+
+@bp.get("/p/<token>")
+def page(token: str):
+    """Show the player's own page."""
+    player = _player(token)
+    rt = hub().get(player["table_id"])
+    resp = current_app.make_response(
+        render_template(
+            "player/player.html",
+            rt=rt,
+            player=player,
+            token=token,
+            snap=page_snapshot(rt, player["seat"]),
+        )
+    )
+    # The token is in the address: keep it out of other sites' Referer headers and caches.
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/api/p/<token>")
+def state(token: str):
+    """Return the player's snapshot as JSON."""
+    player = _player(token)
+    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
+@bp.get("/api/p/<token>/events")
+def events(token: str):
+    """Stream this player's snapshot on every change of the table."""
+    from webui.table import _stream
+
+    player = _player(token)
+    return _stream(hub().get(player["table_id"]), player["seat"])
+
+
+@bp.post("/api/p/<token>/moves")
+def play(token: str):
+    """Make the player's own move(s)."""
+    player = _player(token)
+    moves = moves_from_body(json_body())
+    hub().play(player["table_id"], moves, source="tap", seat=player["seat"])
+    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
+@bp.post("/api/p/<token>/draw")
+def draw(token: str):
+    """Let the app draw the card(s) this player is owed (a virtual deck)."""
+    player = _player(token)
+    hub().resolve_chance(player["table_id"], seat=player["seat"])
+    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
+@bp.post("/api/p/<token>/photo")
+def photo(token: str):
+    """Read the cards in a photo of the player's hand, if a recognizer is installed."""
+    _player(token)
+    upload = request.files.get("photo")
+    if upload is None:
+        abort(400, "send the photo as a form file named 'photo'")
+    data = upload.read()
+    if not data:
+        abort(400, "the photo is empty")
+    from webui.camera import recognize_photo
+
+    codes, problem = recognize_photo(data)
+    t = i18n.translator(i18n.current_language())
+    if problem:
+        return jsonify({"error": t(problem), "codes": []}), 503 if "recognizer" in problem else 400
+    return jsonify({"codes": codes})

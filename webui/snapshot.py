@@ -1,0 +1,100 @@
+"""What one page is sent: the referee's view for that page's seat, plus the moves it may make.
+
+The table's page gets ``view(state, None)`` and only public moves; a player's page gets
+``view(state, seat)`` and that player's moves. Nothing here reads a hand for another seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee import CHANCE, RulesError
+from webui import games
+from webui.tables import Runtime
+
+HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: hints are public
+
+
+def snapshot(rt: Runtime, seat: int | None, t, hub=None) -> dict[str, Any]:
+    """Return the JSON a page renders; ``t`` translates; ``seat`` None is the table's page."""
+    rules, state = rt.rules, rt.state
+    view_seat = seat
+    on = rules.to_move(state)
+    if seat is None and rt.open_table and on != CHANCE and not rules.is_over(state):
+        view_seat = on  # one device for everyone: show the hand of the player on turn
+    view = rules.view(state, view_seat)
+    over = rules.is_over(state)
+    moves = games.moves_for(rules, state, view_seat if seat is not None else None, rt.open_table)
+    if seat is not None:
+        moves = games.moves_for(rules, state, seat, rt.open_table)
+    names = rt.names
+    out: dict[str, Any] = {
+        "table": {
+            "id": rt.table["id"],
+            "name": rt.table["name"],
+            "game": rules.name,
+            "title": games.GAME_TITLES[rules.name],
+            "players": [
+                {"seat": p["seat"], "name": p["name"], "colour": p["colour"]}
+                for p in rt.table["players"]
+            ],
+            "source": rt.table["source"],
+            "deal": rt.table["options"].get("deal", "app"),
+            "open": rt.open_table,
+            "number": rt.number,
+            "match_target": rt.table.get("match_target"),
+        },
+        "seat": seat,
+        "version": rt.version,
+        "moves_made": len(rt.moves),
+        "view": view,
+        "to_move": on,
+        "to_move_name": None if on == CHANCE else names[on],
+        "over": over,
+        "last": games.last_move_text(rules, view, names, seat),
+        "moves": [
+            {"move": m.to_json(), "label": games.move_label(rules, m.to_json(), t, names)}
+            for m in moves
+        ],
+        "can_undo": bool(rt.moves) and seat is None,
+        "can_redo": bool(rt.redo) and seat is None,
+        "notice": rt.notice,
+        "prompt": rt.prompt if seat is None else None,
+    }
+    if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":
+        confirmed = rt.table["options"].get("zones")
+        proposed = rt.zones
+        if proposed is not None or confirmed is not None:
+            out["zones"] = {
+                "map": confirmed or proposed["map"],
+                "frame": rt.table["options"].get("zones_frame") or (proposed or {}).get("frame"),
+                "confirmed": confirmed is not None,
+            }
+    if on == CHANCE and not over:
+        owner = games.chance_owner(rules, state)
+        mine = owner == seat or (seat is None and (owner is None or rt.open_table))
+        out["chance"] = {
+            "question": games.describe_chance(rules, state, names, t),
+            "mine": mine,
+            "seat": owner,
+        }
+    if over:
+        out["scores"] = rules.scores(state)
+        winners = out["scores"].get("winners", [])
+        out["winner_names"] = [names[s] for s in winners if 0 <= s < len(names)]
+    hint_seat = seat if seat is not None else (on if on != CHANCE else None)
+    public_hint = rt.open_table or (
+        rules.name in HINT_GAMES_PUBLIC and rules.config.get("variant", "classic") == "classic"
+    )
+    if hint_seat is not None and not over and on == hint_seat and (seat is not None or public_hint):
+        try:
+            h = rules.hint(state, hint_seat)
+            out["hint"] = {
+                "text": games.name_seats(h.reason, names),
+                "move": h.move.to_json() if h.move else None,
+            }
+        except (RulesError, ValueError) as e:
+            out["hint"] = {"text": str(e), "move": None}
+    if hub is not None and rt.table.get("match_target") and rules.name == "skipbo":
+        out["match"] = hub.match(rt.table["id"])
+    return out

@@ -1,0 +1,302 @@
+/* Kortbord boards: draw each game from the referee's view (no framework, no build step). */
+"use strict";
+
+const Board = (() => {
+  const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k === "style") e.setAttribute("style", v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+
+  function svg(tag, attrs, ...kids) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+    for (const kid of kids.flat()) if (kid) e.append(kid);
+    return e;
+  }
+
+  /* A card code as parts: rank, suit symbol, colour class; Skip-Bo value and band. */
+  function parse(code) {
+    if (!code) return null;
+    if (code === "JK") return { rank: "★", suit: "", cls: "joker", label: "Joker" };
+    let m = /^SB(\d+|W)$/.exec(code);
+    if (m) {
+      if (m[1] === "W") return { rank: "SB", suit: "", cls: "sb sb-wild", label: "Skip-Bo", sb: 0 };
+      const v = +m[1];
+      const band = v <= 4 ? "sb-low" : v <= 8 ? "sb-mid" : "sb-high";
+      return { rank: String(v), suit: "", cls: `sb ${band}`, label: String(v), sb: v };
+    }
+    m = /^(10|[2-9AJQK])([SHDC])$/.exec(code);
+    if (!m) return { rank: code, suit: "", cls: "", label: code };
+    const red = m[2] === "H" || m[2] === "D";
+    return { rank: m[1], suit: SUIT[m[2]], cls: red ? "red" : "black", label: m[1] + SUIT[m[2]] };
+  }
+
+  function pretty(code) {
+    const p = parse(code);
+    return p ? p.label : "";
+  }
+
+  /* A playing card as an element; ``opts.small``, ``opts.onclick``, ``opts.badge``. */
+  function card(code, opts = {}) {
+    const p = parse(code);
+    const cls = ["card", p ? p.cls : "empty", opts.small ? "small" : "", opts.cls || ""]
+      .filter(Boolean).join(" ");
+    const tag = opts.onclick ? "button" : "span";
+    const e = el(tag, { class: cls, type: opts.onclick ? "button" : null, title: p ? p.label : "",
+      "data-code": code || "", onclick: opts.onclick || null, "aria-label": p ? p.label : opts.empty || "" });
+    if (p) {
+      e.append(el("span", { class: "rank", text: p.rank }));
+      if (p.suit) e.append(el("span", { class: "suit", text: p.suit }));
+    } else if (opts.empty) {
+      e.append(el("span", { class: "empty-label", text: opts.empty }));
+    }
+    if (opts.badge !== undefined && opts.badge !== null) e.append(el("span", { class: "badge", text: opts.badge }));
+    return e;
+  }
+
+  // ---- Stigespill --------------------------------------------------------------------
+  const TW = 100, TH = 132, GAP = 14;
+  let COLS = 6;
+
+  function tileXY(pos) {
+    const row = Math.floor(pos / COLS);
+    let col = pos % COLS;
+    if (row % 2 === 1) col = COLS - 1 - col; // serpentine: the road snakes back and forth
+    return { x: GAP + col * (TW + GAP), y: GAP + row * (TH + GAP) };
+  }
+
+  function stigespill(root, snap, ctx) {
+    const v = snap.view;
+    COLS = root.clientWidth >= 640 ? 10 : 6; // start, 28 road cards and the goal: 3 or 5 rows
+    const rows = Math.ceil(30 / COLS);
+    const W = GAP + COLS * (TW + GAP), H = GAP + rows * (TH + GAP);
+    const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "road", role: "img",
+      "aria-label": "road" });
+    const defs = svg("defs", {},
+      svg("marker", { id: "ah-ladder", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
+        markerHeight: 4, orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z", class: "ah-ladder" })),
+      svg("marker", { id: "ah-snake", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
+        markerHeight: 4, orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z", class: "ah-snake" })));
+    s.append(defs);
+    // the road's path under the tiles
+    let d = "";
+    for (let p = 0; p <= 29; p++) {
+      const { x, y } = tileXY(p);
+      d += `${p ? "L" : "M"}${x + TW / 2},${y + TH / 2} `;
+    }
+    s.append(svg("path", { d, class: "road-line" }));
+    const tiles = [{ position: 0, code: null, label: ctx.t("start") }, ...v.road,
+      { position: 29, code: "JK", label: ctx.t("goal") }];
+    const landed = v.step ? v.step.landed : null;
+    for (const tile of tiles) {
+      const { x, y } = tileXY(tile.position);
+      const p = tile.code ? parse(tile.code) : null;
+      const cls = ["tile", p ? p.cls : "start", tile.face ? "face" : "",
+        tile.position === 29 ? "goal" : "", landed === tile.position ? "landed" : ""].join(" ");
+      const g = svg("g", { class: cls, "data-pos": tile.position });
+      g.append(svg("rect", { x, y, width: TW, height: TH, rx: 12 }));
+      if (tile.position === 0 || tile.position === 29) {
+        g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 2, class: "tile-big",
+          "text-anchor": "middle", text: tile.position === 0 ? "▶" : "★" }));
+        g.append(svg("text", { x: x + TW / 2, y: y + TH - 14, class: "tile-small",
+          "text-anchor": "middle", text: tile.label }));
+      } else {
+        g.append(svg("text", { x: x + 10, y: y + 30, class: "tile-rank", text: p.rank }));
+        g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: "tile-suit",
+          "text-anchor": "middle", text: p.suit }));
+        g.append(svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
+          "text-anchor": "end", text: String(tile.position) }));
+      }
+      s.append(g);
+    }
+    // Twin face cards are joined both ways: landing on the lower one climbs the ladder to the
+    // higher (green head), landing on the higher slides down the snake (red head).
+    for (const tile of v.road) {
+      if (tile.jump !== "ladder") continue;
+      const a = tileXY(tile.position), b = tileXY(tile.jump_to);
+      const ax = a.x + TW / 2, ay = a.y + TH / 2, bx = b.x + TW / 2, by = b.y + TH / 2;
+      const mx = (ax + bx) / 2, my = (ay + by) / 2;
+      const cx = mx - (by - ay) * 0.15, cy = my + (bx - ax) * 0.15;
+      s.append(svg("path", { d: `M${ax},${ay} Q${cx},${cy} ${bx},${by}`, class: "jump",
+        "marker-start": "url(#ah-snake)", "marker-end": "url(#ah-ladder)",
+        "data-from": tile.position, "data-to": tile.jump_to }));
+    }
+    // tokens
+    const byPos = {};
+    for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
+    for (const [pos, toks] of Object.entries(byPos)) {
+      const { x, y } = tileXY(+pos);
+      toks.forEach((tok, i) => {
+        const pl = ctx.player(tok.seat);
+        const cx = x + 26 + (i % 3) * 24, cy = y + TH - 30 - Math.floor(i / 3) * 26;
+        const turn = snap.to_move === tok.seat;
+        s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""), "data-seat": tok.seat },
+          svg("circle", { cx, cy, r: 15, fill: pl.colour }),
+          svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "token-label",
+            text: (pl.name || "?").slice(0, 1).toUpperCase() })));
+      });
+    }
+    root.append(el("div", { class: "road-wrap" }, s));
+    // the die and discard piles
+    const last = v.discard.length ? v.discard[v.discard.length - 1] : null;
+    root.append(el("div", { class: "pile-row" },
+      el("div", { class: "pile" }, card(null, { empty: "?", cls: "back", badge: v.die_pile }),
+        el("span", { class: "pile-label", text: ctx.t("die_pile") })),
+      el("div", { class: "pile" }, card(last, { empty: "–", badge: v.discard.length || null }),
+        el("span", { class: "pile-label", text: ctx.t("discard") })),
+      el("div", { class: "legend" },
+        el("span", { class: "legend-ladder", text: `▲ ${ctx.t("ladder")}` }),
+        el("span", { class: "legend-snake", text: `▼ ${ctx.t("snake")}` }))));
+  }
+
+  // ---- Sten ------------------------------------------------------------------------------
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+  function sten(root, snap, ctx) {
+    const v = snap.view;
+    const lay = {};
+    for (const m of snap.moves) if (m.move.kind === "lay") lay[m.move.card] = m;
+    const grid = el("div", { class: "sten-grid" });
+    for (const row of v.board) {
+      const lowR = row.low ? RANKS.indexOf(parse(row.low).rank) + 1 : 7;
+      const highR = row.high ? RANKS.indexOf(parse(row.high).rank) + 1 : 7;
+      const r = el("div", { class: "sten-row" },
+        el("span", { class: `sten-suit ${row.suit === "H" || row.suit === "D" ? "red" : "black"}`, text: row.symbol }));
+      RANKS.forEach((rank, i) => {
+        const code = rank + row.suit;
+        const n = i + 1;
+        const down = row.seven_down && n >= lowR && n <= highR;
+        const gone = (n < 7 && row.lower_pile_left) || (n > 7 && row.upper_pile_left);
+        const fits = row.fits.includes(code);
+        const move = lay[code];
+        let c;
+        if (down) c = card(code, { small: true, cls: gone ? "gone" : "" });
+        else c = card(null, { small: true, empty: rank, cls: (fits ? "slot fits" : "slot") + (n === 7 ? " seven" : ""),
+          onclick: move ? () => ctx.play(move.move) : null });
+        if (move && down === false) c.classList.add("playable");
+        r.append(c);
+      });
+      grid.append(r);
+    }
+    root.append(grid);
+  }
+
+  // ---- Skip-Bo ------------------------------------------------------------------------------
+  function srcKey(m) {
+    if (m.kind === "play") {
+      if (m.source === "hand") return `hand:${m.card}`;
+      if (m.source === "stock") return `stock:${m.owner ?? "me"}`;
+      return `discard:${m.owner ?? "me"}:${m.index}`;
+    }
+    if (m.kind === "discard") return `hand:${m.card}`;
+    return null;
+  }
+
+  function skipbo(root, snap, ctx) {
+    const v = snap.view;
+    const sel = ctx.selected();
+    const targets = {};
+    for (const m of snap.moves) {
+      if (sel && srcKey(m.move) === sel) {
+        const key = m.move.kind === "play" ? `build:${m.move.pile}` : `mydiscard:${m.move.pile}`;
+        targets[key] = m.move;
+      }
+    }
+    const sources = new Set(snap.moves.map((m) => srcKey(m.move)).filter(Boolean));
+    const pick = (key) => sources.has(key) ? () => ctx.select(sel === key ? null : key) : null;
+    const onTarget = (key) => targets[key] ? () => ctx.play(targets[key]) : null;
+
+    const build = el("div", { class: "sb-build" });
+    v.building.forEach((p, i) => {
+      const key = `build:${i}`;
+      const c = card(p.top, { empty: String(i + 1), badge: p.count || null,
+        cls: targets[key] ? "target" : "", onclick: onTarget(key) });
+      build.append(el("div", { class: "pile" }, c, el("span", { class: "pile-label", text: p.count ? `→ ${p.count + 1 > 12 ? "" : p.count + 1}` : "1 / SB" })));
+    });
+    build.append(el("div", { class: "pile draw" }, card(null, { empty: "", cls: "back", badge: v.draw_count }),
+      el("span", { class: "pile-label", text: ctx.t("draw_pile") })));
+    root.append(el("h3", { class: "sub", text: ctx.t("building") }), build);
+
+    const me = snap.seat;
+    const seats = v.players.slice();
+    if (me !== null && me !== undefined) seats.sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+    const list = el("div", { class: "sb-players" });
+    for (const p of seats) {
+      const pl = ctx.player(p.seat);
+      const mine = p.seat === v.turn || p.seat === me;
+      const own = p.seat === v.turn ? "me" : String(p.seat);
+      const stockKey = `stock:${p.seat === v.turn ? "me" : p.seat}`;
+      const stock = card(p.stock_top, { empty: p.stock_count ? "?" : "✓", cls: (p.stock_top || !p.stock_count ? "" : "back") + (sel === stockKey ? " selected" : ""),
+        onclick: mine ? pick(stockKey) : pick(stockKey) });
+      const discards = el("div", { class: "sb-discards" });
+      p.discards.forEach((pile, i) => {
+        const key = `discard:${own}:${i}`;
+        const tkey = `mydiscard:${i}`;
+        const isTarget = p.seat === v.turn && targets[tkey];
+        const fan = el("div", { class: "fan" + (isTarget ? " target" : ""), onclick: isTarget ? onTarget(tkey) : pick(key) });
+        if (!pile.length) fan.append(card(null, { small: true, empty: String(i + 1) }));
+        pile.slice(-4).forEach((code, k, arr) => fan.append(card(code, { small: true,
+          cls: k === arr.length - 1 && sel === key ? "selected" : "" })));
+        discards.append(fan);
+      });
+      list.append(el("div", { class: "sb-player" + (p.seat === v.turn ? " on-turn" : ""), "data-seat": p.seat },
+        el("div", { class: "sb-who" }, el("i", { class: "dot", style: `background:${pl.colour}` }),
+          el("strong", { text: pl.name }),
+          el("span", { class: "muted small", text: `${ctx.t("hand")}: ${p.hand_count}` })),
+        el("div", { class: "sb-row" },
+          el("div", { class: "pile stock" }, stock, el("span", { class: "pile-label stock-count", text: `${ctx.t("stock")} ${p.stock_count}` })),
+          discards)));
+    }
+    root.append(list);
+  }
+
+  function hand(root, snap, ctx) {
+    const v = snap.view;
+    root.replaceChildren();
+    const codes = v.hand || [];
+    if (!codes.length) {
+      root.append(el("p", { class: "muted", text: ctx.t("empty_hand") }));
+      return;
+    }
+    const sel = ctx.selected();
+    const playable = {};
+    for (const m of snap.moves) {
+      if (m.move.card && (m.move.kind === "lay" || m.move.kind === "play" || m.move.kind === "discard")) {
+        (playable[m.move.card] = playable[m.move.card] || []).push(m);
+      }
+    }
+    const fits = new Set(v.fits || []);
+    codes.forEach((code) => {
+      const ms = playable[code] || [];
+      let onclick = null;
+      if (snap.table.game === "skipbo" && ms.length) onclick = () => ctx.select(sel === `hand:${code}` ? null : `hand:${code}`);
+      else if (ms.length === 1) onclick = () => ctx.play(ms[0].move);
+      root.append(card(code, { onclick, cls: [sel === `hand:${code}` ? "selected" : "", fits.has(code) || (snap.table.game !== "skipbo" && ms.length) ? "fits" : ""].join(" ") }));
+    });
+  }
+
+  const RENDER = { stigespill, sten, skipbo };
+
+  function render(root, snap, ctx) {
+    root.replaceChildren();
+    const f = RENDER[snap.table.game];
+    if (f) f(root, snap, ctx);
+  }
+
+  return { render, hand, card, el, parse, pretty, srcKey };
+})();

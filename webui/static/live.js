@@ -1,0 +1,463 @@
+/* Kortbord live pages: follow the table over server-sent events, make moves by tapping. */
+"use strict";
+
+const Kortbord = (() => {
+  let cfg, snap, T, selected = null, source = null, toastTimer = null;
+  const $ = (id) => document.getElementById(id);
+  const el = (...a) => Board.el(...a);
+
+  function t(key, fields) {
+    let s = T[key] || key;
+    for (const [k, v] of Object.entries(fields || {})) s = s.replaceAll(`{${k}}`, v);
+    return s;
+  }
+
+  function player(seat) {
+    return snap.table.players[seat] || { name: `#${seat + 1}`, colour: "#666" };
+  }
+
+  const ctx = {
+    t, player,
+    play: (move) => act("moves", { move }),
+    playMany: (moves) => act("moves", { moves }),
+    select: (key) => { selected = key; render(); },
+    selected: () => selected,
+  };
+
+  function base() { return cfg.api; }
+
+  async function act(what, body) {
+    try {
+      const r = await fetch(`${base()}/${what}`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body || {}),
+      });
+      const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+      if (!r.ok) { toast(data.error || `HTTP ${r.status}`, true); return; }
+      selected = null;
+      accept(data);
+    } catch (e) {
+      toast(String(e), true);
+    }
+  }
+
+  function accept(s) {
+    if (!snap || s.table.number !== snap.table.number || s.version >= snap.version || s.moves_made !== snap.moves_made) {
+      snap = s;
+      render();
+    }
+  }
+
+  function toast(msg, bad) {
+    let box = $("toast");
+    if (!box) { box = el("div", { id: "toast", class: "toast", role: "status" }); document.body.append(box); }
+    box.textContent = msg;
+    box.className = "toast show" + (bad ? " bad" : "");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.className = "toast"; }, 4000);
+  }
+
+  // ---- rendering -----------------------------------------------------------------------
+  function render() {
+    document.body.dataset.version = snap.version;
+    document.body.dataset.moves = snap.moves_made;
+    renderTurn();
+    Board.render($("board"), snap, ctx);
+    const handBox = $("hand");
+    if (handBox) {
+      // the table's page shows a hand only when one device serves everyone
+      const show = cfg.mode === "player" || Array.isArray(snap.view.hand);
+      handBox.hidden = !show;
+      if (show) Board.hand(handBox, snap, ctx);
+      if (cfg.mode === "player") renderNotes();
+    }
+    $("last").textContent = snap.last || "";
+    renderPrompt();
+    renderHint();
+    renderChance();
+    renderMoves();
+    renderPlayers();
+    renderMatch();
+    renderZones();
+    if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
+    if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
+  }
+
+  function renderTurn() {
+    const chip = $("turn-chip");
+    chip.replaceChildren();
+    if (snap.over) {
+      const names = (snap.winner_names || []).join(", ");
+      chip.className = "turn-chip over";
+      chip.append(el("span", { text: names ? `★ ${t("won", { names })}` : t("over") }));
+      return;
+    }
+    if (snap.to_move === -1) {
+      chip.className = "turn-chip chance";
+      const turn = snap.view.turn;
+      const who = Number.isInteger(turn) ? player(turn) : null;
+      if (who) chip.append(el("i", { class: "dot", style: `background:${who.colour}` }));
+      chip.append(el("span", { text: who ? t("drawing", { name: who.name }) : t("chance") }));
+      return;
+    }
+    const p = player(snap.to_move);
+    const mine = snap.seat !== null && snap.seat === snap.to_move;
+    chip.className = "turn-chip" + (mine ? " mine" : "");
+    chip.append(el("i", { class: "dot", style: `background:${p.colour}` }),
+      el("span", { text: mine ? t("your_turn") : t("turn", { name: p.name }) }));
+  }
+
+  function renderPrompt() {
+    const box = $("prompt");
+    if (!box) return;
+    box.replaceChildren();
+    const pr = snap.prompt, no = snap.notice;
+    if (pr) {
+      box.className = "prompt sync";
+      box.append(el("strong", { text: t("out_of_sync") }), el("p", { text: pr.message || "" }));
+      const row = el("div", { class: "prompt-actions" });
+      (pr.candidates || []).forEach((c, i) => row.append(el("button", { class: "btn", type: "button",
+        text: c.label || `#${i + 1}`, onclick: () => act("prompt", { choice: i }) })));
+      row.append(el("button", { class: "btn btn-ghost", type: "button", text: t("dismiss"),
+        onclick: () => act("prompt", { dismiss: true }) }));
+      box.append(row);
+      box.hidden = false;
+    } else if (no) {
+      box.className = "prompt illegal";
+      box.append(el("strong", { text: t("illegal") }), el("p", { text: no.error }));
+      box.hidden = false;
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  function renderHint() {
+    const box = $("hint");
+    if (!snap.hint || snap.over) { box.hidden = true; return; }
+    box.replaceChildren(el("span", { class: "hint-tag", text: t("hint") }),
+      el("span", { text: snap.hint.text }));
+    box.hidden = false;
+  }
+
+  function renderChance() {
+    const box = $("chance");
+    box.replaceChildren();
+    const ch = snap.chance;
+    const reveals = snap.moves.filter((m) => m.move.kind === "reveal");
+    if (!ch || !ch.mine) { box.hidden = true; return; }
+    box.append(el("p", { class: "question", text: ch.question }));
+    const grid = el("div", { class: "card-grid" });
+    for (const m of reveals) grid.append(Board.card(m.move.card, { small: true, onclick: () => ctx.play(m.move) }));
+    box.append(grid, el("button", { class: "btn", type: "button", id: "draw-app", text: t("draw_app"),
+      onclick: () => act("draw", {}) }));
+    box.hidden = false;
+  }
+
+  function renderMoves() {
+    const box = $("moves");
+    box.replaceChildren();
+    if (snap.over) {
+      if (cfg.mode === "table" && !(snap.match && snap.match.over)) {
+        box.append(el("button", { class: "btn btn-big", type: "button", id: "next-game", text: t("next_game"),
+          onclick: () => act("next", {}) }));
+      }
+      return;
+    }
+    const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
+    const game = snap.table.game;
+    if (!moves.length) {
+      if (snap.chance && snap.chance.mine) return;
+      const who = snap.to_move >= 0 ? player(snap.to_move).name : null;
+      const watching = snap.table.source !== "none";
+      const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
+        : (cfg.mode === "player" && who && snap.to_move !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
+      box.append(el("p", { class: "muted", text }));
+      return;
+    }
+    // Stigespill at a real table: tap the die card that was drawn (draw + reveal in one).
+    const draw = moves.find((m) => m.move.kind === "draw");
+    if (game === "stigespill" && draw && snap.table.deal === "table" && snap.view.variant === "classic") {
+      const gone = new Set(snap.view.discard);
+      const grid = el("div", { class: "card-grid" });
+      for (const s of ["S", "H", "D", "C"]) for (const r of ["A", "2", "3", "4", "5", "6"]) {
+        const code = r + s;
+        if (!gone.has(code)) grid.append(Board.card(code, { small: true,
+          onclick: () => ctx.playMany([draw.move, { kind: "reveal", card: code }]) }));
+      }
+      grid.append(Board.card("JK", { small: true, onclick: () => ctx.playMany([draw.move, { kind: "reveal", card: "JK" }]) }));
+      box.append(el("p", { class: "question", text: t("tap_die") }), grid);
+    }
+    const primary = el("div", { class: "move-buttons" });
+    const rest = [];
+    for (const m of moves) {
+      const k = m.move.kind;
+      const big = (k === "draw" || k === "sten" || k === "go_out" || k === "end_turn");
+      if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label, onclick: () => ctx.play(m.move) }));
+      else rest.push(m);
+    }
+    if (game === "skipbo" && rest.length) {
+      box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
+    }
+    box.append(primary);
+    if (rest.length) {
+      const list = el("div", { class: "move-list" });
+      for (const m of rest) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
+        text: m.label, onclick: () => ctx.play(m.move) }));
+      const details = el("details", { class: "all-moves", open: game !== "skipbo" && rest.length <= 12 ? true : null },
+        el("summary", { text: `${t("all_moves")} (${rest.length})` }), list);
+      box.append(details);
+    }
+  }
+
+  function renderPlayers() {
+    const ul = $("players");
+    if (!ul) return;
+    ul.replaceChildren();
+    const v = snap.view;
+    for (const p of snap.table.players) {
+      const li = el("li", { class: "player" + (snap.to_move === p.seat ? " on-turn" : "") },
+        el("i", { class: "dot", style: `background:${p.colour}` }), el("span", { class: "pname", text: p.name }));
+      if (v.hand_sizes && (v.game === "sten" || v.variant === "strategy")) {
+        li.append(el("span", { class: "muted small", text: t("cards", { n: v.hand_sizes[p.seat] }) }));
+      }
+      if (v.players && v.players[p.seat]) li.append(el("span", { class: "muted small", text: `${t("stock")} ${v.players[p.seat].stock_count}` }));
+      if (v.tokens && v.tokens[p.seat]) li.append(el("span", { class: "muted small", text: t("to_go", { n: v.tokens[p.seat].distance }) }));
+      if (v.stone === p.seat) li.append(el("span", { class: "stone", title: t("stone"), text: "●" }), el("span", { class: "small", text: t("stone") }));
+      if (snap.match) li.append(el("strong", { class: "score", text: snap.match.totals[p.seat] }));
+      ul.append(li);
+    }
+  }
+
+  let chartKey = null;
+  function renderMatch() {
+    const panel = $("match-panel");
+    if (!panel) return;
+    const m = snap.match;
+    if (!m) { panel.hidden = true; return; }
+    panel.hidden = false;
+    const box = $("match");
+    const key = JSON.stringify(m.totals) + m.games.length;
+    if (key === chartKey) return;
+    chartKey = key;
+    const names = snap.table.players.map((p) => p.name);
+    const head = el("tr", {}, el("th", { text: t("game") }), names.map((n) => el("th", { text: n })));
+    const body = m.games.map((g) => el("tr", {}, el("td", { text: g.number }), g.points.map((v) => el("td", { text: v }))));
+    const foot = el("tr", {}, el("th", { text: t("total") }), m.totals.map((v) => el("th", { text: v })));
+    const table = el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, body), el("tfoot", {}, foot));
+    const chart = el("div", { class: "chart", id: "chart" });
+    box.replaceChildren(chart, table);
+    if (m.over) box.prepend(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => names[s]).join(", ") })}` }));
+    if (cfg.chart) fetch(`${cfg.chart}?v=${encodeURIComponent(key)}`).then((r) => r.ok ? r.text() : "").then((svgText) => { chart.innerHTML = svgText; });
+  }
+
+  // ---- Skip-Bo camera zones: shown over the camera picture, dragged, confirmed ------------
+  let zonesDraft = null;
+  let zonesKey = null;
+
+  function renderZones() {
+    const svgEl = $("zones");
+    if (!svgEl) return;
+    const z = snap.zones;
+    if (!z || !z.frame) { svgEl.toggleAttribute("hidden", true); $("zones-bar").hidden = true; return; }
+    const key = JSON.stringify(z);
+    if (key !== zonesKey) { zonesKey = key; zonesDraft = JSON.parse(JSON.stringify(z.map)); }
+    const [w, h] = z.frame;
+    svgEl.toggleAttribute("hidden", false); // an <svg> has no .hidden property
+    const NS = "http://www.w3.org/2000/svg";
+    svgEl.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svgEl.setAttribute("preserveAspectRatio", "none");
+    svgEl.replaceChildren();
+    // markers stay finger-sized however small the picture is drawn
+    const scale = (svgEl.clientWidth || w) / w;
+    const r = Math.max(11 / scale, (zonesDraft.card_size || 60) * 0.3);
+    zonesDraft.zones.forEach((zone, i) => {
+      const colour = zone.kind === "building" ? "#e4a11b" : player(zone.owner).colour;
+      const label = zone.kind === "building" ? `${t("b")}${zone.index + 1}`
+        : zone.kind === "stock" ? player(zone.owner).name.slice(0, 1).toUpperCase() : `${zone.index + 1}`;
+      const g = document.createElementNS(NS, "g");
+      g.setAttribute("class", `zone zone-${zone.kind}`);
+      g.dataset.i = i;
+      const c = document.createElementNS(NS, "circle");
+      c.setAttribute("cx", zone.center[0]); c.setAttribute("cy", zone.center[1]);
+      c.setAttribute("r", zone.kind === "discard" ? r * 0.7 : r);
+      c.setAttribute("fill", colour);
+      const tx = document.createElementNS(NS, "text");
+      tx.setAttribute("x", zone.center[0]); tx.setAttribute("y", zone.center[1] + r * 0.3);
+      tx.setAttribute("font-size", r * 0.8);
+      tx.setAttribute("text-anchor", "middle");
+      tx.textContent = label;
+      g.append(c, tx);
+      g.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        g.setPointerCapture(e.pointerId);
+        const move = (ev) => {
+          const pt = svgEl.createSVGPoint();
+          pt.x = ev.clientX; pt.y = ev.clientY;
+          const p = pt.matrixTransform(svgEl.getScreenCTM().inverse());
+          zone.center = [Math.round(p.x), Math.round(p.y)];
+          c.setAttribute("cx", p.x); c.setAttribute("cy", p.y);
+          tx.setAttribute("x", p.x); tx.setAttribute("y", p.y + r * 0.3);
+        };
+        const up = () => { g.removeEventListener("pointermove", move); g.removeEventListener("pointerup", up); };
+        g.addEventListener("pointermove", move);
+        g.addEventListener("pointerup", up);
+      });
+      svgEl.append(g);
+    });
+    $("zones-bar").hidden = false;
+    $("zones-text").textContent = z.confirmed ? t("zones_ok") : t("zones_new");
+  }
+
+  // ---- wiring ----------------------------------------------------------------------------
+  function connect() {
+    if (!window.EventSource) return;
+    source = new EventSource(cfg.events);
+    source.addEventListener("snapshot", (e) => {
+      document.body.classList.remove("offline");
+      const s = JSON.parse(e.data);
+      if (selected && s.version !== snap.version) selected = null;
+      snap = s;
+      render();
+    });
+    source.onerror = () => document.body.classList.add("offline");
+  }
+
+  function phoneCamera() {
+    const btn = $("phone-start");
+    if (!btn || !cfg.frame) return;
+    const snapInput = $("phone-snap");
+    if (snapInput) {
+      // Browsers give live video only to https:// pages (and localhost): a LAN address over
+      // http gets a picture at a time from the camera app instead.
+      if (!(navigator.mediaDevices && window.isSecureContext)) {
+        btn.hidden = true;
+        $("phone-snap-label").hidden = false;
+      }
+      snapInput.addEventListener("change", () => {
+        if (snapInput.files.length) {
+          fetch(cfg.frame, { method: "POST", headers: { "Content-Type": snapInput.files[0].type || "image/jpeg" }, body: snapInput.files[0] })
+            .then((r) => r.ok ? toast("✓") : r.json().then((d) => toast(d.error, true)));
+        }
+      });
+    }
+    btn.addEventListener("click", async () => {
+      try {
+        const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
+        const video = $("phone-video");
+        video.srcObject = stream;
+        await video.play();
+        btn.hidden = true;
+        const canvas = document.createElement("canvas");
+        const send = () => {
+          if (!video.videoWidth) return;
+          canvas.width = Math.min(1280, video.videoWidth);
+          canvas.height = Math.round(canvas.width * video.videoHeight / video.videoWidth);
+          canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+          canvas.toBlob((b) => b && fetch(cfg.frame, { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: b }), "image/jpeg", 0.8);
+        };
+        setInterval(send, 250);
+      } catch (e) {
+        toast(String(e), true);
+      }
+    });
+  }
+
+  // ---- a hand the referee does not know (real cards): the player's own notes ----------
+  const notesKey = () => `kortbord-notes-${location.pathname}`;
+  const loadNotes = () => JSON.parse(localStorage.getItem(notesKey()) || "[]");
+  const saveNotes = (codes) => localStorage.setItem(notesKey(), JSON.stringify(codes));
+
+  function onTable(code) {
+    // Sten: a card is gone from the hand once it lies on the board
+    const v = snap.view;
+    if (!v.board) return false;
+    const p = Board.parse(code);
+    const row = v.board.find((r) => code.endsWith(r.suit));
+    if (!row || !row.seven_down || !p) return false;
+    const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+    const n = ranks.indexOf(p.rank) + 1;
+    const low = row.low ? ranks.indexOf(Board.parse(row.low).rank) + 1 : 7;
+    const high = row.high ? ranks.indexOf(Board.parse(row.high).rank) + 1 : 7;
+    return n >= low && n <= high;
+  }
+
+  function renderNotes() {
+    const hand = $("hand");
+    const known = Array.isArray(snap.view.hand);
+    const picker = $("picker");
+    if (picker) picker.hidden = known || snap.table.game !== "sten";
+    if (known || !hand || snap.table.game !== "sten") return;
+    const notes = loadNotes().filter((c) => !onTable(c));
+    saveNotes(notes);
+    const fits = new Set(snap.view.board.flatMap((r) => r.fits));
+    const lay = {};
+    for (const m of snap.moves) if (m.move.kind === "lay") lay[m.move.card] = m.move;
+    hand.replaceChildren();
+    if (!notes.length) hand.append(el("p", { class: "muted", text: t("note_hint") }));
+    for (const code of notes) {
+      hand.append(Board.card(code, { cls: fits.has(code) ? "fits" : "",
+        onclick: lay[code] ? () => ctx.play(lay[code]) : null }));
+    }
+    if (picker) {
+      const grid = $("picker-grid");
+      grid.replaceChildren();
+      for (const suit of ["S", "H", "D", "C"]) {
+        for (const rank of ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]) {
+          const code = rank + suit;
+          if (onTable(code)) continue;
+          const on = notes.includes(code);
+          grid.append(Board.card(code, { small: true, cls: on ? "selected" : "", onclick: () => {
+            saveNotes(on ? notes.filter((c) => c !== code) : [...notes, code]);
+            renderNotes();
+          } }));
+        }
+      }
+    }
+  }
+
+  function photoForm() {
+    const input = $("photo");
+    if (!input) return;
+    input.addEventListener("change", async () => {
+      if (!input.files.length) return;
+      const fd = new FormData();
+      fd.append("photo", input.files[0]);
+      const r = await fetch(cfg.photo, { method: "POST", body: fd });
+      const data = await r.json().catch(() => ({}));
+      $("photo-msg").textContent = data.error || (data.codes || []).map(Board.pretty).join(" ");
+      if (r.ok && data.codes && data.codes.length) {
+        saveNotes([...new Set([...loadNotes(), ...data.codes])]);
+        renderNotes();
+      }
+    });
+  }
+
+  function start(c) {
+    cfg = c;
+    T = JSON.parse($("i18n").textContent);
+    snap = JSON.parse($("snap").textContent);
+    if ($("undo")) {
+      $("undo").addEventListener("click", () => act("undo", {}));
+      $("redo").addEventListener("click", () => act("redo", {}));
+    }
+    if ($("zones-confirm")) {
+      $("zones-confirm").addEventListener("click", () => {
+        if (zonesDraft && snap.zones) act("zones", { zones: zonesDraft, frame: snap.zones.frame });
+      });
+    }
+    render();
+    let resizeTimer = null;
+    let width = window.innerWidth;
+    window.addEventListener("resize", () => {
+      if (window.innerWidth === width) return;
+      width = window.innerWidth;
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(render, 150);
+    });
+    connect();
+    phoneCamera();
+    photoForm();
+  }
+
+  return { start, snapshot: () => snap };
+})();

@@ -1,0 +1,212 @@
+"""The live table: its page, its JSON API (moves, draws, undo, redo, next game, prompts), its
+server-sent events, and the QR codes that let players join."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from referee import IllegalMove
+from webui import access, i18n
+from webui.common import json_body, moves_from_body, page_snapshot
+from webui.live import sse_stream
+from webui.tables import Runtime, hub
+
+bp = Blueprint("table", __name__, template_folder="templates")
+
+
+def _runtime(table_id: str) -> Runtime:
+    rt = hub().get(table_id)
+    access.require_view(rt.table)
+    return rt
+
+
+@bp.get("/t/<table_id>")
+def page(table_id: str):
+    """Show the live table (or ask for the join code in LAN mode)."""
+    rt = hub().get(table_id)
+    if not access.may_view(rt.table):
+        return render_template("table/join.html", table=rt.table, wrong=False), 403
+    resp = make_response(
+        render_template(
+            "table/table.html",
+            rt=rt,
+            snap=page_snapshot(rt, None),
+            owner=access.is_owner(rt.table),
+            lan=access.lan(),
+        )
+    )
+    code = request.args.get("code")
+    if access.lan() and code == rt.table["join_code"]:
+        resp.set_cookie(access.join_cookie(table_id), code, httponly=True, samesite="Lax")
+    return resp
+
+
+@bp.post("/t/<table_id>/join")
+def join(table_id: str):
+    """Check a typed join code; remember it in a cookie."""
+    rt = hub().get(table_id)
+    code = (request.form.get("code") or "").strip()
+    if code != rt.table["join_code"]:
+        return render_template("table/join.html", table=rt.table, wrong=True), 403
+    resp = make_response(redirect(url_for("table.page", table_id=table_id)))
+    resp.set_cookie(access.join_cookie(table_id), code, httponly=True, samesite="Lax")
+    return resp
+
+
+@bp.get("/api/tables/<table_id>")
+def state(table_id: str):
+    """Return the table page's snapshot as JSON."""
+    return jsonify(page_snapshot(_runtime(table_id), None))
+
+
+@bp.get("/api/tables/<table_id>/log")
+def log(table_id: str):
+    """Return the current game's log (game, config, initial state, moves).
+
+    The log holds every hand (and a dealt deck's order): on the LAN it opens only when the
+    game is over, so no phone can read another player's cards from it.
+    """
+    rt = _runtime(table_id)
+    if access.lan() and not rt.rules.is_over(rt.state):
+        abort(403, "the game's log opens when the game is over (it shows every hand)")
+    game = hub().store.current_game(table_id)
+    return jsonify(
+        {
+            "game": game["game"],
+            "config": game["config"],
+            "initial": game["initial"],
+            "moves": [e["move"] for e in rt.moves],
+            "sources": [e["source"] for e in rt.moves],
+        }
+    )
+
+
+@bp.get("/api/tables/<table_id>/events")
+def events(table_id: str):
+    """Stream the table page's snapshot on every change (server-sent events)."""
+    rt = _runtime(table_id)
+    return _stream(rt, None)
+
+
+def _stream(rt: Runtime, seat: int | None) -> Response:
+    app = current_app._get_current_object()
+    lang = i18n.current_language()
+    table_hub = hub()
+    gen = sse_stream(
+        app.extensions["kortbord.broadcaster"],
+        rt.table["id"],
+        lambda: page_snapshot(table_hub.get(rt.table["id"]), seat, lang, table_hub),
+        heartbeat_s=app.config["SSE_HEARTBEAT_S"],
+    )
+    return Response(
+        gen,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def _reply(rt: Runtime):
+    return jsonify(page_snapshot(hub().get(rt.table["id"]), None))
+
+
+@bp.post("/api/tables/<table_id>/moves")
+def play(table_id: str):
+    """Make one move, or several at once (all or none), from the table's page."""
+    rt = _runtime(table_id)
+    moves = moves_from_body(json_body())
+    hub().play(table_id, moves, source="tap", seat=None)
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/draw")
+def draw(table_id: str):
+    """Let the app draw the pending card(s) for the table (a virtual deck)."""
+    rt = _runtime(table_id)
+    hub().resolve_chance(table_id, seat=None)
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/undo")
+def undo(table_id: str):
+    """Take back the last action (onto the redo stack)."""
+    rt = _runtime(table_id)
+    hub().undo(table_id)
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/redo")
+def redo(table_id: str):
+    """Re-apply the last undone action."""
+    rt = _runtime(table_id)
+    hub().redo(table_id)
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/next")
+def next_game(table_id: str):
+    """Start the next game at this table (the next game of a Skip-Bo match)."""
+    rt = _runtime(table_id)
+    hub().next_game(table_id)
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/prompt")
+def answer_prompt(table_id: str):
+    """Answer an "out of sync" prompt: ``{"choice": i}`` plays candidate i, or dismiss it."""
+    rt = _runtime(table_id)
+    data = json_body()
+    prompt = rt.prompt
+    if prompt is None:
+        raise IllegalMove("there is nothing to confirm")
+    if data.get("dismiss") is True:
+        hub().set_prompt(table_id, None)
+        return _reply(rt)
+    choice = data.get("choice")
+    candidates = prompt.get("candidates", [])
+    if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(candidates):
+        abort(400, f"'choice' must be a candidate number 0–{len(candidates) - 1}")
+    cand = candidates[choice]
+    hub().play(table_id, cand.get("moves") or [cand["move"]], source="confirm", seat=None)
+    return _reply(rt)
+
+
+@bp.get("/t/<table_id>/qr.svg")
+def table_qr(table_id: str):
+    """Return a QR code that opens this table (with its join code in LAN mode)."""
+    rt = _runtime(table_id)
+    url = url_for("table.page", table_id=table_id, _external=True)
+    if access.lan():
+        access.require_owner(rt.table)
+        url += f"?code={rt.table['join_code']}"
+    return _svg(url)
+
+
+@bp.get("/t/<table_id>/players/<int:seat>/qr.svg")
+def player_qr(table_id: str, seat: int):
+    """Return the QR code of a player's private page (the table's host only)."""
+    rt = _runtime(table_id)
+    access.require_owner(rt.table)
+    players = rt.table["players"]
+    if not 0 <= seat < len(players):
+        abort(404, f"no seat {seat}")
+    return _svg(url_for("player.page", token=players[seat]["token"], _external=True))
+
+
+def _svg(url: str) -> Response:
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="svg", scale=4, dark="#111", light="#fff")
+    return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,458 @@
+"""Tables at run time: each table's game rebuilt by replaying its log, changed only through
+the referee, written to the event store before anyone is told.
+
+One :class:`TableHub` per app (``init_app``). A change takes the table's lock, checks the
+move with the referee, commits it, updates the in-memory states, then wakes every page.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask, current_app
+
+from referee import CHANCE, IllegalMove, Rules, RulesError, make_rules
+from referee.core import Move
+from webui import games
+from webui.db import EventStore
+from webui.live import Broadcaster
+
+MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
+MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
+
+
+class TableNotFound(LookupError):
+    """No table with that id."""
+
+
+@dataclass
+class Runtime:
+    """One table in memory: its rules, every state of the current game, its redo stack."""
+
+    table: dict[str, Any]
+    rules: Rules
+    game_id: int
+    number: int
+    seed: int
+    states: list[Any]
+    moves: list[dict[str, Any]]  # {"move": json, "source": str}
+    redo: list[dict[str, Any]]
+    finished: bool = False
+    version: int = 0
+    prompt: dict[str, Any] | None = None  # "out of sync — please confirm", from the camera
+    notice: dict[str, Any] | None = None  # the last refused move, shown until the next change
+    zones: dict[str, Any] | None = None  # Skip-Bo camera zones proposed by the pipeline
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def names(self) -> list[str]:
+        return [p["name"] for p in self.table["players"]]
+
+    @property
+    def open_table(self) -> bool:
+        return bool(self.table["options"].get("open"))
+
+    @property
+    def app_deals(self) -> bool:
+        return self.table["options"].get("deal", "app") == "app"
+
+
+class TableHub:
+    """Creates, loads and changes tables; the only writer of moves."""
+
+    def __init__(self, store: EventStore, broadcaster: Broadcaster):
+        self.store = store
+        self.broadcaster = broadcaster
+        self._tables: dict[str, Runtime] = {}
+        self._lock = threading.Lock()
+        self.listeners: list = []  # callables(table_id) told after every change (camera, demo)
+
+    # ---- creating and loading ---------------------------------------------------------
+    def create(
+        self,
+        setup: games.Setup,
+        source: str = "none",
+        name: str | None = None,
+        initial: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Create a table with its players and first game; return the table record.
+
+        ``initial`` starts from a given state (JSON), e.g. a recorded video's set-up.
+        """
+        rules = make_rules(setup.game, **setup.config)
+        seed = secrets.randbelow(2**31)
+        if initial is not None:
+            state = rules.state_from_json(initial)
+        else:
+            state = games.start_state(rules, random.Random(seed), setup.options)
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table = {
+            "id": table_id,
+            "name": (name or "").strip()[:40] or games.GAME_TITLES[setup.game],
+            "game": setup.game,
+            "config": setup.config,
+            "options": setup.options,
+            "join_code": f"{secrets.randbelow(10**6):06d}",
+            "owner_token": secrets.token_urlsafe(16),
+            "source": source,
+            "match_target": setup.match_target,
+        }
+        players = [
+            {
+                "seat": s,
+                "name": n,
+                "colour": (setup.colours or games.COLOURS)[s % len(setup.colours or games.COLOURS)],
+                "token": secrets.token_urlsafe(16),
+            }
+            for s, n in enumerate(setup.names)
+        ]
+        first = {
+            "game": setup.game,
+            "config": setup.config,
+            "initial": rules.state_to_json(state),
+            "seed": seed,
+        }
+        self.store.create_table(table, players, first)
+        rt = self.get(table_id)
+        with rt.lock:
+            if rt.app_deals:
+                self._commit(rt, [], "app")
+        return self.store.table(table_id)
+
+    def get(self, table_id: str) -> Runtime:
+        """Return the table's runtime, replaying its log on first use."""
+        with self._lock:
+            rt = self._tables.get(table_id)
+        if rt is not None:
+            return rt
+        if not isinstance(table_id, str) or not table_id.isascii() or len(table_id) > 32:
+            raise TableNotFound(table_id)
+        table = self.store.table(table_id)
+        if table is None:
+            raise TableNotFound(table_id)
+        rt = self._load(table)
+        with self._lock:
+            return self._tables.setdefault(table_id, rt)
+
+    def _load(self, table: dict[str, Any]) -> Runtime:
+        game = self.store.current_game(table["id"])
+        rules = make_rules(game["game"], **game["config"])
+        states = [rules.state_from_json(game["initial"])]
+        for entry in game["moves"]:
+            states.append(rules.apply(states[-1], rules.move_from_json(entry["move"])))
+        return Runtime(
+            table=table,
+            rules=rules,
+            game_id=game["id"],
+            number=game["number"],
+            seed=game["seed"],
+            states=states,
+            moves=game["moves"],
+            redo=game["redo"],
+            finished=game["finished"] is not None,
+        )
+
+    def forget(self, table_id: str) -> None:
+        """Drop the in-memory copy (the next ``get`` replays from the store)."""
+        with self._lock:
+            self._tables.pop(table_id, None)
+
+    # ---- changing -------------------------------------------------------------------------
+    def play(
+        self,
+        table_id: str,
+        moves: list[dict[str, Any]],
+        source: str = "tap",
+        seat: int | None = None,
+    ) -> Runtime:
+        """Apply moves (JSON) made by a page (``seat`` None: the table's page) all or none.
+
+        Raises :class:`IllegalMove` with the referee's reason; nothing is written then.
+        """
+        if not moves:
+            raise IllegalMove("no move given")
+        if len(moves) > MAX_BATCH:
+            raise IllegalMove(f"at most {MAX_BATCH} moves at once, not {len(moves)}")
+        rt = self.get(table_id)
+        with rt.lock:
+            state = rt.state
+            accepted = []
+            try:
+                for data in moves:
+                    move = rt.rules.move_from_json(data)
+                    if source not in ("camera", "demo") and not games.may_make(
+                        rt.rules, state, move, seat, rt.open_table
+                    ):
+                        raise IllegalMove(
+                            "that move belongs on the player's own page"
+                            if seat is None
+                            else "it is not your move"
+                        )
+                    state = rt.rules.apply(state, move)
+                    accepted.append((move, state))
+            except IllegalMove as e:
+                reason = games.name_seats(str(e), rt.names)
+                if seat is None:
+                    # Shown on every page; a player's own refused move may name a hand card,
+                    # so only its sender hears about it.
+                    rt.notice = {"error": reason, "at": time.time()}
+                    self._publish(rt)
+                raise IllegalMove(reason) from None
+            except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
+                # A move that passed parsing but still broke the engine: refuse it, say why.
+                raise IllegalMove(f"malformed move: {e}") from None
+            self._commit(rt, accepted, source)
+            return rt
+
+    def _commit(self, rt: Runtime, accepted: list[tuple[Move, Any]], source: str) -> None:
+        """Resolve chance if the app deals, write everything, then update memory and wake pages."""
+        entries = [(m.to_json(), source) for m, _ in accepted]
+        states = [s for _, s in accepted]
+        state = states[-1] if states else rt.state
+        if rt.app_deals:
+            rng = random.Random(f"{rt.seed}:{len(rt.moves) + len(entries)}")
+            for _ in range(MAX_AUTO):
+                if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
+                    break
+                move = rt.rules.chance_move(state, rng)
+                state = rt.rules.apply(state, move)
+                entries.append((move.to_json(), "app"))
+                states.append(state)
+        if not entries:
+            return
+        result = rt.rules.scores(state) if rt.rules.is_over(state) else None
+        self.store.append_moves(rt.game_id, len(rt.moves), entries, result=result)
+        rt.moves.extend({"move": m, "source": s} for m, s in entries)
+        rt.states.extend(states)
+        rt.redo.clear()
+        rt.finished = result is not None
+        rt.notice = None
+        rt.prompt = None
+        self._publish(rt)
+
+    def resolve_chance(self, table_id: str, seat: int | None = None) -> Runtime:
+        """Let the app draw the pending chance cards (a virtual deck), as the page may."""
+        rt = self.get(table_id)
+        with rt.lock:
+            state = rt.state
+            if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
+                raise IllegalMove("no card is waiting to be drawn")
+            owner = games.chance_owner(rt.rules, state)
+            if owner is not None and seat != owner and not rt.open_table:
+                raise IllegalMove("that card is drawn on the player's own page")
+            rng = random.Random(f"{rt.seed}:{len(rt.moves)}")
+            accepted = []
+            for _ in range(MAX_AUTO):
+                if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
+                    break
+                if games.chance_owner(rt.rules, state) != owner:
+                    break
+                move = rt.rules.chance_move(state, rng)
+                state = rt.rules.apply(state, move)
+                accepted.append((move, state))
+            self._commit(rt, accepted, "app")
+            return rt
+
+    def undo(self, table_id: str) -> Runtime:
+        """Take back the last action: the last player's move and the cards drawn after it."""
+        rt = self.get(table_id)
+        with rt.lock:
+            if not rt.moves:
+                raise IllegalMove("nothing to undo")
+            k = len(rt.moves) - 1
+            # Cards drawn (chance moves) belong to the move that made them be drawn.
+            while k > 0 and rt.rules.to_move(rt.states[k]) == CHANCE:
+                k -= 1
+            if rt.rules.to_move(rt.states[k]) == CHANCE:
+                if rt.app_deals:
+                    raise IllegalMove("nothing to undo: the deal is the start of the game")
+                k = len(rt.moves) - 1  # only cards were entered so far: take back the last one
+            self.store.undo(rt.game_id, k)
+            undone = rt.moves[k:]
+            del rt.moves[k:]
+            del rt.states[k + 1 :]
+            rt.redo.extend(reversed(undone))
+            rt.finished = False
+            rt.notice = None
+            self._publish(rt)
+            return rt
+
+    def redo(self, table_id: str) -> Runtime:
+        """Re-apply the last undone action (a move and the cards drawn after it)."""
+        rt = self.get(table_id)
+        with rt.lock:
+            if not rt.redo:
+                raise IllegalMove("nothing to redo")
+            state = rt.state
+            batch: list[dict[str, Any]] = []
+            states = []
+            while len(batch) < len(rt.redo):
+                if batch and (rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE):
+                    break
+                entry = rt.redo[-1 - len(batch)]
+                state = rt.rules.apply(state, rt.rules.move_from_json(entry["move"]))
+                batch.append(entry)
+                states.append(state)
+            result = rt.rules.scores(state) if rt.rules.is_over(state) else None
+            self.store.append_moves(
+                rt.game_id,
+                len(rt.moves),
+                [(e["move"], e["source"]) for e in batch],
+                keep_redo=True,
+                result=result,
+            )
+            del rt.redo[len(rt.redo) - len(batch) :]
+            rt.moves.extend(batch)
+            rt.states.extend(states)
+            rt.finished = result is not None
+            rt.notice = None
+            self._publish(rt)
+            return rt
+
+    def next_game(self, table_id: str, initial: dict[str, Any] | None = None) -> Runtime:
+        """Start the table's next game (the next game of the match for Skip-Bo).
+
+        ``initial`` starts it from a given state (JSON) instead of a fresh deal.
+        """
+        rt = self.get(table_id)
+        with rt.lock:
+            if not rt.rules.is_over(rt.state):
+                raise IllegalMove("finish this game first (or undo back to its start)")
+            match = self.match(table_id)
+            if match is not None and match["over"]:
+                raise IllegalMove("the match is over")
+            seed = secrets.randbelow(2**31)
+            if initial is not None:
+                state = rt.rules.state_from_json(initial)
+            else:
+                state = games.start_state(rt.rules, random.Random(seed), rt.table["options"])
+            self.store.new_game(
+                table_id,
+                {
+                    "game": rt.rules.name,
+                    "config": rt.rules.config,
+                    "initial": rt.rules.state_to_json(state),
+                    "seed": seed,
+                },
+            )
+            self.forget(table_id)
+        new = self.get(table_id)
+        with new.lock:
+            new.version = rt.version
+            if new.app_deals:
+                self._commit(new, [], "app")
+            self._publish(new)
+        return new
+
+    def restart(self, table_id: str, initial: dict[str, Any]) -> Runtime:
+        """Start a new game from ``initial`` now, whether or not the current one is over."""
+        rt = self.get(table_id)
+        with rt.lock:
+            self.store.new_game(
+                table_id,
+                {
+                    "game": rt.rules.name,
+                    "config": rt.rules.config,
+                    "initial": initial,
+                    "seed": secrets.randbelow(2**31),
+                },
+            )
+            self.forget(table_id)
+        new = self.get(table_id)
+        with new.lock:
+            new.version = rt.version
+            self._publish(new)
+        return new
+
+    def propose_zones(self, table_id: str, zones: dict[str, Any], frame: tuple[int, int]) -> None:
+        """Show the camera's proposed Skip-Bo zones on the table's pages, for confirming."""
+        rt = self.get(table_id)
+        with rt.lock:
+            rt.zones = {"map": zones, "frame": list(frame)}
+            self._publish(rt)
+
+    def confirm_zones(
+        self, table_id: str, zones: dict[str, Any], frame: list[int] | None = None
+    ) -> None:
+        """Store the zones the user confirmed (or dragged into place) with the table."""
+        rt = self.get(table_id)
+        with rt.lock:
+            options = {**rt.table["options"], "zones": zones, "zones_frame": frame}
+            self.store.set_options(table_id, options)
+            rt.table["options"] = options
+            if rt.zones is not None:
+                rt.zones = {**rt.zones, "map": zones}
+            self._publish(rt)
+
+    def set_prompt(self, table_id: str, prompt: dict[str, Any] | None) -> None:
+        """Show (or clear) an "out of sync — please confirm" prompt on the table's pages."""
+        rt = self.get(table_id)
+        with rt.lock:
+            rt.prompt = prompt
+            self._publish(rt)
+
+    def touch(self, table_id: str) -> None:
+        """Wake the table's pages without a change (a new camera frame, a prompt)."""
+        rt = self.get(table_id)
+        with rt.lock:
+            self._publish(rt)
+
+    def _publish(self, rt: Runtime) -> None:
+        rt.version += 1
+        self.broadcaster.publish(rt.table["id"], rt.version)
+        for listener in list(self.listeners):
+            listener(rt.table["id"])
+
+    # ---- matches ----------------------------------------------------------------------------
+    def match(self, table_id: str) -> dict[str, Any] | None:
+        """Return a Skip-Bo table's match: points per game, totals, the race, the winner."""
+        rt = self.get(table_id)
+        target = rt.table.get("match_target")
+        if rt.rules.name != "skipbo" or not target:
+            return None
+        from referee.skipbo import Match
+
+        match = Match(players=rt.rules.players, target=target)
+        rows = []
+        for g in self.store.games(table_id):
+            if g["result"] is None or match.is_over:
+                continue
+            match = match.add(g["result"])
+            rows.append(
+                {
+                    "number": g["number"],
+                    "points": list(match.games[-1]),
+                    "totals": list(match.totals),
+                    "finished": g["finished"],
+                }
+            )
+        data = match.to_json()
+        return {
+            "target": target,
+            "games": rows,
+            "totals": data["totals"],
+            "winners": data["winners"],
+            "over": bool(data["winners"]),
+        }
+
+
+def init_app(app: Flask) -> None:
+    """Register the table hub and the broadcaster on the app."""
+    broadcaster = Broadcaster()
+    hub = TableHub(EventStore(app.config["DATABASE"]), broadcaster)
+    app.extensions["kortbord.hub"] = hub
+    app.extensions["kortbord.broadcaster"] = broadcaster
+
+
+def hub() -> TableHub:
+    """Return the current app's table hub."""
+    return current_app.extensions["kortbord.hub"]
