@@ -642,7 +642,7 @@ class SkipBo(Rules):
         w.hands[w.turn] = (*w.hands[w.turn], w.draw[-1])
         w.draw = w.draw[:-1]
         w.owed -= 1
-        w.last = f"seat {w.turn} draws {card}"
+        w.last = f"seat {w.turn} draws a card"  # public text: never name a hand card
         self._settle_hidden(w)
 
     def _swap_into(self, w: _Work, card: Card, where: str, seat: int) -> None:

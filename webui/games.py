@@ -330,12 +330,6 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
 def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], seat: int | None) -> str:
     """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes."""
     text = view.get("last_move") or view.get("last") or ""
-    if rules.name == "skipbo":
-        # The referee words a draw with the card drawn: only the drawer may read which.
-        def mask(m: re.Match) -> str:
-            return m.group(0) if seat == int(m.group(2)) else f"{m.group(1)} a card"
-
-        text = re.sub(r"(seat (\d+) draws) \S+", mask, text)
     return name_seats(text, names)
 
 
