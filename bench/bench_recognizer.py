@@ -1,0 +1,115 @@
+"""Benchmark the recognizer on 1280×720 frames with about 30 cards (goal: ≤ 80 ms median).
+
+Run ``python -m bench.bench_recognizer`` (or ``make bench``). Frames are generated road scenes
+(28 road cards plus piles). Reports the median time of the whole run-time path (onnxruntime
+detector, crops, classifier, post-processing) and of the detector alone, and, when Ultralytics
+is installed, the median of Ultralytics' own torch ``predict`` of the same detector checkpoint at
+the same input size, measured in the same run with the same number of threads.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.recognizer import MODEL_DIR, Recognizer, models_present
+
+THREADS = 2  # this machine's cores; the goal is stated for it
+SHARED_DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
+
+
+def frames(n: int = 4, min_cards: int = 28) -> list[tuple[np.ndarray, int]]:
+    """Return ``n`` generated 1280×720 frames that show at least ``min_cards`` cards each."""
+    from vision.synth import random_scene
+
+    decks = (
+        tuple(str(p) for p in sorted(SHARED_DECKS.iterdir()) if p.is_dir())
+        if SHARED_DECKS.is_dir()
+        else ()
+    )
+    out = []
+    i = 0
+    while len(out) < n and i < 200:
+        scene = random_scene(seed=4242, index=i, layouts=("road",), deck_dirs=decks)
+        shown = sum(1 for lab in scene.labels if lab.code is not None and lab.visible >= 0.4)
+        if shown >= min_cards:
+            out.append((scene.jpeg_image(), shown))
+        i += 1
+    return out
+
+
+def _median_ms(fn, frame, runs: int) -> float:
+    for _ in range(3):
+        fn(frame)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn(frame)
+        times.append(time.perf_counter() - t)
+    return 1000 * statistics.median(times)
+
+
+def main() -> int:
+    """Print the benchmark figures as JSON; skip with a message when no models are shipped."""
+    if not models_present():
+        print(f"bench_recognizer: no models in {MODEL_DIR}; skipped (train with `kortbord train`)")
+        return 0
+    rec = Recognizer(threads=THREADS)
+    fs = frames()
+    if not fs:
+        print("bench_recognizer: could not generate frames with 30 cards")
+        return 1
+    full = [_median_ms(rec, f, 15) for f, _ in fs]
+    det_only = [_median_ms(rec.find_cards, f, 15) for f, _ in fs]
+    found = [len(rec(f)) for f, _ in fs]
+    result = {
+        "frames": len(fs),
+        "cards_per_frame": [c for _, c in fs],
+        "cards_recognised": found,
+        "threads": THREADS,
+        "input": f"{fs[0][0].shape[1]}x{fs[0][0].shape[0]}",
+        "detector_size": rec.detector_size,
+        "onnx_full_ms_median": round(statistics.median(full), 1),
+        "onnx_detector_ms_median": round(statistics.median(det_only), 1),
+        "goal_full_ms": 80,
+    }
+    pt = MODEL_DIR / "card_detector.pt"
+    try:
+        import torch
+        from ultralytics import YOLO
+    except ImportError:
+        result["torch_predict"] = (
+            "skipped: ultralytics/torch not installed (pip install -e '.[train]')"
+        )
+    else:
+        if not pt.is_file():
+            result["torch_predict"] = f"skipped: {pt} missing"
+        else:
+            import vision.train.detector  # noqa: F401  (the checkpoint's model class lives there)
+
+            torch.set_num_threads(THREADS)
+            model = YOLO(str(pt), task="pose")
+
+            def predict(frame):
+                return model.predict(
+                    frame, imgsz=rec.detector_size, device="cpu", verbose=False, conf=0.3
+                )
+
+            torch_ms = [_median_ms(predict, f, 10) for f, _ in fs]
+            t = statistics.median(torch_ms)
+            result["torch_predict_ms_median"] = round(t, 1)
+            result["speedup_full_vs_torch_predict"] = round(t / result["onnx_full_ms_median"], 2)
+            result["speedup_detector_vs_torch_predict"] = round(
+                t / result["onnx_detector_ms_median"], 2
+            )
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

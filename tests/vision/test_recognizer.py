@@ -1,0 +1,230 @@
+"""The recognizer's run-time on hand-made inputs: geometry, decoding, reading, de-duplication."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.recognizer import (
+    BACKGROUND,
+    CLASS_NAMES,
+    CropSpec,
+    cut_corner,
+    decode_pose_output,
+    dedupe_cards,
+    letterbox,
+    nms,
+    order_clockwise,
+    polygon_iou,
+    quad_is_sane,
+    read_cards,
+)
+
+C = len(CLASS_NAMES)
+
+
+def card_quad(cx, cy, w, h, deg):
+    """Return the clockwise TL, TR, BR, BL corners of a w×h card centred at (cx, cy), turned."""
+    a = np.deg2rad(deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    base = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+    return (base @ rot.T + [cx, cy]).astype(np.float32)
+
+
+# ---- geometry ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("deg", [0, 17, 44, 46, 90, 135, 181, 270, 333])
+def test_order_clockwise_recovers_a_cyclic_order_from_any_permutation(deg):
+    quad = card_quad(300, 200, 63, 88, deg)
+    rng = np.random.default_rng(deg)
+    ordered = order_clockwise(quad[rng.permutation(4)])
+    # Same points, clockwise on screen, starting at the point nearest the top-left.
+    shift = [k for k in range(4) if np.allclose(np.roll(quad, -k, axis=0), ordered)]
+    assert len(shift) == 1
+    assert np.argmin(ordered.sum(axis=1)) == 0
+    assert quad_is_sane(ordered)
+
+
+def test_quad_is_sane_rejects_counter_clockwise_and_degenerate_quads():
+    quad = card_quad(100, 100, 60, 90, 10)
+    assert quad_is_sane(quad)
+    assert not quad_is_sane(quad[::-1])
+    assert not quad_is_sane(np.array([[0, 0], [50, 0], [50, 1], [0, 1]], np.float32))
+
+
+def _card_image(quad, size=(640, 480)):
+    """Draw a white card whose top-left index is a red square and bottom-right one a blue square."""
+    import cv2
+
+    w, h = 252, 352
+    face = np.full((h, w, 3), 255, np.uint8)
+    face[10:60, 10:50] = (0, 0, 255)  # top-left index: red
+    face[h - 60 : h - 10, w - 50 : w - 10] = (255, 0, 0)  # bottom-right index: blue
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    hmat = cv2.getPerspectiveTransform(src, quad)
+    img = np.full((size[1], size[0], 3), 60, np.uint8)
+    warped = cv2.warpPerspective(face, hmat, size)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), hmat, size) > 0
+    img[mask] = warped[mask]
+    return img
+
+
+@pytest.mark.parametrize("deg", [0, 30, 120, 200])
+def test_cut_corner_reads_both_indices_upright_at_the_crop_top_left(deg):
+    quad = card_quad(320, 240, 180, 252, deg)
+    img = _card_image(quad)
+    spec = CropSpec()
+    tl = cut_corner(img, quad, 0, spec)
+    br = cut_corner(img, quad, 2, spec)
+    assert tl.shape == br.shape == (spec.size[1], spec.size[0], 3)
+    # The index square sits near the crop's own top-left in both crops.
+    for crop, channel in ((tl, 2), (br, 0)):
+        hot = (crop[..., channel] > 200) & (crop[..., 1] < 80)
+        ys, xs = np.nonzero(hot)
+        assert hot.mean() > 0.05
+        assert xs.mean() < spec.size[0] * 0.5 and ys.mean() < spec.size[1] * 0.6
+
+
+def test_cut_corner_of_a_big_card_reads_from_a_smaller_pyramid_level_without_aliasing():
+    quad = card_quad(640, 480, 600, 840, 5)
+    img = _card_image(quad, size=(1280, 1000))
+    crop = cut_corner(img, quad, 0)
+    red = (crop[..., 2] > 200) & (crop[..., 1] < 80)
+    assert red.mean() > 0.05
+
+
+def test_polygon_iou():
+    a = card_quad(100, 100, 60, 90, 0)
+    assert polygon_iou(a, a) == pytest.approx(1.0, abs=1e-4)
+    b = a + np.array([30, 0])
+    assert polygon_iou(a, b) == pytest.approx(1 / 3, abs=1e-3)
+    assert polygon_iou(a, a + np.array([500, 0])) == 0.0
+
+
+def test_letterbox_keeps_aspect_and_pads_to_the_stride():
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    blob, scale = letterbox(frame, 640)
+    assert blob.shape == (1, 3, 384, 640)
+    assert scale == pytest.approx(0.5)
+    blob, scale = letterbox(np.zeros((504, 378, 3), np.uint8), 640)
+    assert blob.shape[2] == 640 and blob.shape[3] % 32 == 0
+
+
+# ---- detector output ---------------------------------------------------------------------------
+def _raw(cards, n_noise=0):
+    """Build a (1, 17, N) pose output from (box xyxy, score, 4 corners) tuples in input pixels."""
+    cols = []
+    for box, score, corners in cards:
+        x0, y0, x1, y1 = box
+        kp = np.concatenate([np.asarray(corners, np.float32), np.ones((4, 1), np.float32)], axis=1)
+        cols.append(
+            np.concatenate([[(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, score], kp.ravel()])
+        )
+    for _ in range(n_noise):
+        cols.append(np.concatenate([[10, 10, 5, 5, 0.01], np.zeros(12)]))
+    return np.array(cols, np.float32).T[None]
+
+
+def test_decode_pose_output_scales_back_suppresses_duplicates_and_orders_corners():
+    q1 = card_quad(100, 100, 40, 56, 30)
+    q2 = card_quad(300, 120, 40, 56, -10)
+    box1 = [*q1.min(0), *q1.max(0)]
+    box2 = [*q2.min(0), *q2.max(0)]
+    # Card 1 twice (a near-identical duplicate), card 2 once, corners given in a scrambled order.
+    raw = _raw(
+        [(box1, 0.9, q1[[2, 0, 3, 1]]), (np.add(box1, 1), 0.8, q1), (box2, 0.7, q2[::-1])],
+        n_noise=5,
+    )
+    cand = decode_pose_output(raw, scale=0.5, conf_threshold=0.3, iou_threshold=0.6)
+    assert len(cand) == 2
+    assert cand.scores.tolist() == pytest.approx([0.9, 0.7])
+    np.testing.assert_allclose(cand.boxes[0], np.array(box1) / 0.5, atol=1e-3)
+    for quad, truth in zip(cand.quads, (q1, q2), strict=True):
+        assert quad_is_sane(quad)
+        assert polygon_iou(quad, truth / 0.5) > 0.99
+
+
+def test_decode_pose_output_rejects_a_wrong_shape():
+    from vision.recognizer import ModelError
+
+    with pytest.raises(ModelError, match="expected"):
+        decode_pose_output(np.zeros((1, 56, 10), np.float32), 1.0)
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes_only():
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
+    keep = nms(boxes, np.array([0.5, 0.9, 0.8]), 0.5)
+    assert keep.tolist() == [1, 2]
+
+
+# ---- reading codes -----------------------------------------------------------------------------
+def _probs(code, p=0.9):
+    v = np.full(C, (1 - p) / (C - 1), np.float32)
+    v[CLASS_NAMES.index(code)] = p
+    return v
+
+
+def test_read_cards_combines_corners_and_picks_the_reading_that_shows_an_index():
+    bg = _probs(BACKGROUND, 0.95)
+    probs = np.stack(
+        [
+            # card 0: reading 0 shows QS at both corners
+            np.stack([np.stack([_probs("QS"), _probs("QS", 0.8)]), np.stack([bg, bg])]),
+            # card 1: reading 1 is right (reading 0 cut the blank corners)
+            np.stack([np.stack([bg, bg]), np.stack([_probs("6H"), _probs("6H", 0.7)])]),
+            # card 2: its bottom-right corner is covered (invalid) and shows another card's index
+            np.stack([np.stack([_probs("9C"), _probs("JS", 0.99)]), np.stack([bg, bg])]),
+            # card 3: nothing but background
+            np.stack([np.stack([bg, bg]), np.stack([bg, bg])]),
+        ]
+    )
+    valid = np.ones((4, 2, 2), bool)
+    valid[2, 0, 1] = False
+    code, conf, reading = read_cards(probs, valid)
+    assert [CLASS_NAMES[i] if i >= 0 else None for i in code] == ["QS", "6H", "9C", None]
+    assert reading[:3].tolist() == [0, 1, 0]
+    assert conf[0] == pytest.approx(0.85, abs=1e-3)
+    assert conf[2] == pytest.approx(0.9, abs=1e-3)
+
+
+# ---- one physical card once --------------------------------------------------------------------
+def test_two_cards_with_the_same_code_stay_two_cards():
+    a = card_quad(100, 100, 60, 84, 0)
+    b = card_quad(400, 100, 60, 84, 0)
+    keep = dedupe_cards(np.stack([a, b]), ["7H", "7H"], np.array([0.9, 0.8]))
+    assert keep.tolist() == [0, 1]
+
+
+def test_the_same_card_found_twice_is_one_card():
+    a = card_quad(100, 100, 60, 84, 0)
+    keep = dedupe_cards(
+        np.stack([a, a + 2, a + np.array([200, 0])]), ["7H", "7H", "7H"], np.array([0.7, 0.9, 0.8])
+    )
+    assert keep.tolist() == [1, 2]
+
+
+def test_a_stacked_pile_of_different_cards_is_kept():
+    a = card_quad(100, 100, 60, 84, 0)
+    keep = dedupe_cards(np.stack([a, a + np.array([0, 12])]), ["7H", "8H"], np.array([0.9, 0.8]))
+    assert keep.tolist() == [0, 1]
+
+
+def test_readings_skip_the_sideways_reading_only_when_the_shape_is_clear():
+    from vision.recognizer import readings
+
+    upright = card_quad(200, 200, 63, 88, 0)  # q0→q1 is a short edge
+    assert readings(upright) == (0,)
+    assert readings(np.roll(upright, -1, axis=0)) == (1,)
+    square_looking = card_quad(200, 200, 80, 88, 0)  # e.g. a long edge foreshortened by tilt
+    assert readings(square_looking) == (0, 1)
+
+
+def test_complete_quad_fills_one_unsure_corner_as_a_parallelogram():
+    from vision.recognizer import complete_quad
+
+    quad = card_quad(100, 100, 60, 90, 20)
+    broken = quad.copy()
+    broken[2] = [0, 0]
+    fixed = complete_quad(broken, np.array([0.9, 0.9, 0.05, 0.9]))
+    np.testing.assert_allclose(fixed, quad, atol=1e-3)
+    # Two unsure corners: nothing to complete from.
+    np.testing.assert_array_equal(complete_quad(broken, np.array([0.9, 0.1, 0.05, 0.9])), broken)

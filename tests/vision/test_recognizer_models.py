@@ -1,0 +1,90 @@
+"""The shipped models: they load and run end to end on generated scenes and real photos.
+
+The shipped detector is undertrained (about one CPU-hour on a shared 2-core machine, see
+models/README.md), so the quality asserted here is a floor that catches a broken pipeline
+(wrong crops, wrong class order, swapped colours), not the issue's targets; those are
+measured by `kortbord eval` and listed in the model card.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.realphotos import DEFAULT_DIR, load_split
+from vision.recognizer import MODEL_DIR, Recognizer, models_present
+from vision.recognizer_eval import Tally, score_real, score_synthetic
+
+pytestmark = pytest.mark.skipif(
+    not models_present(), reason=f"no trained models in {MODEL_DIR} yet (run `kortbord train`)"
+)
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return Recognizer(threads=2)
+
+
+def test_models_load_and_an_empty_table_has_no_cards(recognizer):
+    table = np.full((720, 1280, 3), (40, 90, 40), np.uint8)
+    assert len(recognizer(table)) == 0
+
+
+def test_shipped_models_recognise_cards_in_generated_scenes(recognizer):
+    from vision.synth import random_scene
+
+    total = Tally()
+    for index in range(4):
+        scene = random_scene(seed=777, index=index, layouts=("scatter", "sten"))
+        rec = recognizer.recognize(scene.jpeg_image())
+        total.add(score_synthetic(rec, scene.labels, min_visible=0.6))
+        h, w = scene.image.shape[:2]
+        for quad in rec.detections.corners:
+            assert quad.shape == (4, 2)
+            centre = quad.mean(axis=0)
+            assert -w * 0.1 <= centre[0] <= w * 1.1 and -h * 0.1 <= centre[1] <= h * 1.1
+    assert total.tp + total.fn > 0
+    # What is read is mostly right, even if much is missed (see the module docstring).
+    assert total.tp >= 1, total.summary()
+    assert total.precision >= 0.6, total.summary()
+
+
+def test_a_card_is_read_from_its_true_outline(recognizer):
+    """The classifier alone: given the true corners, most index corners read right."""
+    from vision.recognizer import _Pyramid, cut_corner
+    from vision.synth import random_scene
+
+    right = total = 0
+    for index in range(3):
+        scene = random_scene(seed=4321, index=index, layouts=("scatter",))
+        frame = scene.jpeg_image()
+        pyr = _Pyramid(frame)
+        labs = [lab for lab in scene.labels if lab.code and lab.index_visible[0] >= 0.9]
+        if not labs:
+            continue
+        crops = np.stack([cut_corner(pyr, lab.corners, 0, recognizer.spec) for lab in labs])
+        probs = recognizer.classify_crops(crops)
+        right += sum(
+            recognizer.class_names[int(k)] == lab.code
+            for k, lab in zip(probs.argmax(1), labs, strict=True)
+        )
+        total += len(labs)
+    assert total >= 5
+    assert right / total >= 0.7, f"{right}/{total}"
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
+)
+def test_shipped_models_run_on_real_photos(recognizer):
+    photos = load_split(DEFAULT_DIR, "test")[:6]
+    total = Tally()
+    for p in photos:
+        frame = cv2.imread(str(p.image))
+        rec = recognizer.recognize(frame)
+        assert len(rec.visible_boxes) == len(rec.detections)
+        total.add(score_real(rec, p.boxes, p.codes))
+    assert total.tp + total.fn == sum(len(p.boxes) for p in photos)
+    if total.recall < 0.5:
+        pytest.xfail(f"the shipped detector misses real cards (undertrained): {total.summary()}")

@@ -1,0 +1,103 @@
+"""Training data for the recognizer: detector labels from generated scenes, classifier crops,
+and the order-free pose loss (the last only where the train extra is installed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.recognizer import CLASS_NAMES, CropSpec
+
+
+def test_pose_labels_match_the_generator_cards():
+    from vision.train.detector import pose_lines, render_labelled, wanted
+
+    scene, boxes = render_labelled(seed=3, index=2, deck_dirs=(), size=(640, 360))
+    lines = pose_lines(scene, boxes)
+    targets = [(lab, b) for lab, b in zip(scene.labels, boxes, strict=True) if wanted(lab, b)]
+    assert lines and len(lines) <= len(targets)
+    for line in lines:
+        v = np.array(line.split(), float)
+        assert v.shape == (17,) and v[0] == 0
+        kp = v[5:].reshape(4, 3)
+        coords = np.concatenate([v[1:5], kp[:, :2].ravel()])
+        assert (coords >= 0).all() and (coords <= 1).all()
+        assert set(kp[:, 2]) <= {0.0, 2.0}
+    # Every labelled box is the visible part of a face-up card, inside that card's outline box.
+    for lab, box in targets:
+        q = lab.corners
+        assert lab.code is not None
+        assert box[0] >= q[:, 0].min() - 3 and box[2] <= q[:, 0].max() + 3
+        assert box[1] >= q[:, 1].min() - 3 and box[3] <= q[:, 1].max() + 3
+
+
+def test_visible_box_of_a_covered_card_is_smaller_than_its_outline():
+    from vision.train.detector import render_labelled
+
+    for index in range(12):
+        scene, boxes = render_labelled(seed=5, index=index, deck_dirs=(), size=(640, 360))
+        covered = [
+            (lab, b)
+            for lab, b in zip(scene.labels, boxes, strict=True)
+            if lab.code is not None and 0.05 < lab.visible < 0.5 and np.isfinite(b).all()
+        ]
+        if covered:
+            break
+    else:
+        pytest.skip("no partly covered card in the first scenes")
+    lab, box = covered[0]
+    q = lab.corners
+    outline = (q[:, 0].max() - q[:, 0].min()) * (q[:, 1].max() - q[:, 1].min())
+    assert (box[2] - box[0]) * (box[3] - box[1]) < outline
+
+
+def test_crop_sampler_gives_crops_of_the_run_time_size_and_every_kind_of_label():
+    from vision.train.crops import BG, CropSampler, SamplerConfig
+
+    sampler = CropSampler(SamplerConfig(style_ids=(0, 1), skipbo_ids=(0,)))
+    rng = np.random.default_rng(0)
+    samples = [sampler.sample(rng) for _ in range(40)]
+    spec = CropSpec()
+    labels = [y for _, y in samples]
+    assert all(
+        c.shape == (spec.size[1], spec.size[0], 3) and c.dtype == np.uint8 for c, _ in samples
+    )
+    assert all(0 <= y < len(CLASS_NAMES) for y in labels)
+    assert BG in labels and any(y != BG for y in labels)
+    # Same seed, same samples.
+    again = CropSampler(SamplerConfig(style_ids=(0, 1), skipbo_ids=(0,)))
+    rng2 = np.random.default_rng(0)
+    c0, y0 = again.sample(rng2)
+    assert y0 == samples[0][1] and np.array_equal(c0, samples[0][0])
+
+
+def test_cyclic_pose_loss_does_not_care_which_corner_comes_first():
+    torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
+    pytest.importorskip("ultralytics", reason="needs the train extra (ultralytics)")
+    from vision.train.detector import CyclicPoseLoss
+
+    class Stub:  # the parts of v8PoseLoss that calculate_keypoints_loss uses
+        pass
+
+    from ultralytics.utils.loss import KeypointLoss
+
+    stub = Stub()
+    stub.keypoint_loss = KeypointLoss(torch.ones(4) / 4)
+    stub.bce_pose = torch.nn.BCEWithLogitsLoss()
+    corners = torch.tensor([[10.0, 10.0], [20.0, 10.0], [20.0, 24.0], [10.0, 24.0]])
+    pred = torch.cat([corners + 0.3, torch.full((4, 1), 5.0)], 1)[None, None]  # (1, 1 anchor, 4, 3)
+    masks = torch.ones(1, 1, dtype=torch.bool)
+    gt_idx = torch.zeros(1, 1, dtype=torch.long)
+    stride = torch.ones(1, 1)
+    losses = []
+    for shift in range(4):
+        gt = torch.cat([corners.roll(shift, 0), torch.full((4, 1), 2.0)], 1)[
+            None, None
+        ]  # (1, 1, 4, 3)
+        box = torch.tensor([[[10.0, 10.0, 20.0, 24.0]]])
+        loss, _ = CyclicPoseLoss.calculate_keypoints_loss(
+            stub, masks, gt_idx, gt, stride, box, pred.clone()
+        )
+        losses.append(float(loss))
+    assert max(losses) - min(losses) < 1e-6
+    assert losses[0] < 0.05

@@ -1,0 +1,80 @@
+"""Read labelled real photographs: Pascal VOC boxes plus optional full card codes.
+
+The shared set ``realphotos/edje-cards`` has ``train/`` and ``test/`` folders of JPEGs with one
+VOC ``.xml`` each (whole-card boxes of the *visible* card, labelled by rank only) and a
+``test-codes.json`` with the full code of every box of the test photos, in box order.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+RANK_WORDS = {
+    "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
+}  # fmt: skip
+DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "realphotos" / "edje-cards"
+
+
+class RealPhotoError(ValueError):
+    """A photo folder or annotation that cannot be read; the message names the file."""
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    """One photo: its path, the ``(n, 4)`` boxes, each box's rank and (if known) full code."""
+
+    image: Path
+    boxes: np.ndarray
+    ranks: tuple[str, ...]
+    codes: tuple[str | None, ...]
+
+
+def read_voc(xml_path: str | Path) -> tuple[str, np.ndarray, tuple[str, ...]]:
+    """Return ``(file name, boxes (n, 4) x1 y1 x2 y2, ranks)`` from a VOC annotation."""
+    try:
+        root = ET.parse(xml_path).getroot()
+    except (OSError, ET.ParseError) as e:
+        raise RealPhotoError(f"cannot read annotation {str(xml_path)!r}: {e}") from e
+    boxes, ranks = [], []
+    for obj in root.iter("object"):
+        name = (obj.findtext("name") or "").strip().lower()
+        b = obj.find("bndbox")
+        if b is None:
+            raise RealPhotoError(f"{xml_path}: an object has no bndbox")
+        boxes.append([float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
+        ranks.append(RANK_WORDS.get(name, name.upper()))
+    return root.findtext("filename") or "", np.array(boxes, np.float32).reshape(-1, 4), tuple(ranks)
+
+
+def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
+    """Return the labelled photos of one split (``train`` or ``test``) of a photo set."""
+    folder = Path(folder)
+    d = folder / split
+    if not d.is_dir():
+        raise RealPhotoError(f"photo folder {str(d)!r} does not exist")
+    codes_file = folder / f"{split}-codes.json"
+    codes = json.loads(codes_file.read_text()) if codes_file.is_file() else {}
+    photos = []
+    for xml in sorted(d.glob("*.xml")):
+        _, boxes, ranks = read_voc(xml)
+        image = next(
+            (p for p in d.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")),
+            None,
+        )
+        if image is None:
+            raise RealPhotoError(f"{xml}: no image beside it")
+        full = codes.get(xml.stem)
+        if full is not None and len(full) != len(ranks):
+            raise RealPhotoError(
+                f"{codes_file}: {xml.stem} has {len(full)} codes for {len(ranks)} boxes"
+            )
+        photos.append(
+            LabelledPhoto(image, boxes, ranks, tuple(full) if full else (None,) * len(ranks))
+        )
+    return photos

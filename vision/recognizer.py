@@ -1,0 +1,585 @@
+"""The card recognizer's run-time: one BGR frame in, :class:`Detections` out, with no torch.
+
+Two small ONNX networks run in onnxruntime:
+
+1. ``card_detector.onnx`` — a one-class YOLO pose model at low resolution. Per card it gives the
+   axis-aligned box of the card's *visible* part and the card's four corners (also where they are
+   covered), in no particular order: a card looks the same turned 180°, so the detector is trained
+   with a loss that accepts any cyclic order and the order is rebuilt here from the geometry.
+2. ``card_classifier.onnx`` — a small CNN that reads one index corner, cut from the full-resolution
+   frame and rectified with the card's homography, into one of the 67 card codes or "background"
+   (no index there: a covered corner, the wrong corner, a back).
+
+For every card both index corners are read under both ways the quad can be the card's upright
+outline (which edge is the short top edge is ambiguous under strong perspective); the reading
+with the most confident codes wins, covered or out-of-frame corners are ignored, and the card's
+corners are returned clockwise from the top-left of the winning reading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import all_codes
+from vision.detections import Detections
+
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_FILE = "card_detector.onnx"
+CLASSIFIER_FILE = "card_classifier.onnx"
+META_FILE = "recognizer.json"
+
+BACKGROUND = "background"
+CLASS_NAMES: tuple[str, ...] = (*all_codes(), BACKGROUND)
+
+
+@dataclass(frozen=True)
+class CropSpec:
+    """Where an index corner is cut from a card and how big the classifier's input is.
+
+    region: ``(u, v)`` extent of the crop as fractions of the card's width and height, measured
+        from the card's corner; covers the index of every deck design we know (jumbo too).
+    size: ``(width, height)`` of the crop in pixels.
+    """
+
+    region: tuple[float, float] = (0.40, 0.34)
+    size: tuple[int, int] = (40, 48)
+
+
+DEFAULT_SPEC = CropSpec()
+
+
+class ModelError(RuntimeError):
+    """The shipped models are missing or unusable; the message says which file and why."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry
+def order_clockwise(points: np.ndarray) -> np.ndarray:
+    """Return ``(4, 2)`` points sorted clockwise on screen (y down), starting nearest the top-left.
+
+    The start is the point with the smallest ``x + y``; any start is a valid card outline up to
+    which corner is the card's own top-left, which the classifier decides.
+    """
+    pts = np.asarray(points, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    # On screen with y pointing down, increasing atan2(dy, dx) walks clockwise.
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang, kind="stable")]
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def quad_is_sane(quad: np.ndarray, min_side: float = 4.0) -> bool:
+    """Return whether a clockwise quad is convex, non-degenerate and wound clockwise."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    e = np.roll(q, -1, axis=0) - q
+    cross = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
+    sides = np.hypot(e[:, 0], e[:, 1])
+    return bool(np.all(cross > 0) and np.all(sides >= min_side))
+
+
+def corner_crop_matrix(quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC) -> np.ndarray:
+    """Return the 3×3 map from crop pixels to image pixels for one index corner.
+
+    ``quad`` is ``(4, 2)`` clockwise from the card's top-left; ``corner`` 0 cuts the top-left
+    index upright, 2 the bottom-right index turned 180° so that it also reads upright.
+    """
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    card_h = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32).reshape(4, 2))
+    (ru, rv), (w, h) = spec.region, spec.size
+    if corner == 0:
+        s = np.array([[ru / w, 0, 0], [0, rv / h, 0], [0, 0, 1]], np.float64)
+    elif corner == 2:
+        s = np.array([[-ru / w, 0, 1], [0, -rv / h, 1], [0, 0, 1]], np.float64)
+    else:
+        raise ValueError(f"corner must be 0 (top-left) or 2 (bottom-right), not {corner}")
+    return card_h @ s
+
+
+class _Pyramid:
+    """Lazily downscaled copies of a frame, so small crops of big cards are not aliased."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.levels = [frame]
+
+    def level(self, n: int) -> np.ndarray:
+        while len(self.levels) <= n:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        return self.levels[n]
+
+
+def cut_corner(
+    frame: np.ndarray | _Pyramid, quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC
+) -> np.ndarray:
+    """Return the rectified ``(h, w, 3)`` crop of one index corner of a card in ``frame``."""
+    pyr = frame if isinstance(frame, _Pyramid) else _Pyramid(frame)
+    m = corner_crop_matrix(quad, corner, spec)
+    # How many frame pixels one crop pixel spans; above ~2 read from a smaller pyramid level.
+    jac = np.abs(np.linalg.det(m[:2, :2] / m[2, 2])) ** 0.5
+    level = int(np.clip(np.floor(np.log2(max(jac, 1e-6) / 1.5)), 0, 4))
+    if level:
+        m = np.diag([0.5**level, 0.5**level, 1.0]) @ m
+    return cv2.warpPerspective(
+        pyr.level(level),
+        m,
+        spec.size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the intersection over union of two convex ``(4, 2)`` polygons."""
+    a = np.asarray(a, np.float32).reshape(-1, 1, 2)
+    b = np.asarray(b, np.float32).reshape(-1, 1, 2)
+    area_a, area_b = abs(cv2.contourArea(a)), abs(cv2.contourArea(b))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / (area_a + area_b - inter + 1e-9))
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return the ``(n, m)`` IoU matrix of ``x1, y1, x2, y2`` boxes."""
+    a = np.asarray(a, np.float32).reshape(-1, 4)
+    b = np.asarray(b, np.float32).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.clip(rb - lt, 0, None).prod(axis=2)
+    area_a = (a[:, 2:] - a[:, :2]).clip(0).prod(axis=1)
+    area_b = (b[:, 2:] - b[:, :2]).clip(0).prod(axis=1)
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Return indices of boxes kept by greedy non-maximum suppression, best first."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        if order.size == 1:
+            break
+        ious = box_iou(boxes[i], boxes[order[1:]])[0]
+        order = order[1:][ious <= iou]
+    return np.array(keep, np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Detector output
+@dataclass(frozen=True)
+class CardCandidates:
+    """Cards found by the detector in one frame, before their codes are read.
+
+    boxes: ``(n, 4)`` visible part, ``x1, y1, x2, y2`` in frame pixels.
+    scores: ``(n,)`` detector confidence.
+    quads: ``(n, 4, 2)`` card corners clockwise on screen (start arbitrary).
+    corner_conf: ``(n, 4)`` the detector's confidence that each corner lies inside the frame.
+    """
+
+    boxes: np.ndarray
+    scores: np.ndarray
+    quads: np.ndarray
+    corner_conf: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+
+def letterbox(frame: np.ndarray, long_side: int, stride: int = 32) -> tuple[np.ndarray, float]:
+    """Return ``(1, 3, H, W)`` float32 RGB input (long side ``long_side``, padded right/bottom
+    to a multiple of ``stride``) and the scale from frame to input pixels."""
+    h, w = frame.shape[:2]
+    scale = long_side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    resized = cv2.resize(
+        frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    )
+    pw, ph = -(-nw // stride) * stride, -(-nh // stride) * stride
+    canvas = np.full((ph, pw, 3), 114, np.uint8)
+    canvas[:nh, :nw] = resized
+    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(blob), scale
+
+
+def decode_pose_output(
+    output: np.ndarray,
+    scale: float,
+    conf_threshold: float = 0.3,
+    iou_threshold: float = 0.6,
+    max_cards: int = 300,
+) -> CardCandidates:
+    """Turn the raw ``(1, 5 + 12, N)`` pose output into card candidates in frame pixels.
+
+    Rows are box centre x, y, width, height, card score, then x, y, in-frame score of each of
+    the four corners, all in network-input pixels.
+    """
+    out = np.asarray(output, np.float32)
+    if out.ndim != 3 or out.shape[1] != 17:
+        raise ModelError(f"detector output has shape {out.shape}, expected (1, 17, N)")
+    p = out[0].T
+    p = p[p[:, 4] >= conf_threshold]
+    if not len(p):
+        z = np.zeros
+        return CardCandidates(
+            z((0, 4), np.float32), z(0, np.float32), z((0, 4, 2), np.float32), z((0, 4), np.float32)
+        )
+    xy, wh = p[:, 0:2], p[:, 2:4]
+    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1) / scale
+    scores = p[:, 4]
+    kpts = p[:, 5:17].reshape(-1, 4, 3)
+    keep = nms(boxes, scores, iou_threshold)[:max_cards]
+    quads, kconf = [], []
+    for i in keep:
+        pts = kpts[i, :, :2] / scale
+        order = _clockwise_order(pts)
+        quads.append(complete_quad(pts[order], kpts[i, order, 2]))
+        kconf.append(kpts[i, order, 2])
+    return CardCandidates(
+        boxes[keep].astype(np.float32),
+        scores[keep].astype(np.float32),
+        np.array(quads, np.float32).reshape(-1, 4, 2),
+        np.array(kconf, np.float32).reshape(-1, 4),
+    )
+
+
+def _clockwise_order(pts: np.ndarray) -> np.ndarray:
+    c = pts.mean(axis=0)
+    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]), kind="stable")
+    start = int(np.argmin(pts[order].sum(axis=1)))
+    return np.roll(order, -start)
+
+
+# ---------------------------------------------------------------------------------------------
+# Classifier output
+def read_cards(
+    probs: np.ndarray,
+    valid: np.ndarray,
+    min_corner_conf: float = 0.5,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Choose each card's code and upright reading from its corner crops' class probabilities.
+
+    probs: ``(n, 2, 2, C)`` softmax over ``C`` classes (the last is background) for ``n`` cards,
+        2 readings (top-left at quad corner 0 or 1), 2 index corners (top-left, bottom-right).
+    valid: ``(n, 2, 2)`` whether each crop may be used (its corner is in frame and not covered).
+
+    Returns ``(code index (n,), confidence (n,), reading (n,))``; code index −1 where no corner
+    shows an index with at least ``min_corner_conf`` of the probability.
+    """
+    probs = np.asarray(probs, np.float32)
+    n = probs.shape[0]
+    codes = probs[..., :-1]
+    # A crop counts when its corner is usable and it shows some index, not background.
+    usable = np.asarray(valid, bool) & (probs[..., -1] < 0.5)
+    weight = usable.astype(np.float32)[..., None]
+    count = usable.sum(axis=2)  # (n, 2)
+    mean = (codes * weight).sum(axis=2) / np.maximum(count, 1)[..., None]  # (n, 2, C-1)
+    best = mean.max(axis=2)  # (n, 2)
+    best[count == 0] = 0.0
+    reading = best.argmax(axis=1)
+    rows = np.arange(n)
+    conf = best[rows, reading]
+    code = mean[rows, reading].argmax(axis=1)
+    code[conf < min_corner_conf] = -1
+    return code.astype(np.int64), conf.astype(np.float32), reading.astype(np.int64)
+
+
+def readings(quad: np.ndarray, ratio: float = 1.2) -> tuple[int, ...]:
+    """Return which readings of a clockwise quad to try: 0 (top edge q0→q1), 1 (q1→q2) or both.
+
+    A card is about 1.4 times as tall as wide; only when the quad's side lengths say clearly
+    which edges are the short ones is the other reading skipped (strong perspective can make
+    a long edge look short, so then both are read).
+    """
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    a, b = e[0] + e[2], e[1] + e[3]
+    if b > ratio * a:
+        return (0,)
+    if a > ratio * b:
+        return (1,)
+    return (0, 1)
+
+
+def complete_quad(quad: np.ndarray, corner_conf: np.ndarray, min_conf: float = 0.3) -> np.ndarray:
+    """Return the quad with one unsure corner (e.g. outside the frame) replaced by the
+    parallelogram completion of the other three; other quads are returned unchanged."""
+    q = np.asarray(quad, np.float32).reshape(4, 2).copy()
+    unsure = np.flatnonzero(np.asarray(corner_conf) < min_conf)
+    if len(unsure) == 1:
+        k = int(unsure[0])
+        q[k] = q[(k - 1) % 4] + q[(k + 1) % 4] - q[(k + 2) % 4]
+    return q
+
+
+def refine_quad(frame: np.ndarray, box: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Return the card's outline fitted to its pixels near a detection, or ``None``.
+
+    Cards are bright and unsaturated: inside the (enlarged) visible box the light, grey-white
+    region that overlaps the detector's outline most is fitted with a rotated rectangle. The fit
+    is kept only if it is card-shaped and about the detector's size; it fails on merged piles,
+    where the detector's own corners are used.
+    """
+    h, w = frame.shape[:2]
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    x0, y0 = int(max(0, box[0] - 0.12 * bw)), int(max(0, box[1] - 0.12 * bh))
+    x1, y1 = int(min(w, box[2] + 0.12 * bw)), int(min(h, box[3] + 0.12 * bh))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    roi = frame[y0:y1, x0:x1]
+    hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
+    sat, val = hsv[..., 1], hsv[..., 2]
+    score = val.astype(np.int16) - sat.astype(np.int16)
+    score = np.clip(score, 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels = cv2.connectedComponents(mask, connectivity=4)
+    if n <= 1:
+        return None
+    qmask = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(qmask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    overlap = np.bincount(labels[qmask > 0].ravel(), minlength=n)
+    overlap[0] = 0
+    best = int(np.argmax(overlap))
+    if overlap[best] == 0:
+        return None
+    contours, _ = cv2.findContours(
+        (labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    if not contours:
+        return None
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    if min(rw, rh) < 6:
+        return None
+    aspect = max(rw, rh) / min(rw, rh)
+    area_ratio = rw * rh / max(1.0, abs(cv2.contourArea(quad.reshape(-1, 1, 2).astype(np.float32))))
+    if not (1.15 <= aspect <= 1.75 and 0.6 <= area_ratio <= 2.5):
+        return None
+    rect = cv2.boxPoints(((cx + x0, cy + y0), (rw, rh), ang)).astype(np.float32)
+    return order_clockwise(rect)
+
+
+def dedupe_cards(
+    quads: np.ndarray, codes: Sequence[str], conf: np.ndarray, iou: float = 0.7
+) -> np.ndarray:
+    """Return indices that keep each physical card once.
+
+    Two detections are one card only when their outlines overlap almost entirely *and* they read
+    the same code; two cards of the same code elsewhere (several decks) both stay.
+    """
+    order = np.argsort(-np.asarray(conf), kind="stable")
+    keep: list[int] = []
+    for i in order:
+        if all(codes[i] != codes[j] or polygon_iou(quads[i], quads[j]) < iou for j in keep):
+            keep.append(int(i))
+    return np.array(sorted(keep), np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Recognition:
+    """What the recognizer saw in one frame: the detections plus each card's visible box."""
+
+    detections: Detections
+    visible_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+
+
+class Recognizer:
+    """Map a BGR frame to :class:`Detections` with the shipped ONNX models.
+
+    Settings go to ``__init__``; call the object with a frame. ``model_dir`` defaults to the
+    repository's ``models/``; ``threads`` caps onnxruntime's intra-op threads (default: all cores).
+    """
+
+    def __init__(
+        self,
+        model_dir: str | os.PathLike | None = None,
+        *,
+        threads: int | None = None,
+        conf_threshold: float | None = None,
+        detector_size: int | None = None,
+    ) -> None:
+        import onnxruntime as ort
+
+        self.model_dir = Path(model_dir) if model_dir is not None else MODEL_DIR
+        meta_path = self.model_dir / META_FILE
+        for name in (DETECTOR_FILE, CLASSIFIER_FILE, META_FILE):
+            if not (self.model_dir / name).is_file():
+                raise ModelError(
+                    f"model file {str(self.model_dir / name)!r} is missing "
+                    "(train with `kortbord train`, or use the models shipped in models/)"
+                )
+        try:
+            self.meta = json.loads(meta_path.read_text())
+        except (OSError, ValueError) as e:
+            raise ModelError(f"cannot read {str(meta_path)!r}: {e}") from e
+        self.class_names = tuple(self.meta.get("classes", CLASS_NAMES))
+        if self.class_names[-1] != BACKGROUND:
+            raise ModelError(f"{meta_path}: the last class must be {BACKGROUND!r}")
+        crop = self.meta.get("crop", {})
+        self.spec = CropSpec(
+            tuple(crop.get("region", CropSpec.region)), tuple(crop.get("size", CropSpec.size))
+        )
+        self.detector_size = int(detector_size or self.meta.get("detector_size", 640))
+        self.extra_sizes = tuple(int(v) for v in self.meta.get("extra_sizes", ()))
+        self.conf_threshold = float(
+            conf_threshold if conf_threshold is not None else self.meta.get("conf_threshold", 0.3)
+        )
+        self.nms_iou = float(self.meta.get("nms_iou", 0.6))
+        self.min_code_conf = float(self.meta.get("min_code_conf", 0.5))
+        self.reading_ratio = float(self.meta.get("reading_ratio", 1.2))
+        self.refine = bool(self.meta.get("refine_outline", True))
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = int(threads or os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        try:
+            self.detector = ort.InferenceSession(
+                str(self.model_dir / DETECTOR_FILE), opts, providers=["CPUExecutionProvider"]
+            )
+            self.classifier = ort.InferenceSession(
+                str(self.model_dir / CLASSIFIER_FILE), opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as e:  # onnxruntime raises its own exception types
+            raise ModelError(f"cannot load the models in {str(self.model_dir)!r}: {e}") from e
+        self._det_input = self.detector.get_inputs()[0].name
+        self._cls_input = self.classifier.get_inputs()[0].name
+
+    # -- stages ----------------------------------------------------------------------------
+    def find_cards(self, frame: np.ndarray) -> CardCandidates:
+        """Run the detector: card outlines and visible boxes, codes not yet read.
+
+        Besides the main input size the detector also runs at each of ``extra_sizes`` (smaller),
+        which finds cards that fill much of the picture, as in a close-up photo.
+        """
+        parts = []
+        for size in (self.detector_size, *self.extra_sizes):
+            blob, scale = letterbox(frame, size)
+            (out,) = self.detector.run(None, {self._det_input: blob})[:1]
+            parts.append(decode_pose_output(out, scale, self.conf_threshold, self.nms_iou))
+        if len(parts) == 1:
+            return parts[0]
+        boxes = np.concatenate([p.boxes for p in parts])
+        scores = np.concatenate([p.scores for p in parts])
+        keep = nms(boxes, scores, self.nms_iou) if len(scores) else np.zeros(0, np.int64)
+        return CardCandidates(
+            boxes[keep],
+            scores[keep],
+            np.concatenate([p.quads for p in parts])[keep],
+            np.concatenate([p.corner_conf for p in parts])[keep],
+        )
+
+    def classify_crops(self, crops: np.ndarray) -> np.ndarray:
+        """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops."""
+        if not len(crops):
+            return np.zeros((0, len(self.class_names)), np.float32)
+        x = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+        (logits,) = self.classifier.run(None, {self._cls_input: np.ascontiguousarray(x)})[:1]
+        logits = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def recognize(self, frame: np.ndarray) -> Recognition:
+        """Return the detections and visible boxes of the cards in a BGR ``frame``."""
+        frame = _as_bgr(frame)
+        cand = self.find_cards(frame)
+        n = len(cand)
+        if n == 0:
+            return Recognition(Detections.empty())
+        h, w = frame.shape[:2]
+        pyr = _Pyramid(frame)
+        nh = 2  # hypotheses: the two readings of the card's outline
+        hyp_quads: list[list[np.ndarray]] = []
+        crops = np.zeros((n, nh, 2, self.spec.size[1], self.spec.size[0], 3), np.uint8)
+        valid = np.zeros((n, nh, 2), bool)
+        for i in range(n):
+            box = cand.boxes[i]
+            pad = 0.08 * max(box[2] - box[0], box[3] - box[1])
+            outlines = [cand.quads[i]]
+            if self.refine:
+                fitted = refine_quad(frame, box, cand.quads[i])
+                # A good fit replaces the detector's corners; otherwise read those alone.
+                outlines = [fitted] if fitted is not None else outlines
+            hyp_quads.append(outlines)
+            for si, quad in enumerate(outlines):
+                for r in readings(quad, self.reading_ratio):
+                    q = np.roll(quad, -r, axis=0)
+                    kc = np.roll(cand.corner_conf[i], -r)
+                    hyp = 2 * si + r
+                    for k, corner in enumerate((0, 2)):
+                        x, y = q[corner]
+                        inside = -2 <= x <= w + 2 and -2 <= y <= h + 2
+                        # A corner outside the visible box is covered: its crop shows another card.
+                        seen = (box[0] - pad <= x <= box[2] + pad) and (
+                            box[1] - pad <= y <= box[3] + pad
+                        )
+                        valid[i, hyp, k] = inside and seen and kc[corner] >= 0.3
+                        if valid[i, hyp, k]:
+                            crops[i, hyp, k] = cut_corner(pyr, q, corner, self.spec)
+        flat = crops.reshape(-1, self.spec.size[1], self.spec.size[0], 3)
+        vflat = valid.reshape(-1)
+        probs = np.zeros((flat.shape[0], len(self.class_names)), np.float32)
+        probs[:, -1] = 1.0
+        if vflat.any():
+            probs[vflat] = self.classify_crops(flat[vflat])
+        code_idx, code_conf, hyp = read_cards(
+            probs.reshape(n, nh, 2, -1), valid, self.min_code_conf
+        )
+        ok = np.flatnonzero(code_idx >= 0)
+        if not len(ok):
+            return Recognition(Detections.empty())
+        quads = []
+        for i in ok:
+            o, r = int(hyp[i]) // 2, int(hyp[i]) % 2
+            quads.append(np.roll(hyp_quads[i][o], -r, axis=0))
+        quads = np.stack(quads).astype(np.float32)
+        codes = [self.class_names[int(code_idx[i])] for i in ok]
+        conf = np.sqrt(code_conf[ok] * cand.scores[ok])
+        keep = dedupe_cards(quads, codes, conf)
+        det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
+        return Recognition(det, cand.boxes[ok][keep])
+
+    def __call__(self, frame: np.ndarray) -> Detections:
+        """Return the cards in a BGR ``frame``."""
+        return self.recognize(frame).detections
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
+    frame = np.asarray(frame)
+    if frame.dtype != np.uint8:
+        raise ValueError(f"frame must be uint8, not {frame.dtype}")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    raise ValueError(f"frame must be (h, w), (h, w, 3) or (h, w, 4), not {frame.shape}")
+
+
+def models_present(model_dir: str | os.PathLike | None = None) -> bool:
+    """Return whether the model files the recognizer needs are in ``model_dir``."""
+    d = Path(model_dir) if model_dir is not None else MODEL_DIR
+    return all((d / n).is_file() for n in (DETECTOR_FILE, CLASSIFIER_FILE, META_FILE))
+
+
+def draw_detections(frame: np.ndarray, det: Detections) -> np.ndarray:
+    """Return a copy of ``frame`` with each card's outline, top-left corner and code drawn."""
+    out = frame.copy()
+    for code, conf, quad in det:
+        pts = np.round(quad).astype(np.int32)
+        cv2.polylines(out, [pts.reshape(-1, 1, 2)], True, (0, 220, 0), 2, cv2.LINE_AA)
+        cv2.circle(out, tuple(int(v) for v in pts[0]), 4, (0, 0, 255), -1, cv2.LINE_AA)
+        label = f"{code} {conf:.2f}"
+        org = (int(pts[:, 0].min()), max(12, int(pts[:, 1].min()) - 4))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+    return out

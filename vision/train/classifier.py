@@ -1,0 +1,228 @@
+"""Train the corner classifier (torch) on crops drawn on the fly, and export it to ONNX.
+
+Checkpoints every few hundred steps to ``OUT/classifier_last.pt``; running again with the same
+``OUT`` resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.data import DataLoader, IterableDataset
+
+from vision.recognizer import CLASS_NAMES, DEFAULT_SPEC, CropSpec
+from vision.train.crops import CropSampler, SamplerConfig
+
+VAL_STYLES = tuple(range(1000, 1012))  # procedural styles never seen in training
+VAL_SKIPBO = (1000, 1001)
+
+
+def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class CornerNet(nn.Module):
+    """A small CNN: ``(n, 3, 48, 40)`` crops in [0, 1] → ``(n, C)`` logits (~16 M MACs)."""
+
+    def __init__(
+        self, num_classes: int = len(CLASS_NAMES), width: tuple[int, ...] = (24, 40, 72, 128)
+    ):
+        super().__init__()
+        c0, c1, c2, c3 = width
+        self.features = nn.Sequential(
+            _block(3, c0, 2),  # 24×20
+            _block(c0, c1),
+            nn.MaxPool2d(2),  # 12×10
+            _block(c1, c2),
+            _block(c2, c2),
+            nn.MaxPool2d(2),  # 6×5
+            _block(c2, c3),
+            _block(c3, c3),
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(c3 * 6 * 5, num_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+class CropStream(IterableDataset):
+    """An endless stream of ``(crop, label)`` tensors; each worker draws from its own seed."""
+
+    def __init__(self, config: SamplerConfig, seed: int, spec: CropSpec = DEFAULT_SPEC) -> None:
+        self.config, self.seed, self.spec = config, seed, spec
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        wid = info.id if info else 0
+        sampler = CropSampler(self.config, self.spec)
+        rng = np.random.default_rng([self.seed, wid, int(time.time() * 1e3) % 100000])
+        while True:
+            crop, label = sampler.sample(rng)
+            yield torch.from_numpy(np.ascontiguousarray(crop.transpose(2, 0, 1))), label
+
+
+@dataclass
+class ClassifierConfig:
+    """Settings of one classifier training run."""
+
+    out: str
+    deck_dirs: tuple[str, ...] = ()
+    steps: int = 6000
+    batch: int = 256
+    lr: float = 3e-3
+    workers: int = 1
+    device: str = "cpu"
+    threads: int = 2
+    seed: int = 0
+    val_size: int = 2000
+    checkpoint_every: int = 250
+    time_limit_s: float = 0.0  # stop (after a checkpoint) once this much time has passed
+    start_from: str | None = None  # weights to start from (e.g. models/card_classifier.pt)
+
+
+def validation_set(
+    config: ClassifierConfig, spec: CropSpec = DEFAULT_SPEC
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return a fixed validation set of crops from procedural styles never used in training."""
+    cache = Path(config.out) / "classifier_val.npz"
+    if cache.is_file():
+        z = np.load(cache)
+        return z["x"], z["y"]
+    sampler = CropSampler(
+        SamplerConfig(style_ids=VAL_STYLES, skipbo_ids=VAL_SKIPBO, deck_dirs=config.deck_dirs), spec
+    )
+    rng = np.random.default_rng(12345)
+    xs, ys = zip(*(sampler.sample(rng) for _ in range(config.val_size)), strict=True)
+    x, y = np.stack(xs), np.array(ys, np.int64)
+    np.savez_compressed(cache, x=x, y=y)
+    return x, y
+
+
+def _to_input(x: torch.Tensor) -> torch.Tensor:
+    return x.float() / 255.0
+
+
+@torch.no_grad()
+def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, device: str) -> dict:
+    """Return accuracy figures of ``model`` on crops ``x`` (n, h, w, 3) with labels ``y``."""
+    model.eval()
+    preds = []
+    for i in range(0, len(x), 512):
+        xb = torch.from_numpy(np.ascontiguousarray(x[i : i + 512].transpose(0, 3, 1, 2))).to(device)
+        preds.append(model(_to_input(xb)).argmax(1).cpu().numpy())
+    model.train()
+    p = np.concatenate(preds)
+    bg = len(CLASS_NAMES) - 1
+    card = y != bg
+    return {
+        "accuracy": float((p == y).mean()),
+        "card_accuracy": float((p[card] == y[card]).mean()) if card.any() else 0.0,
+        "background_recall": float((p[~card] == bg).mean()) if (~card).any() else 0.0,
+        "card_as_background": float((p[card] == bg).mean()) if card.any() else 0.0,
+    }
+
+
+def train_classifier(config: ClassifierConfig, log=print) -> Path:
+    """Train (or resume) the corner classifier; return the path of the exported ONNX model."""
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    device = config.device
+    model = CornerNet().to(device)
+    if config.start_from and not (out / "classifier_last.pt").is_file():
+        model.load_state_dict(torch.load(config.start_from, map_location=device)["model"])
+        log(f"classifier: starting from {config.start_from}")
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=5e-4)
+    ckpt_path = out / "classifier_last.pt"
+    step, spent = 0, 0.0
+    if ckpt_path.is_file():
+        ck = torch.load(ckpt_path, map_location=device, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        step, spent = int(ck["step"]), float(ck.get("seconds", 0.0))
+        log(f"classifier: resuming at step {step} of {config.steps}")
+    x_val, y_val = validation_set(config)
+    sampler_cfg = SamplerConfig(deck_dirs=config.deck_dirs)
+    loader = DataLoader(
+        CropStream(sampler_cfg, config.seed + step),
+        batch_size=config.batch,
+        num_workers=config.workers,
+        persistent_workers=config.workers > 0,
+        prefetch_factor=4 if config.workers > 0 else None,
+    )
+    t0 = time.time() - spent
+    history = []
+    it = iter(loader)
+
+    def progress() -> float:
+        # By steps, or by wall clock when capped: the schedule ends when either runs out.
+        p = step / config.steps
+        if config.time_limit_s:
+            p = max(p, (time.time() - t0) / config.time_limit_s)
+        return min(p, 1.0)
+
+    while progress() < 1.0:
+        p = progress()
+        lr = config.lr * (
+            p / 0.05 if p < 0.05 else 0.5 * (1 + math.cos(math.pi * (p - 0.05) / 0.95))
+        )
+        for g in opt.param_groups:
+            g["lr"] = lr
+        xb, yb = next(it)
+        xb, yb = _to_input(xb.to(device, non_blocking=True)), yb.to(device)
+        loss = F.cross_entropy(model(xb), yb, label_smoothing=0.05)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 50 == 0:
+            log(
+                f"classifier step {step} loss {loss.item():.3f} lr {lr:.5f} {time.time() - t0:.0f}s"
+            )
+        done = progress() >= 1.0
+        if step % config.checkpoint_every == 0 or done:
+            state = {
+                "model": model.state_dict(),
+                "opt": opt.state_dict(),
+                "step": step,
+                "seconds": time.time() - t0,
+            }
+            torch.save(state, ckpt_path)
+            m = evaluate(model, x_val, y_val, device)
+            m.update(step=step, seconds=round(time.time() - t0, 1))
+            history.append(m)
+            log(f"classifier val {json.dumps(m)}")
+    metrics = evaluate(model, x_val, y_val, device)
+    (out / "classifier_metrics.json").write_text(
+        json.dumps({"final": metrics, "history": history, "config": asdict(config)}, indent=1)
+    )
+    return export_classifier(model, out / "card_classifier.onnx")
+
+
+def export_classifier(model: nn.Module, path: Path) -> Path:
+    """Export ``model`` to ONNX (input ``crops`` float ``(n, 3, 48, 40)`` in [0, 1])."""
+    model = model.cpu().eval()
+    spec = CropSpec()
+    dummy = torch.zeros(1, 3, spec.size[1], spec.size[0])
+    torch.onnx.export(
+        model,
+        dummy,
+        str(path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    return path

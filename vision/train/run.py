@@ -1,0 +1,260 @@
+"""`kortbord train`: build the data, train both networks, export ONNX, package ``models/``.
+
+Every stage resumes: rendered scenes are kept, the detector resumes from Ultralytics'
+``last.pt`` and the classifier from ``classifier_last.pt``. Stages can run alone (``--only``),
+which is how the GPU run trains both networks at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.recognizer import CLASS_NAMES, CLASSIFIER_FILE, DETECTOR_FILE, META_FILE, CropSpec
+
+# Presets. "cpu" is the run that made the shipped models on this 2-core machine: the two
+# networks train side by side, each capped in wall-clock time (about 1.4 h in all, on a machine
+# shared with other work). "gpu" fills a few minutes of one large GPU with a 16-core host.
+PROFILES: dict[str, dict] = {
+    "cpu": dict(
+        images=900,
+        val_images=60,
+        epochs=12,  # the wall-clock cap sets the real number; this sets when mosaic stops
+        imgsz=416,
+        batch=16,
+        workers=1,
+        classifier_steps=100000,
+        classifier_batch=128,
+        classifier_workers=1,
+        render_workers=2,
+        detector_hours=1.15,
+        classifier_seconds=4800.0,
+    ),
+    "gpu": dict(
+        detector_hours=0.0,
+        classifier_seconds=0.0,
+        images=5000,
+        val_images=200,
+        epochs=60,
+        imgsz=640,
+        batch=64,
+        workers=8,
+        classifier_steps=3000,
+        classifier_batch=512,
+        classifier_workers=6,
+        render_workers=12,
+        cache="ram",
+    ),
+    "tiny": dict(
+        detector_hours=0.0,
+        classifier_seconds=0.0,
+        images=12,
+        val_images=4,
+        epochs=1,
+        imgsz=320,
+        batch=4,
+        workers=0,
+        classifier_steps=6,
+        classifier_batch=16,
+        classifier_workers=0,
+        render_workers=2,
+    ),
+}
+
+
+@dataclass
+class TrainOptions:
+    """Everything `kortbord train` needs; ``None`` fields come from the profile."""
+
+    out: str = "runs/train"
+    profile: str = "cpu"
+    device: str = "cpu"
+    deck_dirs: tuple[str, ...] = ()
+    only: str = "all"  # all | dataset | detector | classifier | package
+    install: str | None = None  # copy the packaged models here (e.g. models/)
+    images: int | None = None
+    val_images: int | None = None
+    epochs: int | None = None
+    imgsz: int | None = None
+    batch: int | None = None
+    workers: int | None = None
+    classifier_steps: int | None = None
+    classifier_batch: int | None = None
+    classifier_workers: int | None = None
+    render_workers: int | None = None
+    detector_hours: float | None = None
+    render_seconds: float = 0.0
+    classifier_seconds: float | None = None
+    threads: int = 2
+    seed: int = 0
+    start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
+
+    def setting(self, name: str):
+        value = getattr(self, name)
+        return PROFILES[self.profile][name] if value is None else value
+
+
+def train(opts: TrainOptions, log=print) -> Path:
+    """Run the stages of ``opts.only``; return the folder holding the packaged models."""
+    if opts.profile not in PROFILES:
+        raise ValueError(f"unknown profile {opts.profile!r}; expected one of {', '.join(PROFILES)}")
+    out = Path(opts.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stages = {"all": ("dataset", "detector", "classifier", "package")}.get(opts.only, (opts.only,))
+    timing_file = out / "timing.json"
+    timing = json.loads(timing_file.read_text()) if timing_file.is_file() else {}
+
+    def timed(stage: str, fn):
+        t0 = time.time()
+        result = fn()
+        timing[stage] = round(timing.get(stage, 0.0) + time.time() - t0, 1)
+        timing_file.write_text(json.dumps(timing, indent=1))
+        return result
+
+    data_yaml = out / "data" / "data.yaml"
+    if "dataset" in stages or ("detector" in stages and not data_yaml.is_file()):
+        from vision.train.detector import build_pose_dataset
+
+        _preload_decks(opts.deck_dirs)
+        timed(
+            "dataset",
+            lambda: build_pose_dataset(
+                out / "data",
+                opts.setting("images"),
+                opts.seed,
+                opts.deck_dirs,
+                val_images=opts.setting("val_images"),
+                workers=opts.setting("render_workers"),
+                time_limit_s=opts.render_seconds,
+                log=log,
+            ),
+        )
+    if "classifier" in stages:
+        from vision.train.classifier import ClassifierConfig, train_classifier
+
+        cfg = ClassifierConfig(
+            out=str(out),
+            deck_dirs=tuple(opts.deck_dirs),
+            steps=opts.setting("classifier_steps"),
+            batch=opts.setting("classifier_batch"),
+            workers=opts.setting("classifier_workers"),
+            device=_torch_device(opts.device),
+            threads=opts.threads,
+            seed=opts.seed,
+            time_limit_s=opts.setting("classifier_seconds"),
+            start_from=_start(opts, "card_classifier.pt"),
+            val_size=400 if opts.profile == "tiny" else 3000,
+        )
+        timed("classifier", lambda: train_classifier(cfg, log=log))
+    if "detector" in stages:
+        from vision.train.detector import DetectorConfig, train_detector
+
+        cfg = DetectorConfig(
+            out=str(out),
+            data=str(data_yaml),
+            epochs=opts.setting("epochs"),
+            imgsz=opts.setting("imgsz"),
+            batch=opts.setting("batch"),
+            workers=opts.setting("workers"),
+            device=opts.device,
+            threads=opts.threads,
+            time_limit_h=opts.setting("detector_hours"),
+            start_from=_start(opts, "card_detector.pt"),
+            close_mosaic=max(1, min(5, opts.setting("epochs") // 6)),
+            cache=PROFILES[opts.profile].get("cache", False),
+        )
+        timed("detector", lambda: train_detector(cfg, log=log))
+    if "package" in stages:
+        return package(opts, timing, log=log)
+    return out
+
+
+def _start(opts: TrainOptions, name: str) -> str | None:
+    if not opts.start_from:
+        return None
+    path = Path(opts.start_from) / name
+    if not path.is_file():
+        raise FileNotFoundError(f"--start-from: {path} does not exist")
+    return str(path)
+
+
+def _torch_device(device: str) -> str:
+    return "cpu" if device == "cpu" else (device if device.startswith("cuda") else f"cuda:{device}")
+
+
+def _preload_decks(deck_dirs) -> None:
+    """Load real-art decks once before worker processes fork, so each does not reload them."""
+    from vision.synth.faces import load_deck
+
+    for d in deck_dirs:
+        load_deck(str(d))
+
+
+def package(opts: TrainOptions, timing: dict, log=print) -> Path:
+    """Write ``recognizer.json`` beside the two ONNX files; copy all three to ``opts.install``."""
+    out = Path(opts.out)
+    for name in (DETECTOR_FILE, CLASSIFIER_FILE):
+        if not (out / name).is_file():
+            raise FileNotFoundError(
+                f"{out / name} is missing: run the detector and classifier stages first"
+            )
+    spec = CropSpec()
+    cls_metrics = {}
+    if (out / "classifier_metrics.json").is_file():
+        cls_metrics = json.loads((out / "classifier_metrics.json").read_text()).get("final", {})
+    meta = {
+        "classes": list(CLASS_NAMES),
+        "crop": {"region": list(spec.region), "size": list(spec.size)},
+        "detector_size": opts.setting("imgsz"),
+        "conf_threshold": 0.3,
+        "nms_iou": 0.6,
+        "min_code_conf": 0.5,
+        "training": {
+            "profile": opts.profile,
+            "device": opts.device,
+            "host": platform.node(),
+            "cpu_count": os.cpu_count(),
+            "images": opts.setting("images"),
+            "epochs": opts.setting("epochs"),
+            "classifier_steps": opts.setting("classifier_steps"),
+            "seconds": timing,
+            "classifier_val": cls_metrics,
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        },
+    }
+    (out / META_FILE).write_text(json.dumps(meta, indent=1))
+    target = out
+    _checkpoints(out, log)
+    if opts.install:
+        target = Path(opts.install)
+        target.mkdir(parents=True, exist_ok=True)
+        for name in (DETECTOR_FILE, CLASSIFIER_FILE, META_FILE, *CHECKPOINT_FILES):
+            if (out / name).is_file():
+                shutil.copyfile(out / name, target / name)
+        log(f"models installed in {target}")
+    return target
+
+
+CHECKPOINT_FILES = ("card_detector.pt", "card_classifier.pt")
+
+
+def _checkpoints(out: Path, log=print) -> None:
+    """Write the small checkpoints shipped beside the ONNX files (for fine-tuning and the
+    benchmark's torch comparison): Ultralytics' stripped detector and the classifier weights."""
+    weights = out / "detector" / "weights"
+    for name in ("best.pt", "last.pt"):
+        if (weights / name).is_file():
+            shutil.copyfile(weights / name, out / "card_detector.pt")
+            break
+    ckpt = out / "classifier_last.pt"
+    if ckpt.is_file():
+        import torch
+
+        state = torch.load(ckpt, map_location="cpu", weights_only=False)
+        torch.save({"model": state["model"], "step": state.get("step")}, out / "card_classifier.pt")
+        log("checkpoints: card_detector.pt, card_classifier.pt")
