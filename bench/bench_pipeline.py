@@ -1,0 +1,319 @@
+"""Camera pipeline benchmark: exact transcripts, event latency and frame rate on generated videos.
+
+For each game type, renders ``--games`` seeded videos (kept in ``--cache``, so a second run
+only replays), runs the pipeline over each one with the generator's ground-truth detections
+(``--recognizer truth``) or the real recognizer (``model``), and prints one JSON object:
+per game type the share of games whose transcript equals the true move list exactly, the
+p50/p95 latency from a card landing on the table to its ``laid`` event (video time), and
+processed frames per second (pipeline alone, and with JPEG decoding).
+
+    python -m bench bench_pipeline --games 20 [--recognizer truth|model] [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+GAMES = ("stigespill", "sten", "skipbo")
+
+
+def _latencies(truth_events: list[dict], lines: list[dict]) -> list[float]:
+    """Return, per true laid card, the delay to the first matching ``laid`` event."""
+    laid = [(e["time"], e["code"]) for e in lines if e.get("event") == "laid"]
+    used: set[int] = set()
+    out = []
+    for ev in truth_events:
+        t0, code = ev["time"], ev["code"]
+        for i, (t, c) in enumerate(laid):
+            if i not in used and c == code and t >= t0 - 1e-6:
+                used.add(i)
+                out.append(t - t0)
+                break
+    return out
+
+
+class Noisy:
+    """Ground truth made imperfect like a recognizer: missed cards, misread codes, jitter.
+
+    Per card and frame: ``miss`` chance to be left out, ``misread`` chance to get another
+    code of the same game; corners move by ``jitter`` pixels.
+    """
+
+    wants_frame = True
+
+    def __init__(self, base, miss: float, misread: float, jitter: float, seed: int) -> None:
+        import numpy as np
+
+        self.base, self.miss, self.misread, self.jitter = base, miss, misread, jitter
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, frame):
+        import numpy as np
+
+        from vision.detections import Detections
+
+        det = self.base(frame)
+        keep, codes = [], []
+        pool = sorted(set(det.codes)) or ["AS"]
+        for i, code in enumerate(det.codes):
+            if self.rng.random() < self.miss:
+                continue
+            if self.rng.random() < self.misread:
+                code = str(self.rng.choice(pool))
+            keep.append(i)
+            codes.append(code)
+        corners = det.corners[keep] + self.rng.normal(0, self.jitter, (len(keep), 4, 2))
+        return Detections(corners.astype(np.float32), tuple(codes), np.ones(len(keep), np.float32))
+
+
+def _equivalent(events: dict, moves: list[dict]) -> bool:
+    """Return whether ``moves`` pass through the same positions as the true moves.
+
+    Some different moves are the same at the table (laying one's last Sten card, or going
+    out with it): narration aside, the positions agree.
+    """
+    from referee import make_rules
+
+    rules = make_rules(events["game"], **events["config"])
+
+    def positions(ms: list[dict]) -> list[dict]:
+        state, out = rules.state_from_json(events["initial"]), []
+        for m in ms:
+            state = rules.apply(state, rules.move_from_json(m))
+            out.append({k: v for k, v in rules.state_to_json(state).items() if k != "last"})
+        return out
+
+    try:
+        return len(moves) == len(events["moves"]) and positions(moves) == positions(events["moves"])
+    except Exception:
+        return False
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    v = sorted(values)
+    return round(v[min(len(v) - 1, round(q * (len(v) - 1)))], 3)
+
+
+def run(
+    games: int, recognizer: str, cache: Path, seed0: int, game_types, size, fps, noise=None
+) -> dict:
+    from vision.pipeline import GroundTruthRecognizer, replay_events
+    from vision.sources import FolderSource
+    from vision.synth.video import VideoSettings, make_video
+
+    settings = VideoSettings(size=size, fps=fps)
+    model = None
+    if recognizer == "model":
+        from vision.recognizer import Recognizer
+
+        model = Recognizer()
+    result: dict = {"recognizer": recognizer, "size": list(size), "fps": fps, "games": {}}
+    if noise is not None:
+        result["noise"] = dict(zip(("miss", "misread", "jitter_px"), noise, strict=True))
+    for game in game_types:
+        exact, same, failures, lat, frames, busy, wall = 0, 0, [], [], 0, 0.0, 0.0
+        render_s = 0.0
+        for k in range(games):
+            seed = seed0 + k
+            players = 2 + k % 2
+            folder = cache / f"{game}-{players}p-{seed}-{size[0]}x{size[1]}"
+            events_path = folder / "events.json"
+            if events_path.is_file():
+                events = json.loads(events_path.read_text())
+            else:
+                t = time.perf_counter()
+                events = make_video(game, players, seed, folder, settings=settings)
+                render_s += time.perf_counter() - t
+            rec = GroundTruthRecognizer(str(folder / "labels.jsonl")) if model is None else model
+            if noise is not None and model is None:
+                rec = Noisy(rec, *noise, seed=seed)
+            t = time.perf_counter()
+            tr = replay_events(
+                events, FolderSource(folder / "frames", fps=events["fps"]).frames(), rec
+            )
+            wall += time.perf_counter() - t
+            busy += tr.seconds
+            frames += tr.frames
+            ok = tr.moves == events["moves"]
+            exact += ok
+            same += ok or _equivalent(events, tr.moves)
+            if not ok:
+                i = next(
+                    (
+                        i
+                        for i, (a, b) in enumerate(zip(tr.moves, events["moves"], strict=False))
+                        if a != b
+                    ),
+                    min(len(tr.moves), len(events["moves"])),
+                )
+                failures.append(
+                    {
+                        "seed": seed,
+                        "players": players,
+                        "moves": len(events["moves"]),
+                        "read": len(tr.moves),
+                        "first_difference": i,
+                    }
+                )
+            lat += _latencies(events["table_events"], tr.lines)
+            print(
+                f"{game} seed {seed}: {'exact' if ok else 'DIFFERS'} "
+                f"({len(events['moves'])} moves, {tr.frames} frames)",
+                file=sys.stderr,
+                flush=True,
+            )
+        result["games"][game] = {
+            "games": games,
+            "exact": exact,
+            "exact_share": round(exact / games, 3),
+            "equivalent": same,
+            "failures": failures,
+            "laid_events": len(lat),
+            "latency_p50_s": _pct(lat, 0.5),
+            "latency_p95_s": _pct(lat, 0.95),
+            "frames": frames,
+            "pipeline_fps": round(frames / busy, 1) if busy else None,
+            "fps_with_decoding": round(frames / wall, 1) if wall else None,
+            "render_seconds": round(render_s, 1),
+        }
+    return result
+
+
+def roads(n: int, seed: int, size=(1280, 720), recognizer=None) -> dict:
+    """Read ``n`` rendered road scenes; per layout shape, count exact, flagged and wrong reads.
+
+    With ground truth (the default) detections are the labels of cards at least 30% visible;
+    rows are also read with the ``rows`` shape hint, since a grid of straight rows reads as
+    text or as a serpentine equally well.
+    """
+    import numpy as np
+
+    from vision.detections import Detections
+    from vision.layouts.road import RoadError, RoadReader
+    from vision.synth import ProceduralDeck, SkipBoDeck, render
+    from vision.synth.scene import sample_scene
+
+    out: dict = {}
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        spec = sample_scene(
+            rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0), size
+        )
+        scene = render(spec)
+        shape = spec.layout.info.get("shape", "?")
+        road = sorted(
+            (
+                lab
+                for lab in scene.labels
+                if lab.role.get("role") == "road" and lab.code not in (None, "JK")
+            ),
+            key=lambda lab: lab.role["position"],
+        )
+        truth = [lab.code for lab in road]
+        # Readable: every road card and the goal at least 30% in sight (not under a hand,
+        # not outside the picture).
+        readable = all(lab.visible >= 0.3 for lab in scene.labels if lab.role.get("role") == "road")
+        if recognizer is None:
+            det = Detections.from_list(
+                [
+                    {"code": lab.code, "corners": lab.corners.tolist()}
+                    for lab in scene.labels
+                    if lab.code and lab.visible >= 0.3
+                ]
+            )
+        else:
+            det = recognizer(scene.jpeg_image())
+        for hint in ("auto", "rows") if shape == "rows" else ("auto",):
+            key = shape if hint == "auto" else "rows (shape rows)"
+            row = out.setdefault(
+                key,
+                {
+                    "scenes": 0,
+                    "exact": 0,
+                    "flagged": 0,
+                    "wrong": 0,
+                    "readable": 0,
+                    "readable_exact": 0,
+                },
+            )
+            row["scenes"] += 1
+            row["readable"] += readable
+            try:
+                reading = RoadReader(shape=hint).read(det)
+            except RoadError:
+                row["flagged"] += 1
+                continue
+            if not reading.ok:
+                row["flagged"] += 1
+            elif reading.road == truth:
+                row["exact"] += 1
+                row["readable_exact"] += readable
+            else:
+                row["wrong"] += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its JSON."""
+    p = argparse.ArgumentParser(prog="bench_pipeline", description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=20, help="games per game type (default 20)")
+    p.add_argument("--recognizer", choices=("truth", "model"), default="truth")
+    p.add_argument("--cache", type=Path, default=Path("runs/bench_videos"))
+    p.add_argument("--seed", type=int, default=1000)
+    p.add_argument("--game", action="append", choices=GAMES, help="only these games")
+    p.add_argument("--size", default="1280x720")
+    p.add_argument("--fps", type=float, default=8.0)
+    p.add_argument("--roads", type=int, default=0, help="also read N rendered road scenes")
+    p.add_argument(
+        "--noise",
+        default=None,
+        metavar="MISS,MISREAD,JITTER",
+        help="spoil the ground truth like a recognizer, e.g. 0.1,0.02,2",
+    )
+    p.add_argument("--roads-only", action="store_true", help="only the road scenes")
+    args = p.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"bad --size {args.size!r}: expected WIDTHxHEIGHT", file=sys.stderr)
+        return 2
+    result: dict = {}
+    if not args.roads_only:
+        noise = None
+        if args.noise:
+            try:
+                noise = tuple(float(v) for v in args.noise.split(","))
+                assert len(noise) == 3
+            except (ValueError, AssertionError):
+                print(f"bad --noise {args.noise!r}: expected MISS,MISREAD,JITTER", file=sys.stderr)
+                return 2
+        result = run(
+            args.games,
+            args.recognizer,
+            args.cache,
+            args.seed,
+            args.game or GAMES,
+            (w, h),
+            args.fps,
+            noise,
+        )
+    if args.roads:
+        rec = None
+        if args.recognizer == "model":
+            from vision.recognizer import Recognizer
+
+            model = Recognizer()
+            rec = lambda image: model.recognize(image).detections  # noqa: E731
+        result["roads"] = roads(args.roads, args.seed, (w, h), rec)
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

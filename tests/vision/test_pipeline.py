@@ -1,0 +1,316 @@
+"""The rules guard: legal moves are the only hypotheses; unclear readings never change the game.
+
+Games are played by the referee and staged on a table (the video generator's stagers), and
+the guard sees the staged table directly, so these tests need no rendering.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee import make_rules
+from vision.layouts.road import StigespillReader
+from vision.layouts.skipbo import SkipBoReader, Zone, ZoneMap, propose_zones
+from vision.layouts.sten import StenReader
+from vision.pipeline import Guard
+from vision.synth.faces import ProceduralDeck, SkipBoDeck
+from vision.synth.video import (
+    SkipBoStager,
+    StenStager,
+    StigespillStager,
+    Table,
+    play_script,
+)
+from vision.tracker import TableState, TrackedCard
+
+
+class Ids:
+    """Stable track ids for staged cards (a tracker would give the same card the same id)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, int] = {}
+        self.alive: list = []  # keep staged cards alive, so no id() is reused
+
+    def state(self, table: Table, time: float) -> TableState:
+        cards = []
+        for _, placed in table.cards:
+            if placed.face.code is None:
+                continue  # face down: the camera reads no code
+            if id(placed) not in self.ids:
+                self.alive.append(placed)
+            i = self.ids.setdefault(id(placed), len(self.ids) + 1)
+            cards.append(TrackedCard(i, placed.face.code, placed.quad(), time, time))
+        return TableState(time, tuple(cards))
+
+
+def drive(game: str, players: int, seed: int, stager, reader_factory, max_moves=400):
+    """Play, stage and guard one game; return (true moves, guard, all guard events)."""
+    rules, initial, moves = play_script(game, players, seed, max_moves=max_moves)
+    table, _ = stager.setup(rules, initial)
+    ids = Ids()
+    t = 0.0
+    guard = Guard(rules, initial, reader_factory(ids.state(table, t)))
+    guard.initial = initial
+    events = list(guard.update(ids.state(table, t)))
+    state = initial
+    for move in moves:
+        after = rules.apply(state, move)
+        for new_table, _ in stager.stage(rules, state, move, after, table):
+            table = new_table
+            for _ in range(2):  # the table stays a while
+                t += 1.0
+                events += guard.update(ids.state(table, t))
+        state = after
+    events += guard.finish(ids.state(table, t + 5))
+    return moves, guard, events
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_stigespill_game_is_followed_move_for_move(seed):
+    rng = np.random.default_rng(seed)
+    moves, guard, events = drive(
+        "stigespill",
+        2,
+        seed,
+        StigespillStager(rng, ProceduralDeck(0)),
+        lambda t: StigespillReader(),
+    )
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+    assert not [e for e in events if e.kind == "out_of_sync"]
+
+
+def test_stigespill_drawn_joker_is_seen_before_the_piles_are_shuffled():
+    # Find a seeded game with a joker draw, so the transient view is exercised.
+    for seed in range(40):
+        _, _, moves = play_script("stigespill", 2, seed)
+        if any(m.kind == "reveal" and m.card.is_joker for m in moves):
+            break
+    else:
+        pytest.skip("no joker drawn in 40 seeds")
+    rng = np.random.default_rng(seed)
+    moves, guard, _ = drive(
+        "stigespill",
+        2,
+        seed,
+        StigespillStager(rng, ProceduralDeck(1)),
+        lambda t: StigespillReader(),
+    )
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_sten_game_is_followed_including_passes_and_going_out(seed):
+    rng = np.random.default_rng(seed)
+    moves, guard, events = drive(
+        "sten", 3, seed, StenStager(rng, ProceduralDeck(2)), lambda t: StenReader()
+    )
+    # Laying the last card and going out with it are the same position: either reading fits.
+    assert equivalent(guard.rules, _initial(guard, moves), guard.history, moves)
+    assert not [e for e in events if e.kind == "out_of_sync"]
+    assert any(m.kind == "sten" for m in moves)  # passes are inferred, never seen
+
+
+def test_sten_going_out_card_by_card_is_one_move():
+    for seed in range(60):
+        _, _, moves = play_script("sten", 2, seed)
+        if any(m.kind == "go_out" and len(m.cards) > 1 for m in moves):
+            break
+    else:
+        pytest.skip("no multi-card go-out in 60 seeds")
+    rng = np.random.default_rng(seed)
+    moves, guard, _ = drive(
+        "sten", 2, seed, StenStager(rng, ProceduralDeck(3)), lambda t: StenReader()
+    )
+    assert guard.history[-1].kind == "go_out"
+    assert equivalent(guard.rules, _initial(guard, moves), guard.history, moves)
+
+
+def _initial(guard, moves):
+    """Return the game's initial state (the guard's state with its history undone)."""
+    return guard.initial
+
+
+def _skipbo_zones(stager: SkipBoStager, players: int) -> ZoneMap:
+    zones = tuple(
+        Zone(z["kind"], tuple(z["center"]), z.get("owner"), z.get("index", 0))
+        for z in stager.zones_mm()
+    )
+    return ZoneMap(zones, players, float(stager.w))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2)])
+def test_skipbo_turns_are_followed_through_zones(players, seed):
+    rng = np.random.default_rng(seed)
+    stager = SkipBoStager(rng, SkipBoDeck(0), players)
+    moves, guard, _ = drive(
+        "skipbo",
+        players,
+        seed,
+        stager,
+        lambda t: SkipBoReader(_skipbo_zones(stager, players)),
+        max_moves=30,
+    )
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+
+
+def test_skipbo_zones_are_proposed_from_the_stock_cards():
+    rng = np.random.default_rng(4)
+    stager = SkipBoStager(rng, SkipBoDeck(1), 3)
+    rules, initial, _ = play_script("skipbo", 3, 4, max_moves=1)
+    table, _ = stager.setup(rules, initial)
+    state = Ids().state(table, 0.0)
+    tops = [s[-1].code for s in initial.stocks]
+    proposed = propose_zones(state, 3, tops)
+    truth = {(z["kind"], z.get("owner"), z.get("index", 0)): z["center"] for z in stager.zones_mm()}
+    for z in proposed.zones:
+        t = truth[(z.kind, z.owner, z.index)]
+        assert np.hypot(z.center[0] - t[0], z.center[1] - t[1]) < 0.3 * stager.w, z
+    assert ZoneMap.from_json(proposed.to_json()).to_json() == proposed.to_json()
+
+
+def test_zone_map_errors_name_the_bad_entry():
+    from vision.layouts.skipbo import ZoneError
+
+    with pytest.raises(ZoneError, match="zone 0: 'kind'"):
+        ZoneMap.from_json({"zones": [{"kind": "pile", "center": [0, 0]}]})
+    with pytest.raises(ZoneError, match="zone 1: a stock zone needs an 'owner'"):
+        ZoneMap.from_json(
+            {
+                "zones": [
+                    {"kind": "building", "center": [0, 0], "index": 0},
+                    {"kind": "stock", "center": [5, 5]},
+                ]
+            }
+        )
+
+
+def _stige_setup(seed=3):
+    rules = make_rules("stigespill", players=2)
+    import random
+
+    state = rules.initial_state(random.Random(seed))
+    return rules, state
+
+
+def _discard(code: str, i: int = 99) -> TrackedCard:
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+    return TrackedCard(i, code, q, 0.0, 0.0)
+
+
+def test_a_card_that_fits_no_legal_move_is_out_of_sync_and_changes_nothing():
+    import random
+
+    rules = make_rules("sten", players=2)
+    state = rules.initial_state(random.Random(1))
+    guard = Guard(rules, state, StenReader(), patience=1.0)
+    seven = TableState(0.0, (_discard("7H", 1),))
+    assert guard.update(seven, 0.0) == []  # a new view settles before a move is read
+    assert [e.kind for e in guard.update(seven, 0.7)] == ["move"]
+    after = guard.state
+    # 10♠ with no 7♠ down: no short sequence of legal moves shows that.
+    table = TableState(1.0, (_discard("7H", 1), _discard("10S", 2)))
+    assert guard.update(table, 1.0) == []  # not yet: it may still settle
+    events = guard.update(table, 2.5)
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert "please confirm" in events[0].message
+    assert guard.state is after and len(guard.history) == 1
+    assert guard.update(table, 3.0) == []  # said once, not every frame
+    # The table goes back to what the game says: in sync again.
+    assert [e.kind for e in guard.update(seven, 4.0)] == ["in_sync"]
+
+
+def test_a_drawn_card_is_the_chance_outcome_it_shows():
+    rules, state = _stige_setup()
+    guard = Guard(rules, state, StigespillReader())
+    guard.update(TableState(1.0, (_discard("5H"),)), 1.0)
+    events = guard.update(TableState(1.7, (_discard("5H"),)), 1.7)
+    assert [e.kind for e in events] == ["move"]
+    assert [m.to_json() for m in events[0].moves] == [
+        {"kind": "draw", "seat": 0},
+        {"kind": "reveal", "card": "5H"},
+    ]
+    assert guard.state.discard[-1].code == "5H"
+
+
+class CountingReader(StigespillReader):
+    """A reader that only counts discarded cards: every draw explains a new card equally."""
+
+    def observe(self, table):
+        return {"n": len(table.cards)}
+
+    def expect(self, rules, state):
+        return {"n": len(state.discard)}
+
+    def transients(self, rules, before, move, after):
+        return []
+
+
+def test_two_equally_fitting_moves_are_reported_with_candidates():
+    rules, state = _stige_setup()
+    guard = Guard(rules, state, CountingReader(), patience=0.5)
+    table = TableState(0.0, (_discard("5H"),))
+    guard.update(table, 0.0)
+    events = guard.update(table, 1.0)
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert len(events[0].candidates) > 1
+    assert all(seq[0].kind == "draw" for seq in events[0].candidates)
+    assert guard.history == []
+
+
+def equivalent(rules, initial, a, b) -> bool:
+    """Return whether two move lists lead through the same positions (narration aside)."""
+
+    def positions(moves):
+        state, out = initial, []
+        for m in moves:
+            state = rules.apply(state, m)
+            data = rules.state_to_json(state)
+            out.append({k: v for k, v in data.items() if k != "last"})
+        return out
+
+    return len(a) == len(b) and positions(a) == positions(b)
+
+
+def test_a_misread_move_is_corrected_when_only_another_reading_explains_the_table():
+    import random
+
+    rules = make_rules("sten", players=2)
+    state = rules.initial_state(random.Random(0))
+    # Play on until the player on turn has two cards that fit.
+    rng = random.Random(0)
+    while True:
+        lays = [m for m in rules.legal_moves(state) if m.kind == "lay"]
+        if len(lays) >= 2 and state.board[1] is not None:
+            break
+        state = rules.apply(state, rng.choice(rules.legal_moves(state)))
+    laid = [
+        TrackedCard(
+            i, c.code, np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) + 100 * i, 0.0, 0.0
+        )
+        for i, c in enumerate(_board_cards(state))
+    ]
+    guard = Guard(rules, state, StenReader(), patience=1.0)
+    wrong, right = lays[0].card.code, lays[1].card.code
+    quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 300
+    seen_wrong = TableState(0.0, (*laid, TrackedCard(900, wrong, quad, 0.0, 0.0)))
+    guard.update(seen_wrong, 0.0)
+    events = guard.update(seen_wrong, 0.7)
+    assert [e.kind for e in events] == ["move"]
+    assert events[0].moves[0].card.code == wrong
+    seen_right = TableState(1.0, (*laid, TrackedCard(901, right, quad, 1.0, 1.0)))
+    guard.update(seen_right, 1.0)
+    events = guard.update(seen_right, 3.0)
+    assert [e.kind for e in events] == ["corrected"]
+    assert events[0].to_json()["retracted"][0]["card"] == wrong
+    assert [m.card.code for m in guard.history if m.kind == "lay"][-1] == right
+
+
+def _board_cards(state):
+    from referee.cards import RANKS, SUITS, Card
+
+    out = []
+    for si, pile in enumerate(state.board):
+        if pile is not None:
+            out += [Card("std", RANKS[r - 1], SUITS[si]) for r in range(pile[0], pile[1] + 1)]
+    return out

@@ -1,0 +1,164 @@
+"""Frame sources: files, folders, pushed frames, and a camera that is lost and comes back."""
+
+from __future__ import annotations
+
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import (
+    CaptureSource,
+    FolderSource,
+    QueueSource,
+    SourceError,
+    open_source,
+)
+
+
+def _image(value: int, h: int = 24, w: int = 32) -> np.ndarray:
+    return np.full((h, w, 3), value, np.uint8)
+
+
+class FakeCapture:
+    """A cv2.VideoCapture stand-in that plays a script of reads: images, None (failure)."""
+
+    def __init__(self, script: list, opened: bool = True) -> None:
+        self.script = list(script)
+        self.opened = opened
+        self.released = False
+
+    def isOpened(self) -> bool:
+        return self.opened
+
+    def read(self):
+        if not self.script:
+            return False, None
+        item = self.script.pop(0)
+        if isinstance(item, Exception):
+            raise item
+        return (item is not None), item
+
+    def release(self) -> None:
+        self.released = True
+
+    def get(self, prop):
+        return 0.0
+
+
+def test_live_camera_lost_then_reconnects_and_says_so():
+    # First capture gives two frames then fails; the next open fails; the third works.
+    captures = [
+        FakeCapture([_image(1), _image(2), None]),
+        FakeCapture([], opened=False),
+        FakeCapture([_image(3), _image(4)]),
+    ]
+    sleeps: list[float] = []
+    statuses = []
+    src = CaptureSource(
+        0,
+        live=True,
+        opener=lambda target: captures.pop(0) if captures else FakeCapture([], opened=False),
+        sleep=sleeps.append,
+        max_reconnects=3,
+        backoff=0.5,
+        on_status=statuses.append,
+    )
+    values = [int(f.image[0, 0, 0]) for f in src.frames()]
+    assert values == [1, 2, 3, 4]
+    states = [s.state for s in statuses]
+    assert "lost" in states and "reconnecting" in states
+    assert states.count("open") == 2  # opened, then reconnected
+    assert sleeps[:2] == [0.5, 1.0]  # back-off grows
+    assert states[-1] == "ended" and "gave up" in statuses[-1].message
+
+
+def test_corrupt_live_frame_is_skipped_with_a_message():
+    bad = np.zeros((10, 10), np.uint8)  # grey, not BGR
+    cap = FakeCapture([_image(1), bad, _image(2)])
+    statuses = []
+    src = CaptureSource(
+        "rtsp://cam",
+        live=True,
+        opener=lambda t: cap,
+        sleep=lambda s: None,
+        max_reconnects=0,
+        on_status=statuses.append,
+    )
+    values = [int(f.image[0, 0, 0]) for f in src.frames()]
+    assert values == [1, 2]
+    assert any(s.state == "skipped" and "corrupt" in s.message for s in statuses)
+
+
+def test_reader_exception_counts_as_lost_not_a_crash():
+    cap = FakeCapture([_image(5), RuntimeError("driver fell over")])
+    src = CaptureSource(1, live=True, opener=lambda t: cap, sleep=lambda s: None, max_reconnects=1)
+    assert [int(f.image[0, 0, 0]) for f in src.frames()] == [5]
+    assert cap.released
+
+
+def test_video_file_time_is_video_time(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (32, 24))
+    for v in range(5):
+        writer.write(_image(v * 40))
+    writer.release()
+    src = open_source(str(path))
+    frames = list(src.frames())
+    assert len(frames) == 5
+    assert [round(f.time, 2) for f in frames] == [0.0, 0.1, 0.2, 0.3, 0.4]
+
+
+def test_unreadable_video_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "notavideo.mp4"
+    path.write_text("hello")
+    with pytest.raises(SourceError, match=r"notavideo\.mp4"):
+        list(open_source(str(path)).frames())
+
+
+def test_folder_skips_corrupt_images_and_names_them(tmp_path):
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), _image(10 * (i + 1)))
+    (tmp_path / "f001b.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
+    statuses = []
+    src = FolderSource(tmp_path, fps=5, on_status=statuses.append)
+    frames = list(src.frames())
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10, 20, 30]
+    assert [f.time for f in frames] == [0.0, 0.2, 0.6]  # times follow the file order
+    assert any("f001b.jpg" in s.message for s in statuses if s.state == "skipped")
+
+
+def test_queue_source_decodes_pushed_jpegs_across_threads():
+    src = QueueSource(maxsize=8)
+    ok, jpeg = cv2.imencode(".jpg", _image(200, 48, 64))
+    assert ok
+
+    def producer():
+        src.push(jpeg.tobytes(), time=1.0)
+        src.push(b"garbage", time=1.5)
+        src.push(_image(7), time=2.0)
+        src.close()
+
+    thread = threading.Thread(target=producer)
+    thread.start()
+    frames = list(src.frames())
+    thread.join()
+    assert [f.time for f in frames] == [1.0, 2.0]
+    assert abs(int(frames[0].image[0, 0, 0]) - 200) < 5
+    assert src.status.state == "closed"
+
+
+def test_queue_source_drops_oldest_when_full():
+    src = QueueSource(maxsize=2)
+    for v in range(5):
+        src.push(_image(v), time=float(v))
+    src.close()
+    assert src.dropped == 3
+    assert [f.time for f in src.frames()] == [3.0, 4.0]
+
+
+def test_open_source_names_a_bad_spec():
+    with pytest.raises(SourceError, match="no-such-thing"):
+        open_source("no-such-thing")
+    assert open_source("0").live and open_source("rtsp://10.0.0.2/stream").live

@@ -1,0 +1,156 @@
+"""The tracker: debounced presence, evidence-based removal, events with frame times."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detections import Detections
+from vision.tracker import TableModel, Tracker
+
+TABLE = (40, 110, 30)  # BGR green felt
+SKIN = (120, 160, 220)
+
+
+def quad(cx: float, cy: float, w: float = 60, h: float = 90) -> np.ndarray:
+    return np.array(
+        [
+            [cx - w / 2, cy - h / 2],
+            [cx + w / 2, cy - h / 2],
+            [cx + w / 2, cy + h / 2],
+            [cx - w / 2, cy + h / 2],
+        ],
+        np.float32,
+    )
+
+
+def scene(cards: list[np.ndarray], hand: tuple[int, int] | None = None, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    img = np.empty((360, 640, 3), np.uint8)
+    img[:] = TABLE
+    img = np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)
+    for q in cards:
+        cv2.fillConvexPoly(img, q.astype(np.int32), (235, 235, 235))
+    if hand is not None:
+        cv2.ellipse(img, hand, (80, 60), 0, 0, 360, SKIN, -1)
+    return img
+
+
+def dets(*cards: tuple[str, np.ndarray]) -> Detections:
+    return Detections.from_list([{"code": c, "corners": q.tolist()} for c, q in cards])
+
+
+A = quad(150, 150)
+B = quad(400, 150)
+
+
+def run(tracker, frames, t0=0.0, dt=0.1):
+    events = []
+    for i, (d, img) in enumerate(frames):
+        events += tracker.update(d, t0 + i * dt, img)
+    return events
+
+
+def test_card_becomes_present_only_after_consistent_sightings():
+    tr = Tracker(confirm_hits=3, window=5)
+    img = scene([A])
+    assert tr.update(dets(("QS", A)), 0.0, img) == []
+    assert tr.update(dets(("QS", A)), 0.1, img) == []
+    events = tr.update(dets(("QS", A)), 0.2, img)
+    assert [(e.kind, e.code, e.time) for e in events] == [("laid", "QS", 0.2)]
+    assert tr.state.codes() == ["QS"]
+
+
+def test_one_misread_frame_neither_creates_nor_removes():
+    tr = Tracker()
+    img = scene([A])
+    run(tr, [(dets(("QS", A)), img)] * 4)
+    # One frame reads the card as 9S (a misread), and one frame misses it entirely.
+    events = run(tr, [(dets(("9S", A)), img), (dets(), img)] + [(dets(("QS", A)), img)] * 6, t0=1.0)
+    assert events == []
+    assert tr.state.codes() == ["QS"]
+
+
+def test_hand_over_the_card_hides_it_without_removing_it():
+    tr = Tracker()
+    run(tr, [(dets(("QS", A), ("KH", B)), scene([A, B]))] * 4)
+    hidden = scene([A, B], hand=(150, 150))
+    events = run(tr, [(dets(("KH", B)), hidden)] * 15, t0=1.0)
+    assert events == []
+    assert sorted(tr.state.codes()) == ["KH", "QS"]
+
+
+def test_card_taken_away_is_removed_once_its_place_is_visible():
+    tr = Tracker(remove_frames=3)
+    run(tr, [(dets(("QS", A), ("KH", B)), scene([A, B]))] * 4)
+    gone = scene([B], seed=1)
+    events = run(tr, [(dets(("KH", B)), gone)] * 5, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("removed", "QS")]
+    assert events[0].time == 1.2  # third frame with the place visible
+    assert "visible" in events[0].reason
+    assert tr.state.codes() == ["KH"]
+
+
+def test_card_laid_on_top_covers_the_one_below():
+    tr = Tracker()
+    run(tr, [(dets(("5H", A)), scene([A]))] * 4)
+    top = quad(153, 152)
+    events = run(tr, [(dets(("3C", top)), scene([top]))] * 8, t0=1.0)
+    kinds = [(e.kind, e.code) for e in events]
+    assert kinds == [("laid", "3C"), ("removed", "5H")]
+    assert events[1].reason == "covered by 3C"
+    assert tr.state.codes() == ["3C"]
+
+
+def test_card_moved_in_one_go_is_a_move_event():
+    tr = Tracker()
+    run(tr, [(dets(("QS", A)), scene([A]))] * 4)
+    events = run(tr, [(dets(("QS", B)), scene([B]))] * 4, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("moved", "QS")]
+    assert np.allclose(events[0].previous, A) and np.allclose(events[0].corners, B)
+
+
+def test_card_in_motion_is_not_laid_until_it_rests():
+    tr = Tracker()
+    events = []
+    for i in range(5):  # sliding across the table, 40 px per frame
+        q = quad(100 + 40 * i, 200)
+        events += tr.update(dets(("7D", q)), i * 0.1, scene([q]))
+    assert events == []
+    rest = quad(300, 200)
+    events = run(tr, [(dets(("7D", rest)), scene([rest]))] * 3, t0=0.5)
+    assert [(e.kind, e.code) for e in events] == [("laid", "7D")]
+
+
+def test_two_cards_with_the_same_code_are_two_cards():
+    tr = Tracker()
+    events = run(tr, [(dets(("SB7", A), ("SB7", B)), scene([A, B]))] * 3)
+    assert [e.code for e in events] == ["SB7", "SB7"]
+    assert len(tr.state.cards) == 2
+
+
+def test_table_model_tells_table_from_hand_and_card():
+    model = TableModel()
+    img = scene([B], hand=(400, 300))
+    model.new_frame(img, [B])
+    assert model.visible(A)  # bare table
+    assert not model.visible(B)  # a card lies there
+    assert not model.visible(quad(400, 300))  # a hand lies there
+
+
+def test_seeded_cards_are_present_without_events():
+    tr = Tracker()
+    tr.seed([("QS", A)])
+    assert tr.state.codes() == ["QS"]
+    assert run(tr, [(dets(("QS", A)), scene([A]))] * 3) == []
+
+
+def test_removal_still_works_after_the_light_dims():
+    tr = Tracker()
+    run(tr, [(dets(("QS", A), ("KH", B)), scene([A, B]))] * 4)
+    dim = lambda img: (img * 0.6).astype(np.uint8)  # noqa: E731
+    hidden = dim(scene([A, B], hand=(150, 150)))
+    assert run(tr, [(dets(("KH", B)), hidden)] * 6, t0=1.0) == []
+    gone = dim(scene([B], seed=2))
+    events = run(tr, [(dets(("KH", B)), gone)] * 4, t0=2.0)
+    assert [(e.kind, e.code) for e in events] == [("removed", "QS")]

@@ -1,0 +1,78 @@
+"""End to end: a generated game video, replayed through the pipeline, gives the true moves.
+
+Small videos (640×360, a dozen moves) keep this quick; ``bench/bench_pipeline.py`` runs
+the full games at 1280×720.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from vision.pipeline import GroundTruthRecognizer, replay_events
+from vision.sources import FolderSource
+from vision.synth.video import VideoSettings, make_video
+
+SMALL = VideoSettings(size=(640, 360), fps=8.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "players", "seed", "moves"),
+    [("stigespill", 2, 3, 14), ("sten", 3, 2, 12), ("skipbo", 2, 5, 12)],
+)
+def test_replayed_video_gives_the_true_moves(tmp_path, game, players, seed, moves):
+    events = make_video(game, players, seed, tmp_path, settings=SMALL, max_moves=moves)
+    assert (tmp_path / "labels.jsonl").is_file()
+    assert events["frames"] == len(list((tmp_path / "frames").glob("*.jpg")))
+    transcript = replay_events(
+        events,
+        FolderSource(tmp_path / "frames", fps=events["fps"]).frames(),
+        GroundTruthRecognizer(str(tmp_path / "labels.jsonl")),
+    )
+    assert transcript.moves == events["moves"]
+    laid = [e for e in transcript.lines if e.get("event") == "laid"]
+    assert laid, "the tracker reported no laid cards"
+    # Every card laid during the game became a "laid" event within half a second.
+    for truth in events["table_events"]:
+        first = min(
+            (e["time"] for e in laid if e["code"] == truth["code"] and e["time"] >= truth["time"]),
+            default=None,
+        )
+        assert first is not None and first - truth["time"] <= 0.5, truth
+
+
+@pytest.mark.slow
+def test_dataset_video_and_replay_commands(tmp_path):
+    def run(*a: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "kortbord", *a], capture_output=True, text=True, timeout=300
+        )
+
+    done = run(
+        "dataset",
+        "video",
+        "--game",
+        "sten",
+        "--players",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        str(tmp_path),
+        "--size",
+        "640x360",
+        "--max-moves",
+        "6",
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["moves"] == 6
+    done = run("replay", str(tmp_path), "--game", "sten", "--truth", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["matches_recording"] is True and len(out["moves"]) == 6
+    done = run("replay", str(tmp_path), "--game", "skipbo", "--truth")
+    assert done.returncode == 2 and "sten game, not skipbo" in done.stderr

@@ -1,0 +1,578 @@
+"""The vision layer's commands. Each command is one ``register_*``/``cmd_*`` pair, so other
+vision commands can live in this module beside them.
+
+- ``kortbord detect IMAGE ... [--json] [--annotate DIR]`` — recognise the cards in photos.
+- ``kortbord eval [--synthetic-images N] [--real DIR]`` — the recognizer's metrics.
+- ``kortbord train [--profile cpu|gpu] [--out DIR] [--install models/]`` — train the models.
+- ``kortbord road IMAGE [--json]`` — read a Stigespill road in road order.
+- ``kortbord watch SOURCE --game G [--players N] [--json]`` — follow a game live.
+- ``kortbord replay VIDEO --game G [--players N] [--json]`` — the transcript of a recording.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEFAULT_DECKS = Path(__file__).resolve().parent.parent.parent / "shared" / "decks"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the vision commands to the ``kortbord`` parser."""
+    register_detect(sub)
+    register_eval(sub)
+    register_train(sub)
+    register_road(sub)
+    register_watch(sub)
+    register_replay(sub)
+
+
+def _recognizer(args):
+    from kortbord.cli import CommandError
+    from vision.recognizer import ModelError, Recognizer
+
+    try:
+        return Recognizer(args.models, threads=args.threads)
+    except ModelError as e:
+        raise CommandError(str(e)) from e
+
+
+# ---- detect ----------------------------------------------------------------------------------
+def register_detect(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("detect", help="recognise the cards in images")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, …)")
+    p.add_argument("--json", action="store_true", help="print one JSON array, one object per image")
+    p.add_argument(
+        "--annotate", metavar="DIR", help="write each image with its cards drawn into DIR"
+    )
+    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
+    p.add_argument(
+        "--threads", type=int, default=None, help="onnxruntime threads (default: all cores)"
+    )
+    p.set_defaults(func=cmd_detect)
+
+
+def cmd_detect(args) -> int:
+    """Recognise the cards in each image; report unreadable files and go on with the rest."""
+    import cv2
+
+    from kortbord.cli import CommandError
+    from vision.recognizer import draw_detections
+
+    annotate = Path(args.annotate) if args.annotate else None
+    if annotate is not None:
+        try:
+            annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CommandError(f"cannot create --annotate folder {str(annotate)!r}: {e}") from e
+    rec = _recognizer(args)
+    results, failed = [], 0
+    for path in args.images:
+        frame = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
+        if frame is None:
+            why = "no such file" if not Path(path).exists() else "not a readable image"
+            print(f"kortbord detect: {path}: {why}", file=sys.stderr)
+            failed += 1
+            continue
+        det = rec(frame)
+        results.append({"image": path, "cards": det.to_list()})
+        if annotate is not None:
+            out = annotate / (Path(path).stem + ".jpg")
+            if not cv2.imwrite(str(out), draw_detections(frame, det)):
+                print(f"kortbord detect: cannot write {out}", file=sys.stderr)
+                failed += 1
+        if not args.json:
+            _print_table(path, det)
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 1 if failed else 0
+
+
+def _print_table(path: str, det) -> None:
+    print(f"{path}: {len(det)} card{'s' if len(det) != 1 else ''}")
+    for code, conf, quad in det:
+        corners = " ".join(f"({x:.0f},{y:.0f})" for x, y in quad)
+        print(f"  {code:<5} {conf:5.2f}  {corners}")
+
+
+# ---- eval ------------------------------------------------------------------------------------
+def register_eval(sub: argparse._SubParsersAction) -> None:
+    from vision.realphotos import DEFAULT_DIR
+
+    p = sub.add_parser("eval", help="measure the recognizer on generated scenes and real photos")
+    p.add_argument(
+        "--synthetic-images",
+        type=int,
+        default=100,
+        metavar="N",
+        help="generated validation scenes (new seed, every layout; default 100; 0 skips)",
+    )
+    p.add_argument(
+        "--real",
+        metavar="DIR",
+        default=str(DEFAULT_DIR),
+        help="labelled real photos (default ../shared/realphotos/edje-cards)",
+    )
+    p.add_argument("--real-train", action="store_true", help="also score the rank-only train split")
+    p.add_argument(
+        "--deck-dir",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="real-art decks for the scenes (default: every deck in ../shared/decks)",
+    )
+    p.add_argument("--models", metavar="DIR", default=None)
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    p.set_defaults(func=cmd_eval)
+
+
+def _deck_dirs(given) -> tuple[str, ...]:
+    from kortbord.cli import CommandError
+
+    if given:
+        for d in given:
+            if not Path(d).is_dir():
+                raise CommandError(f"--deck-dir {d!r} is not a folder")
+        return tuple(given)
+    if DEFAULT_DECKS.is_dir():
+        return tuple(str(p) for p in sorted(DEFAULT_DECKS.iterdir()) if p.is_dir())
+    return ()
+
+
+def cmd_eval(args) -> int:
+    """Print the recognizer's metrics."""
+    from vision.realphotos import load_split
+    from vision.recognizer_eval import Tally, eval_real, eval_real_ranks, eval_synthetic
+
+    rec = _recognizer(args)
+    report: dict = {}
+    log = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    if args.synthetic_images > 0:
+        per = eval_synthetic(rec, args.synthetic_images, _deck_dirs(args.deck_dir), log=log)
+        total = Tally()
+        for t in per.values():
+            total.add(t)
+        report["synthetic"] = {"all": total.summary(), **{k: v.summary() for k, v in per.items()}}
+    real = Path(args.real)
+    if (real / "test").is_dir():
+        report["real_test"] = eval_real(rec, load_split(real, "test")).summary()
+        if args.real_train and (real / "train").is_dir():
+            report["real_train_ranks"] = eval_real_ranks(rec, load_split(real, "train"))
+    else:
+        log(f"real photos: {real} not found; skipping the real-photo metrics")
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        _print_report(report)
+    return 0
+
+
+def _print_report(report: dict) -> None:
+    if "synthetic" in report:
+        print("Synthetic validation (cards >= 40% visible):")
+        for name, s in report["synthetic"].items():
+            print(
+                f"  {name:<8} images {s['images']:>4}  precision {s['precision']:.4f}  "
+                f"recall {s['recall']:.4f}  {s['ms_per_image']:.0f} ms/image"
+            )
+        conf = report["synthetic"]["all"]["top_confusions"]
+        if conf:
+            print("  confusions: " + ", ".join(conf))
+    if "real_test" in report:
+        s = report["real_test"]
+        print(
+            f"Real photos (test split): images {s['images']}  precision {s['precision']:.4f}  "
+            f"recall {s['recall']:.4f}  box IoU>=0.8 {s.get('box_iou_ge_0.8', 0):.4f}"
+        )
+        if s["top_confusions"]:
+            print("  confusions: " + ", ".join(s["top_confusions"]))
+    if "real_train_ranks" in report:
+        s = report["real_train_ranks"]
+        print(
+            f"Real photos (train split, ranks only): rank precision {s['rank_precision']:.4f}  "
+            f"rank recall {s['rank_recall']:.4f}  box IoU>=0.8 {s['box_iou_ge_0.8']:.4f}"
+        )
+
+
+# ---- train -----------------------------------------------------------------------------------
+def register_train(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "train", help="train the recognizer's detector and classifier (needs the train extra)"
+    )
+    p.add_argument(
+        "--out", default="runs/train", help="work folder; a second run resumes (default runs/train)"
+    )
+    p.add_argument(
+        "--profile",
+        choices=("cpu", "gpu", "tiny"),
+        default="cpu",
+        help="preset sizes: cpu (~3 h here), gpu (minutes on one big GPU), tiny (a smoke test)",
+    )
+    p.add_argument("--device", default="cpu", help="cpu or a CUDA device number (default cpu)")
+    p.add_argument(
+        "--deck-dir",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="real-art decks to mix in (default: every deck in ../shared/decks)",
+    )
+    p.add_argument(
+        "--only", choices=("all", "dataset", "detector", "classifier", "package"), default="all"
+    )
+    p.add_argument("--install", metavar="DIR", help="copy the finished models here (e.g. models)")
+    for name, typ in (
+        ("images", int),
+        ("val-images", int),
+        ("epochs", int),
+        ("imgsz", int),
+        ("batch", int),
+        ("workers", int),
+        ("classifier-steps", int),
+        ("classifier-batch", int),
+        ("classifier-workers", int),
+        ("render-workers", int),
+    ):
+        p.add_argument(f"--{name}", type=typ, default=None, help="override the profile")
+    p.add_argument(
+        "--detector-hours", type=float, default=None, help="wall-clock cap for the detector"
+    )
+    p.add_argument(
+        "--classifier-seconds", type=float, default=None, help="wall-clock cap for the classifier"
+    )
+    p.add_argument(
+        "--render-seconds", type=float, default=0.0, help="wall-clock cap for rendering scenes"
+    )
+    p.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
+    p.add_argument(
+        "--start-from",
+        metavar="DIR",
+        help="fine-tune from the checkpoints in DIR (e.g. models) instead of training from scratch",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_train)
+
+
+def cmd_train(args) -> int:
+    """Train the models (resuming what an earlier run left)."""
+    from kortbord.cli import CommandError
+
+    deck_dirs = _deck_dirs(args.deck_dir)  # a bad folder is named before anything heavy loads
+    try:
+        import torch  # noqa: F401
+        import ultralytics  # noqa: F401
+    except ImportError as e:
+        raise CommandError(
+            f"training needs the train extra ({e.name} is missing): pip install -e '.[train]'"
+        ) from e
+    from vision.train.run import TrainOptions, train
+
+    opts = TrainOptions(
+        out=args.out,
+        profile=args.profile,
+        device=args.device,
+        deck_dirs=deck_dirs,
+        only=args.only,
+        install=args.install,
+        images=args.images,
+        val_images=args.val_images,
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        workers=args.workers,
+        classifier_steps=args.classifier_steps,
+        classifier_batch=args.classifier_batch,
+        classifier_workers=args.classifier_workers,
+        render_workers=args.render_workers,
+        detector_hours=args.detector_hours,
+        classifier_seconds=args.classifier_seconds,
+        render_seconds=args.render_seconds,
+        start_from=args.start_from,
+        threads=args.threads,
+        seed=args.seed,
+    )
+    try:
+        where = train(opts)
+    except (FileNotFoundError, ValueError) as e:
+        raise CommandError(str(e)) from e
+    print(f"kortbord train: done; models in {where}")
+    return 0
+
+
+# ---- road, watch, replay (the camera pipeline) ------------------------------------------------
+def _add_source_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--truth",
+        nargs="?",
+        const="auto",
+        default=None,
+        metavar="LABELS",
+        help="use ground-truth labels (a generated video's labels.jsonl, found "
+        "beside the video when no path is given) instead of the recognizer",
+    )
+    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
+    p.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
+
+
+def register_road(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--shape",
+        choices=("auto", "chain", "rows"),
+        default="auto",
+        help="rows: straight rows read like text; auto/chain: one continuous chain",
+    )
+    p.add_argument("--annotate", metavar="OUT", help="write the photo with the road order drawn")
+    _add_source_options(p)
+    p.set_defaults(func=cmd_road)
+
+
+def _image_truth(image: str, truth: str) -> object:
+    """Return detections from a generator ground-truth JSON (``scene.truth()`` form)."""
+    from kortbord.cli import CommandError
+    from vision.detections import Detections
+
+    path = Path(image).with_suffix(".json") if truth == "auto" else Path(truth)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise CommandError(f"cannot read ground truth {str(path)!r}: {e}") from e
+    cards = data.get("cards", data) if isinstance(data, dict) else data
+    return Detections.from_list(
+        [c for c in cards if c.get("code") and c.get("visible", 1.0) >= 0.3]
+    )
+
+
+def cmd_road(args) -> int:
+    """Print the road read from one photo, or a JSON error naming what is wrong."""
+    import cv2
+
+    from kortbord.cli import CommandError
+    from vision.layouts.road import RoadError, RoadReader
+
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
+    try:
+        if frame is None and not (args.truth and not args.annotate):
+            why = "no such file" if not Path(args.image).exists() else "not a readable image"
+            raise CommandError(f"{args.image}: {why}")
+        det = _image_truth(args.image, args.truth) if args.truth else _recognizer(args)(frame)
+    except CommandError as e:
+        if not args.json:
+            raise
+        print(json.dumps({"error": str(e), "road": [], "goal": None, "problems": [str(e)]}))
+        return 2
+    try:
+        reading = RoadReader(shape=args.shape).read(det)
+    except RoadError as e:
+        _road_out(args, {"error": str(e), **e.details})
+        return 1
+    out = reading.to_json()
+    if args.annotate:
+        _annotate_road(frame, reading, args.annotate)
+    if not reading.ok:
+        out = {"error": "the road cannot be read: " + "; ".join(reading.problems), **out}
+        _road_out(args, out)
+        return 1
+    _road_out(args, out)
+    return 0
+
+
+def _annotate_road(frame, reading, path: str) -> None:
+    """Write ``frame`` with each road card's place in the road (1…28, G for the goal)."""
+    import itertools
+
+    import cv2
+
+    from kortbord.cli import CommandError
+
+    img = frame.copy()
+    marks = [(str(i + 1), c) for i, c in enumerate(reading.centers)]
+    if reading.goal_center is not None:
+        marks.append(("G", reading.goal_center))
+    pts = [tuple(int(v) for v in c) for _, c in marks]
+    for a, b in itertools.pairwise(pts):
+        cv2.line(img, a, b, (40, 200, 255), 2, cv2.LINE_AA)
+    scale = max(0.5, img.shape[1] / 1600)
+    for (text, _), p in zip(marks, pts, strict=True):
+        cv2.putText(img, text, p, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(img, text, p, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1, cv2.LINE_AA)
+    if not cv2.imwrite(path, img):
+        raise CommandError(f"cannot write --annotate {path!r}")
+
+
+def _road_out(args, out: dict) -> None:
+    if args.json:
+        print(json.dumps(out))
+        return
+    if "error" in out:
+        print(f"kortbord road: {out['error']}", file=sys.stderr)
+    if out.get("road"):
+        print("road: " + " ".join(out["road"]) + (f" → {out['goal']}" if out.get("goal") else ""))
+    for note in out.get("notes", []):
+        print(f"note: {note}")
+
+
+def register_watch(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("watch", help="follow a game from a camera, stream, video or folder")
+    p.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="webcam index (0), rtsp:// or http:// stream, video file or image folder",
+    )
+    _add_game_options(p)
+    p.set_defaults(func=cmd_watch)
+
+
+def register_replay(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="print the transcript of moves of a recorded game")
+    p.add_argument(
+        "video", metavar="VIDEO", help="video file, frame folder or generated video folder"
+    )
+    _add_game_options(p)
+    p.set_defaults(func=cmd_replay)
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", required=True, choices=("stigespill", "sten", "skipbo"))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--json", action="store_true", help="print JSON lines")
+    p.add_argument("--fps", type=float, default=None, help="frame rate of an image folder")
+    p.add_argument("--zones", metavar="FILE", default=None, help="Skip-Bo zone map (JSON)")
+    p.add_argument("--road-shape", choices=("auto", "chain", "rows"), default="auto")
+    _add_source_options(p)
+
+
+def _setup(args, path: str):
+    """Return (events.json content or None, frames source spec, recognizer)."""
+    from kortbord.cli import CommandError
+    from vision.pipeline import GroundTruthRecognizer, load_events
+
+    events, source = None, path
+    try:
+        events, source = load_events(path)
+    except FileNotFoundError:
+        pass
+    if events is not None and events.get("game") != args.game:
+        raise CommandError(f"{path} records a {events.get('game')} game, not {args.game}")
+    folder = Path(path) if Path(path).is_dir() else Path(path).parent
+    beside = folder / "labels.jsonl"
+    if args.truth:
+        labels = str(beside) if args.truth == "auto" else args.truth
+        if not Path(labels).is_file():
+            raise CommandError(f"no ground-truth labels at {labels!r}")
+        return events, source, GroundTruthRecognizer(labels)
+    try:
+        return events, source, _recognizer(args)
+    except CommandError as e:
+        if not beside.is_file():
+            raise
+        # No models yet: a generated video carries its own labels.
+        print(f"kortbord: {e}; using the ground-truth labels in {beside}", file=sys.stderr)
+        return events, source, GroundTruthRecognizer(str(beside))
+
+
+def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
+    from kortbord.cli import CommandError
+    from vision.layouts.skipbo import ZoneError, ZoneMap
+    from vision.pipeline import Guard, Pipeline, replay_events, table_game
+    from vision.sources import SourceError, open_source
+
+    events, source, recognizer = _setup(args, path)
+
+    def show(obj: dict) -> None:
+        if stream:
+            print(json.dumps(obj) if args.json else _human(obj), flush=True)
+
+    try:
+        fps = args.fps or (events or {}).get("fps")
+        src = open_source(source, fps=fps, on_status=lambda s: show(s.to_json()))
+        frames = src.frames()
+        if events is not None:
+            tr = replay_events(events, frames, recognizer, on_line=show)
+            return tr.moves, events
+        zones = None
+        if args.zones:
+            try:
+                zones = ZoneMap.from_json(json.loads(Path(args.zones).read_text()))
+            except (OSError, ValueError, ZoneError) as e:
+                raise CommandError(f"bad --zones {args.zones!r}: {e}") from e
+        pipeline = Pipeline(recognizer)
+        last_problem = None
+        last = None
+        for frame in frames:
+            last = frame
+            out = pipeline.process(frame)
+            for obj in out.lines():
+                show(obj)
+            if pipeline.guard is None and frame.time >= 1.0 and pipeline.tracker.state.cards:
+                try:
+                    rules, state, reader = table_game(
+                        args.game,
+                        args.players,
+                        pipeline.tracker.state,
+                        road_shape=args.road_shape,
+                        zones=zones,
+                    )
+                    pipeline.guard = Guard(rules, state, reader)
+                    show({"event": "game", "game": args.game, "config": rules.config})
+                except (ValueError, ZoneError) as e:
+                    if str(e) != last_problem:
+                        last_problem = str(e)
+                        show({"event": "waiting", "message": str(e)})
+        if pipeline.guard is not None and last is not None:
+            for g in pipeline.guard.finish(pipeline.tracker.state, last.time):
+                show(g.to_json())
+        moves = [m.to_json() for m in pipeline.guard.history] if pipeline.guard else []
+        return moves, None
+    except SourceError as e:
+        raise CommandError(str(e)) from e
+
+
+def _human(obj: dict) -> str:
+    kind = obj.get("event")
+    if kind in ("laid", "removed", "moved"):
+        return f"{obj['time']:8.2f}s  card {kind}: {obj['code']}"
+    if kind == "move":
+        moves = ", ".join(
+            m["kind"] + (f" {m['card']}" if "card" in m else "") for m in obj["moves"]
+        )
+        return f"{obj['time']:8.2f}s  move: {moves}  {obj.get('message', '')}"
+    if kind == "out_of_sync":
+        return f"{obj['time']:8.2f}s  {obj['message']}"
+    return f"          {obj.get('message', json.dumps(obj))}"
+
+
+def cmd_watch(args) -> int:
+    """Stream one line per table event and per accepted move until the source ends."""
+    try:
+        _run_game(args, args.source, stream=True)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader of our output went away (`| head`)
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+def cmd_replay(args) -> int:
+    """Print the whole transcript of a recorded game."""
+    moves, events = _run_game(args, args.video, stream=False)
+    out: dict = {"game": args.game, "moves": moves}
+    if events is not None and "moves" in events:
+        out["matches_recording"] = moves == events["moves"]
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for i, m in enumerate(moves, 1):
+            print(f"{i:4d}. {json.dumps(m)}")
+        if "matches_recording" in out:
+            print(
+                "matches the recorded moves"
+                if out["matches_recording"]
+                else "differs from the recorded moves"
+            )
+    return 0

@@ -1,0 +1,443 @@
+"""Stigespill: read the road (28 cards 7–K and the goal joker) in road order from the table.
+
+The road is a chain of cards, each next to the one before. :class:`RoadReader` finds the
+chain that passes through every road card and ends at the goal joker with the least
+length and turning (a beam search from the goal backwards), so rows, serpentines, U-turns,
+spirals and curves all read the same way. Two geometric facts it cannot decide alone are
+reported rather than guessed: a grid of straight rows may run like text (``shape="rows"``)
+or as a serpentine (the default reading), and two chains of nearly equal cost make the
+order ambiguous. Cards A–6 and a second joker belong to the die and discard piles.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from referee.cards import CardError, parse_card
+from vision.detections import Detections
+from vision.tracker import TableState, card_size
+
+ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
+ROAD_CODES = tuple(f"{r}{s}" for s in "SHDC" for r in ROAD_RANKS)
+SHAPES = ("auto", "chain", "rows")
+ASPECT = 0.7  # card width / height (poker 0.72, bridge 0.65)
+
+
+class RoadError(ValueError):
+    """The road cannot be read; ``details`` holds what was read (JSON) for the user."""
+
+    def __init__(self, message: str, details: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+@dataclass(frozen=True)
+class RoadReading:
+    """What was read: ``road`` codes in road order, the ``goal`` code, the problems found.
+
+    ``centers`` ``(len(road), 2)`` are the road cards' image centres in road order;
+    ``ok`` is False when a problem makes the reading unusable for the referee.
+    """
+
+    road: list[str]
+    goal: str | None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    centers: np.ndarray | None = None
+    goal_center: np.ndarray | None = None
+    piles: list[dict[str, Any]] = field(default_factory=list)
+    ok: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"road": self.road, "goal": self.goal, "problems": self.problems}
+        if self.notes:
+            out["notes"] = self.notes
+        if self.piles:
+            out["piles"] = self.piles
+        return out
+
+
+def _is_road_code(code: str) -> bool:
+    return code in ROAD_CODES
+
+
+def _iou_like(a: np.ndarray, b: np.ndarray) -> float:
+    """Return how much two cards coincide: 1 − centre distance / card size, floored at 0."""
+    d = float(np.linalg.norm(a.mean(0) - b.mean(0)))
+    return max(0.0, 1.0 - d / max(card_size(a), card_size(b)))
+
+
+class RoadReader:
+    """Order the road cards seen on the table.
+
+    ``shape``: ``auto`` (a chain; straight-row grids also get a note), ``chain``, or
+    ``rows`` (rows read like text, each from the same side). ``beam`` bounds the search;
+    ``ambiguity`` is the cost margin (in card spacings) under which two different chains
+    count as equally good.
+    """
+
+    def __init__(
+        self,
+        *,
+        shape: str = "auto",
+        beam: int = 150,
+        ambiguity: float = 0.15,
+        turn_cost: float = 0.6,
+    ) -> None:
+        if shape not in SHAPES:
+            raise ValueError(f"unknown road shape {shape!r}; expected one of {', '.join(SHAPES)}")
+        self.shape = shape
+        self.beam = beam
+        self.ambiguity = ambiguity
+        self.turn_cost = turn_cost
+
+    def read(self, table: Detections | TableState | list[tuple[str, np.ndarray]]) -> RoadReading:
+        """Return the road read from detections, a stable table state, or (code, quad) pairs."""
+        cards = _pairs(table)
+        road_cards: list[tuple[str, np.ndarray]] = []
+        jokers: list[np.ndarray] = []
+        piles: list[dict[str, Any]] = []
+        for code, quad in cards:
+            if code == "JK":
+                jokers.append(quad)
+            elif _is_road_code(code):
+                # One card seen twice (two index corners, a flicker) is still one card.
+                if any(c == code and _iou_like(q, quad) > 0.5 for c, q in road_cards):
+                    continue
+                road_cards.append((code, quad))
+            else:
+                piles.append({"code": code, "center": _round(quad.mean(0))})
+        problems: list[str] = []
+        fatal = False
+        codes = [c for c, _ in road_cards]
+        missing = [c for c in ROAD_CODES if c not in codes]
+        doubled = sorted({c for c in codes if codes.count(c) > 1}, key=ROAD_CODES.index)
+        if missing:
+            problems.append(f"missing: {' '.join(missing)}")
+            fatal = True
+        if doubled:
+            problems.append(f"doubled: {' '.join(doubled)}")
+            fatal = True
+        if len(road_cards) < 2:
+            raise RoadError(
+                f"no road found: {len(road_cards)} of the 28 road cards (7–K) seen",
+                {"road": codes, "goal": None, "problems": problems},
+            )
+        centers = np.array([q.mean(0) for _, q in road_cards], np.float64)
+        pitch = _pitch(centers)  # image pixels: only to find the goal joker
+        goal_index, goal_problem = _find_goal(centers, jokers, pitch)
+        if goal_problem:
+            problems.append(goal_problem)
+            fatal = True
+        all_centers = (
+            centers if goal_index is None else np.vstack([centers, jokers[goal_index].mean(0)])
+        )
+        notes: list[str] = []
+        if self.shape == "rows":
+            order, alt_problem = _rows_order(all_centers, goal_index is not None, pitch)
+            if alt_problem:
+                problems.append(alt_problem)
+                fatal = True
+        else:
+            quads = [q for _, q in road_cards]
+            if goal_index is not None:
+                quads.append(jokers[goal_index])
+            order, runner_up, gaps = self._chain(np.array(quads), goal_index is not None)
+            for a, b in gaps:
+                problems.append(
+                    f"gap in the road between {_name(a, road_cards)} and {_name(b, road_cards)}: "
+                    "a card may be missing or the road may be broken"
+                )
+            if runner_up is not None:
+                problems.append(
+                    "ambiguous order: two readings fit almost equally well; they differ first at "
+                    f"road card {runner_up[0] + 1} ({_name(order[runner_up[0]], road_cards)} or "
+                    f"{_name(runner_up[1], road_cards)})"
+                )
+                fatal = True
+            if self.shape == "auto" and _is_grid(all_centers, order, pitch):
+                notes.append(
+                    "the road lies in straight rows: read as a serpentine (each row back the other "
+                    "way); if it runs like text, each row from the same side, read with shape rows"
+                )
+        road_order = [i for i in order if i < len(road_cards)]
+        goal = "JK" if goal_index is not None else None
+        reading = RoadReading(
+            road=[road_cards[i][0] for i in road_order],
+            goal=goal,
+            problems=problems,
+            notes=notes,
+            centers=centers[road_order],
+            goal_center=None if goal_index is None else jokers[goal_index].mean(0),
+            piles=piles,
+            ok=not fatal,
+        )
+        return reading
+
+    # ---- the chain search ----------------------------------------------------------
+    def _chain(self, quads: np.ndarray, has_goal: bool):
+        """Return (order, ambiguity or None, gaps) for the best chain through the cards.
+
+        ``quads`` ``(n, 4, 2)``; with a goal (the last card) the chain is searched from it
+        backwards, without one from every card. Steps are measured in each card's own frame
+        (its width and height), which undoes the camera's perspective locally.
+        """
+        n = len(quads)
+        vec = _local_steps(quads)  # (n, n, 2): step i→j in card i's frame, in card heights
+        length = np.linalg.norm(vec, axis=2)
+        dist = (length + length.T) / 2
+        near = dist + np.eye(n) * 1e9
+        pitch = float(np.median(near.min(axis=1))) or 1.0
+        dist = dist / pitch
+        with np.errstate(invalid="ignore", divide="ignore"):
+            unit = np.nan_to_num(vec / length[..., None])
+        pts = unit  # the beam compares directions in the frame of the card it turns at
+        starts = [n - 1] if has_goal else list(range(n))
+        results: list[tuple[float, list[int]]] = []
+        for s in starts:
+            results += self._beam(dist, pts, s)
+        results.sort(key=lambda r: r[0])
+        best_cost, best = results[0]
+        order = best[::-1]  # the search ran from the goal backwards
+        runner = next(
+            ((c, p) for c, p in results[1:] if p != best and (has_goal or p != best[::-1])), None
+        )
+        if has_goal:
+            # The best chain's start may be a free choice (a ring of cards can be entered at
+            # two corners): search again for a chain that starts elsewhere.
+            other = self._beam(dist, pts, n - 1, avoid_end=best[-1])
+            if other and (runner is None or other[0][0] < runner[0]):
+                runner = other[0]
+        ambiguous = None
+        if runner is not None and runner[0] - best_cost < self.ambiguity:
+            alt = runner[1][::-1]
+            k = next(i for i, (a, b) in enumerate(zip(order, alt, strict=True)) if a != b)
+            ambiguous = (k, alt[k])
+        gaps = [(a, b) for a, b in itertools.pairwise(order) if dist[a, b] > 2.6]
+        return order, ambiguous, gaps
+
+    def _beam(
+        self, dist: np.ndarray, pts: np.ndarray, start: int, avoid_end: int | None = None
+    ) -> list[tuple[float, list[int]]]:
+        """Beam search of chains from ``start``: cost is length plus turning (in spacings).
+
+        ``avoid_end``: a card the chain may not end at.
+        """
+        n = len(pts)
+        full = (1 << n) - 1
+        # state: (cost, path, mask, direction of the last step)
+        beam: list[tuple] = [(0.0, [start], 1 << start, None)]
+        for _ in range(n - 1):
+            expanded: dict[tuple[int, int], tuple] = {}
+            for cost, path, mask, direction in beam:
+                last = path[-1]
+                prev = path[-2] if len(path) > 1 else None
+                # The last step seen from the card it arrived at (its own frame).
+                direction = None if prev is None else -pts[last, prev]
+                cand = [int(j) for j in np.argsort(dist[last]) if not mask >> int(j) & 1][:4]
+                for j in cand:
+                    if j == avoid_end and len(path) == n - 1:
+                        continue
+                    d = float(dist[last, j])
+                    step = pts[last, j]
+                    c = cost + d + (max(0.0, d - 1.6) ** 2) * 4  # long hops are rarely the road
+                    if direction is not None:
+                        c += self.turn_cost * (1.0 - float(np.dot(direction, step)))
+                    key = (mask | 1 << j, j)
+                    if key not in expanded or expanded[key][0] > c:
+                        expanded[key] = (c, [*path, j], mask | 1 << j, step)
+            beam = sorted(expanded.values(), key=lambda s: s[0])[: self.beam]
+        return [(b[0], b[1]) for b in beam if b[2] == full][:20]
+
+
+def _local_steps(quads: np.ndarray) -> np.ndarray:
+    """Return ``(n, n, 2)``: the step from card i to card j in card i's own frame.
+
+    A card's frame has its width along x and its height along y, scaled so a card is
+    ``ASPECT`` × 1; perspective shrinks both the cards and their spacing, so distances in
+    this frame compare like distances on the table.
+    """
+    centers = quads.mean(axis=1)
+    u = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]) / 2  # width vectors
+    v = (quads[:, 3] - quads[:, 0] + quads[:, 2] - quads[:, 1]) / 2  # height vectors
+    basis = np.stack([u, v], axis=2)  # (n, 2, 2): columns u, v
+    det = np.linalg.det(basis)
+    basis[np.abs(det) < 1e-6] = np.eye(2)
+    inv = np.linalg.inv(basis)  # (n, 2, 2)
+    diff = centers[None, :, :] - centers[:, None, :]  # (n, n, 2): j - i
+    ab = np.einsum("iab,ijb->ija", inv, diff)  # coordinates in (u, v) units
+    return ab * np.array([ASPECT, 1.0])
+
+
+def _pairs(table) -> list[tuple[str, np.ndarray]]:
+    if isinstance(table, TableState):
+        return [(c.code, np.asarray(c.corners, np.float64)) for c in table.cards]
+    if isinstance(table, Detections):
+        return [(code, np.asarray(q, np.float64)) for code, _, q in table]
+    out = []
+    for code, quad in table:
+        try:
+            code = parse_card(code).code
+        except CardError:
+            continue
+        out.append((code, np.asarray(quad, np.float64).reshape(4, 2)))
+    return out
+
+
+def _round(p: np.ndarray) -> list[float]:
+    return [round(float(p[0]), 1), round(float(p[1]), 1)]
+
+
+def _name(i: int, road_cards: list) -> str:
+    return road_cards[i][0] if i < len(road_cards) else "the goal joker"
+
+
+def _pitch(centers: np.ndarray) -> float:
+    """Return the road's card spacing: the median distance to the nearest other card."""
+    d = np.linalg.norm(centers[:, None] - centers[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1))) or 1.0
+
+
+def _find_goal(centers: np.ndarray, jokers: list[np.ndarray], pitch: float):
+    """Return (index of the goal joker or None, problem or "")."""
+    if not jokers:
+        return None, "no goal joker found: cannot tell which end of the road is the goal"
+    near = []
+    for i, q in enumerate(jokers):
+        d = float(np.linalg.norm(centers - q.mean(0), axis=1).min()) / pitch
+        near.append((d, i))
+    near.sort()
+    if near[0][0] > 2.6:
+        return None, "the joker lies away from the road: put the goal joker after the last card"
+    if len(near) > 1 and near[1][0] <= 1.6:
+        return None, "two jokers lie at the road: only the goal joker belongs there"
+    return near[0][1], ""
+
+
+def _principal_row_axis(pts: np.ndarray, pitch: float) -> np.ndarray:
+    """Return the unit direction of the road's rows: the commonest nearest-neighbour step."""
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    steps = pts[d.argmin(axis=1)] - pts
+    angles = np.mod(np.arctan2(steps[:, 1], steps[:, 0]), math.pi)
+    # Circular mean of doubled angles: directions modulo 180°.
+    a = 0.5 * math.atan2(np.sin(2 * angles).mean(), np.cos(2 * angles).mean())
+    return np.array([math.cos(a), math.sin(a)])
+
+
+def _rows(pts: np.ndarray, pitch: float) -> tuple[np.ndarray, list[list[int]]]:
+    """Split points into straight rows; return (row axis, rows each sorted along the axis)."""
+    axis = _principal_row_axis(pts, pitch)
+    normal = np.array([-axis[1], axis[0]])
+    across = pts @ normal
+    order = np.argsort(across)
+    rows: list[list[int]] = [[int(order[0])]]
+    for i in order[1:]:
+        if across[i] - across[rows[-1][-1]] > 0.5 * pitch:
+            rows.append([])
+        rows[-1].append(int(i))
+    along = pts @ axis
+    return axis, [sorted(r, key=lambda i: along[i]) for r in rows]
+
+
+def _is_grid(pts: np.ndarray, order: list[int], pitch: float) -> bool:
+    """Return whether the points form two or more straight parallel rows."""
+    if len(pts) < 8:
+        return False
+    _, rows = _rows(pts, pitch)
+    if len(rows) < 2 or any(len(r) < 2 for r in rows[:-1]):
+        return False
+    return max(len(r) for r in rows) * len(rows) < len(pts) + max(len(r) for r in rows)
+
+
+def _rows_order(pts: np.ndarray, has_goal: bool, pitch: float) -> tuple[list[int], str]:
+    """Return the order for rows read like text (goal last), or a problem."""
+    if not has_goal:
+        return list(range(len(pts))), "reading rows needs the goal joker to know the direction"
+    goal = len(pts) - 1
+    axis, rows = _rows(pts, pitch)
+    goal_row = next(i for i, r in enumerate(rows) if goal in r)
+    if goal_row not in (0, len(rows) - 1):
+        return list(range(len(pts))), "the goal joker is not in the first or last row"
+    if goal_row == 0:
+        rows = rows[::-1]
+    last = rows[-1]
+    if len(last) == 1:
+        # The goal alone in its row lies where every row begins.
+        along = pts @ axis
+        first_full = rows[0]
+        forward = abs(along[goal] - along[first_full[0]]) < abs(along[goal] - along[first_full[-1]])
+    else:
+        forward = last[-1] == goal
+        if not forward and last[0] != goal:
+            return list(range(len(pts))), "the goal joker is not at the end of its row"
+    order = [i for r in rows for i in (r if forward else r[::-1])]
+    return order, ""
+
+
+def read_road(table, shape: str = "auto") -> RoadReading:
+    """Return the road read from ``table`` (detections, a table state or (code, quad) pairs)."""
+    return RoadReader(shape=shape).read(table)
+
+
+# ---- the game view the guard compares -------------------------------------------------------
+class StigespillReader:
+    """The Stigespill table as the guard sees it: the top card of the discard pile.
+
+    The road and the goal joker do not change during a game; the die pile lies face down.
+    Every other face-up card (A–6, the second joker) is on the discard pile, and the top
+    one is the card laid last. Drawing the joker shows it briefly before the piles are
+    shuffled together (a transient view).
+    """
+
+    def __init__(self, goal_distance: float = 2.0) -> None:
+        self.goal_distance = goal_distance
+        self.goal_id: int | None = None
+        self.goal_at: np.ndarray | None = None
+
+    def observe(self, table: TableState) -> dict[str, Any]:
+        """Return ``{"discard": top code or None}`` from the stable table."""
+        road = [c for c in table.cards if _is_road_code(c.code)]
+        if self.goal_id is None and road:
+            # The goal is the joker lying at the road when the game starts; a joker laid
+            # later is a drawn one, on the discard pile.
+            jokers = [(self._distance(c, road), c.id) for c in table.cards if c.code == "JK"]
+            near = [j for j in jokers if j[0] <= self.goal_distance]
+            if near:
+                self.goal_id = min(near)[1]
+                self.goal_at = next(c.center for c in table.cards if c.id == self.goal_id)
+        top = None
+        for c in table.cards:  # in the order they were laid: the last is on top
+            if _is_road_code(c.code) or c.id == self.goal_id:
+                continue
+            if c.code == "JK" and self.goal_at is not None:
+                if float(np.linalg.norm(c.center - self.goal_at)) < 0.5 * c.size:
+                    continue  # the goal, lost for a moment and found again
+            top = c.code
+        return {"discard": top}
+
+    @staticmethod
+    def _distance(card, road) -> float:
+        centers = np.array([r.center for r in road])
+        return float(np.linalg.norm(centers - card.center, axis=1).min()) / card.size
+
+    def expect(self, rules, state) -> dict[str, Any]:
+        """Return the view a referee state predicts."""
+        return {"discard": state.discard[-1].code if state.discard else None}
+
+    def transients(self, rules, before, move, after) -> list[dict[str, Any]]:
+        """Return the joker on the discard pile while a drawn joker is shown."""
+        if getattr(move, "kind", "") == "reveal" and before.pending == "draw":
+            if move.card.is_joker:
+                return [{"discard": "JK"}]
+        return []
+
+    @staticmethod
+    def mismatch(expected: dict, observed: dict) -> float:
+        return float(sum(expected.get(k) != observed.get(k) for k in expected))

@@ -1,0 +1,225 @@
+"""Skip-Bo: zones on the table (building piles; per seat a stock and four discard piles).
+
+A :class:`ZoneMap` names each zone and its centre in the image. :func:`propose_zones`
+proposes one from the cards at the start of a game (each seat's face-up stock card), by the
+usual arrangement: a seat's four discard piles in a row to the right of its stock (as the
+seat reads its cards), fanned toward the seat; the four building piles in a row across the
+middle of the table, parallel to seat 0's row. The web page shows the map for the user to
+confirm or drag, and stores it per table as JSON (:meth:`ZoneMap.to_json`,
+:meth:`ZoneMap.from_json`). :class:`SkipBoReader` then reads each zone's cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.tracker import TableState, TrackedCard
+
+KINDS = ("building", "stock", "discard")
+PILES = 4
+SPACING = 1.2  # pile spacing in card widths
+
+
+class ZoneError(ValueError):
+    """A zone map that cannot be used; the message names the bad entry."""
+
+
+@dataclass(frozen=True)
+class Zone:
+    """One pile's place: ``kind`` building/stock/discard, ``owner`` seat, ``index`` pile 0–3."""
+
+    kind: str
+    center: tuple[float, float]
+    owner: int | None = None
+    index: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+        }
+        if self.owner is not None:
+            out["owner"] = self.owner
+        if self.kind != "stock":
+            out["index"] = self.index
+        return out
+
+
+@dataclass(frozen=True)
+class ZoneMap:
+    """The zones of one table, with the card size (pixels) they were made for."""
+
+    zones: tuple[Zone, ...]
+    players: int
+    card_size: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "card_size": round(self.card_size, 1),
+            "zones": [z.to_json() for z in self.zones],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> ZoneMap:
+        """Rebuild a zone map; raise :class:`ZoneError` naming what is wrong."""
+        if not isinstance(data, dict) or not isinstance(data.get("zones"), list):
+            raise ZoneError("a zone map is an object with a 'zones' list")
+        zones = []
+        for i, z in enumerate(data["zones"]):
+            if not isinstance(z, dict) or z.get("kind") not in KINDS:
+                raise ZoneError(f"zone {i}: 'kind' must be one of {', '.join(KINDS)}")
+            c = z.get("center")
+            if not (
+                isinstance(c, list | tuple)
+                and len(c) == 2
+                and all(isinstance(v, int | float) for v in c)
+            ):
+                raise ZoneError(f"zone {i}: 'center' must be [x, y]")
+            owner = z.get("owner")
+            if z["kind"] != "building" and not isinstance(owner, int):
+                raise ZoneError(f"zone {i}: a {z['kind']} zone needs an 'owner' seat")
+            index = z.get("index", 0)
+            if not isinstance(index, int) or not 0 <= index < PILES:
+                raise ZoneError(f"zone {i}: 'index' must be 0–3")
+            zones.append(Zone(z["kind"], (float(c[0]), float(c[1])), owner, index))
+        players = data.get("players")
+        if not isinstance(players, int) or players < 1:
+            players = 1 + max((z.owner for z in zones if z.owner is not None), default=0)
+        size = data.get("card_size", 60.0)
+        return cls(tuple(zones), players, float(size) if isinstance(size, int | float) else 60.0)
+
+    def assign(self, point: np.ndarray) -> Zone | None:
+        """Return the zone nearest ``point`` (within two card sizes), or None."""
+        best, best_d = None, 2.0 * self.card_size
+        for z in self.zones:
+            d = float(np.hypot(point[0] - z.center[0], point[1] - z.center[1]))
+            if d < best_d:
+                best, best_d = z, d
+        return best
+
+
+def _axes(card: TrackedCard) -> tuple[np.ndarray, np.ndarray, float, float]:
+    q = np.asarray(card.corners, np.float64)
+    right, down = q[1] - q[0], q[3] - q[0]
+    w, h = float(np.linalg.norm(right)) or 1.0, float(np.linalg.norm(down)) or 1.0
+    return right / w, down / h, w, h
+
+
+def propose_zones(
+    table: TableState, players: int | None = None, stock_tops: list[str] | None = None
+) -> ZoneMap:
+    """Propose the zones from the cards at the start (each seat's face-up stock card).
+
+    ``stock_tops`` (seat order) says whose stock is whose; without it seats go clockwise
+    from the stock nearest the bottom of the picture. Raises :class:`ZoneError`.
+    """
+    cards = list(table.cards)
+    want = players if players is not None else (len(stock_tops) if stock_tops else None)
+    if want is not None and len(cards) != want:
+        raise ZoneError(f"expected {want} face-up stock cards at the start, saw {len(cards)}")
+    if len(cards) < 2:
+        raise ZoneError(f"need at least two stock cards to propose zones, saw {len(cards)}")
+    centers = np.array([c.center for c in cards])
+    mid = centers.mean(0)
+    angles = np.arctan2(centers[:, 1] - mid[1], centers[:, 0] - mid[0])
+    first = int(np.argmax(centers[:, 1]))
+    # Seats go clockwise round the table (on screen, y down: increasing angle).
+    ring = sorted(range(len(cards)), key=lambda i: (angles[i] - angles[first]) % (2 * np.pi))
+    if stock_tops is not None:
+        # Which stock is seat 0: the turn of the ring whose cards show the seats' stock tops.
+        def fits(r: int) -> int:
+            return sum(cards[ring[(s + r) % len(ring)]].code == c for s, c in enumerate(stock_tops))
+
+        best = max(range(len(ring)), key=lambda r: (fits(r), -r))
+        if fits(best) < len(stock_tops):
+            missing = [c for c in stock_tops if c not in [x.code for x in cards]]
+            raise ZoneError(
+                "the stock cards on the table do not match the game's stocks"
+                + (f" (not seen: {' '.join(missing)})" if missing else "")
+            )
+        ring = ring[best:] + ring[:best]
+    stocks = [cards[i] for i in ring]
+    n = len(stocks)
+    zones: list[Zone] = []
+    seat_centres = []
+    sizes = []
+    for seat, card in enumerate(stocks):
+        right, _, w, _ = _axes(card)
+        gap = SPACING * w
+        sizes.append(card.size)
+        c = card.center
+        zones.append(Zone("stock", (float(c[0]), float(c[1])), seat))
+        for k in range(PILES):
+            p = c + right * gap * (k + 1)
+            zones.append(Zone("discard", (float(p[0]), float(p[1])), seat, k))
+        seat_centres.append(c + right * gap * 2.5)
+    # The table's middle: halfway between seat 0 and the seat facing it.
+    right0, _, w0, _ = _axes(stocks[0])
+    facing = min(range(1, n), key=lambda s: float(np.dot(_axes(stocks[s])[0], right0)))
+    middle = (seat_centres[0] + seat_centres[facing]) / 2
+    for k in range(PILES):
+        p = middle + right0 * SPACING * w0 * (k - 1.5)
+        zones.append(Zone("building", (float(p[0]), float(p[1])), None, k))
+    return ZoneMap(tuple(zones), n, float(np.median(sizes)))
+
+
+class SkipBoReader:
+    """The Skip-Bo table as the guard sees it, through a zone map.
+
+    View: ``{"building": [top code or None] * 4, "stock": [top per seat],
+    "discard": [[codes bottom→top] * 4 per seat]}`` (a fanned discard pile shows every card).
+    """
+
+    def __init__(self, zones: ZoneMap) -> None:
+        self.zones = zones
+        # A card keeps the zone it was first seen in: cards lie still, and a card between
+        # two zones must not flicker from one to the other with the camera's shake.
+        self._zone_of: dict[int, Zone | None] = {}
+
+    def observe(self, table: TableState) -> dict[str, Any]:
+        n = self.zones.players
+        view: dict[str, Any] = {
+            "building": [None] * PILES,
+            "stock": [None] * n,
+            "discard": [[[] for _ in range(PILES)] for _ in range(n)],
+        }
+        for card in table.cards:  # in the order they were laid
+            if card.id not in self._zone_of:
+                self._zone_of[card.id] = self.zones.assign(card.center)
+            z = self._zone_of[card.id]
+            if z is None:
+                continue
+            if z.kind == "building":
+                view["building"][z.index] = card.code
+            elif z.kind == "stock" and z.owner is not None and z.owner < n:
+                view["stock"][z.owner] = card.code
+            elif z.kind == "discard" and z.owner is not None and z.owner < n:
+                view["discard"][z.owner][z.index].append(card.code)
+        return view
+
+    def expect(self, rules, state) -> dict[str, Any]:
+        return {
+            "building": [p[-1].code if p else None for p in state.building],
+            "stock": [s[-1].code if s else None for s in state.stocks],
+            "discard": [[[c.code for c in pile] for pile in seat] for seat in state.discards],
+        }
+
+    def transients(self, rules, before, move, after) -> list[dict[str, Any]]:
+        """Return the view with a finished building pile still showing its last card."""
+        if getattr(move, "kind", "") == "play" and not after.building[move.pile]:
+            view = self.expect(rules, after)
+            view["building"][move.pile] = move.card.code
+            return [view]
+        return []
+
+    @staticmethod
+    def mismatch(expected: dict, observed: dict) -> float:
+        bad = 0
+        for key in ("building", "stock", "discard"):
+            e, o = expected.get(key, []), observed.get(key, [])
+            bad += sum(a != b for a, b in zip(e, o, strict=False)) + abs(len(e) - len(o))
+        return float(bad)

@@ -1,0 +1,99 @@
+"""Sten: read the board — for each suit whether its 7 is down and the tops of its two piles.
+
+Cards are unique in Sten, so no zones are needed: a suit's upper pile top is the highest
+rank above 7 seen of that suit, its lower pile top the lowest rank below 7. A finished pile
+(the K or the A laid) leaves the table; that it left is known from the game's history, and
+the finishing card shows only briefly (a transient view).
+"""
+
+from __future__ import annotations
+
+from referee.cards import parse_card
+from vision.tracker import TableState
+
+SUIT_ORDER = ("S", "H", "D", "C")
+
+
+def _board_view(board) -> dict[str, list]:
+    out = {}
+    for si, pile in enumerate(board):
+        if pile is None:
+            out[SUIT_ORDER[si]] = [False, None, None]
+            continue
+        low, high = pile
+        out[SUIT_ORDER[si]] = [True, high if 7 < high < 13 else None, low if 1 < low < 7 else None]
+    return out
+
+
+def _lay(board, si: int, r: int):
+    pile = board[si]
+    if pile is None:
+        new = (7, 7)
+    elif r < 7:
+        new = (r, pile[1])
+    else:
+        new = (pile[0], r)
+    return (*board[:si], new, *board[si + 1 :])
+
+
+def _key(code: str) -> tuple[int, int]:
+    c = parse_card(code)
+    return SUIT_ORDER.index(c.suit.value), c.rank_value
+
+
+class StenReader:
+    """The Sten board as the guard sees it: ``{suit: [seven down, upper top, lower top]}``."""
+
+    def observe(self, table: TableState) -> dict[str, list]:
+        """Return the board read from the stable table (ranks A=1 … K=13)."""
+        view = {s: [False, None, None] for s in SUIT_ORDER}
+        for card in table.cards:
+            c = parse_card(card.code)
+            if c.kind != "std":
+                continue
+            v = view[c.suit.value]
+            r = c.rank_value
+            if r == 7:
+                v[0] = True
+            elif r > 7:
+                v[1] = r if v[1] is None else max(v[1], r)
+            else:
+                v[2] = r if v[2] is None else min(v[2], r)
+        return view
+
+    def expect(self, rules, state) -> dict[str, list]:
+        """Return the view a referee state predicts."""
+        return _board_view(state.board)
+
+    def transients(self, rules, before, move, after) -> list[dict[str, list]]:
+        """Return the views while a pile's last card shows, and between cards of a go-out."""
+        kind = getattr(move, "kind", "")
+        if kind == "lay":
+            cards = [move.card.code]
+        elif kind == "go_out":
+            cards = [c.code for c in move.cards]
+        else:
+            return []
+        views = []
+        board = before.board
+        for i, code in enumerate(cards):
+            si, r = _key(code)
+            board = _lay(board, si, r)
+            view = _board_view(board)
+            if r in (1, 13):  # the finishing card shows before the pile leaves
+                shown = {k: list(v) for k, v in view.items()}
+                shown[SUIT_ORDER[si]][1 if r == 13 else 2] = r
+                views.append(shown)
+            if i < len(cards) - 1:
+                views.append(view)
+        return views
+
+    @staticmethod
+    def mismatch(expected: dict, observed: dict) -> float:
+        return float(
+            sum(
+                a != b
+                for s in expected
+                for a, b in zip(expected[s], observed.get(s, [None] * 3), strict=False)
+            )
+        )

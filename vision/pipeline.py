@@ -1,0 +1,578 @@
+"""The camera pipeline, guarded by the rules: frames → detections → stable table → moves.
+
+The referee's legal moves are the only hypotheses. After each change of the stable table,
+:class:`Guard` asks the game's layout reader what the table shows (an *observation*, a
+small JSON-like view: the discard pile's top card, each Sten suit's pile tops, each Skip-Bo
+zone's cards) and searches short sequences of legal moves from the current state (forced
+moves are free; chance outcomes such as "the revealed die card is 5♥" are hypotheses like
+any other), comparing the view each sequence predicts with what is seen:
+
+* exactly one sequence fits → its moves are applied and reported;
+* one fits but a longer one is still under way (a player going out card by card, a Skip-Bo
+  pile of 12 about to be set aside) → wait up to ``patience`` seconds for more;
+* none fits, or two with different outcomes fit → "out of sync — please confirm", with the
+  candidates; the game does not change.
+
+:class:`Pipeline` strings the stages together; every stage keeps the one-method shape.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from referee.core import CHANCE, Move, Rules
+from vision.detections import Detections
+from vision.sources import Frame
+from vision.tracker import TableEvent, TableState, Tracker
+
+Observation = dict[str, Any]
+
+
+class GameReader(Protocol):
+    """What a game's layout reader gives the guard (see ``vision.layouts``)."""
+
+    def observe(self, table: TableState) -> Observation:
+        """Return what the table shows, in the same form as :meth:`expect`."""
+
+    def expect(self, rules: Rules, state: Any) -> Observation:
+        """Return what the table should show in referee state ``state``."""
+
+    def transients(self, rules: Rules, before: Any, move: Move, after: Any) -> list[Observation]:
+        """Return views seen briefly while ``move`` happens (before its final view)."""
+
+    def mismatch(self, expected: Observation, observed: Observation) -> float:
+        """Return how badly an expected view disagrees with the observed one (0: fits)."""
+
+
+@dataclass
+class Hypothesis:
+    """A sequence of legal moves from the current state, with the views it passes through."""
+
+    moves: list[Move]
+    state: Any
+    branching: int
+    views: list[Observation] = field(default_factory=list)  # intermediate views, in order
+
+
+@dataclass(frozen=True)
+class GuardEvent:
+    """What the guard decided: ``kind`` is ``move``, ``out_of_sync``, ``in_sync`` or
+    ``corrected`` (``moves`` replace the retracted ones given as the one candidate)."""
+
+    kind: str
+    time: float
+    moves: tuple[Move, ...] = ()
+    candidates: tuple[tuple[Move, ...], ...] = ()
+    observed: Observation | None = None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "time": round(self.time, 3)}
+        if self.moves:
+            out["moves"] = [m.to_json() for m in self.moves]
+        if self.candidates and self.kind == "corrected":
+            out["retracted"] = [m.to_json() for m in self.candidates[0]]
+        elif self.candidates:
+            out["candidates"] = [[m.to_json() for m in seq] for seq in self.candidates]
+        if self.observed is not None:
+            out["observed"] = self.observed
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+class Guard:
+    """Accept only legal moves that clearly explain the stable table.
+
+    Settings: ``max_branching`` choices (moves with more than one legal alternative) per
+    explanation; ``patience`` seconds to wait for a change still under way before settling;
+    ``settle`` seconds a new view must hold before a move is read from it (a card taken
+    from one pile may still show there for a few frames while it lands on another);
+    ``limit`` hypotheses per search, so a confused table cannot stall the loop.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        state: Any,
+        reader: GameReader,
+        *,
+        max_branching: int = 2,
+        patience: float = 2.5,
+        settle: float = 0.6,
+        limit: int = 20000,
+    ) -> None:
+        self.rules = rules
+        self.state = state
+        self.reader = reader
+        self.max_branching = max_branching
+        self.patience = patience
+        self.settle = settle
+        self.limit = limit
+        self.history: list[Move] = []
+        self._observed: Observation | None = None
+        self._since = 0.0
+        self._reported: Observation | None = None
+        self._trail: list[Observation] = []  # unexplained views seen since the last move
+        self._unexplained: float | None = None  # when the table stopped matching the game
+        self._cache: tuple | None = None  # the last search, reused while nothing changed
+        self._checkpoints: list[tuple[Any, int]] = []  # (state, history length) before moves
+
+    def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
+        """Compare the stable table at ``time`` with the game; return what was decided."""
+        now = table.time if time is None else time
+        observed = self.reader.observe(table)
+        if observed != self._observed:
+            self._observed = observed
+            self._since = now
+        events = self._decide(observed, now, final=False)
+        if not any(e.kind == "move" for e in events) and observed not in self._trail:
+            expected = self.reader.expect(self.rules, self.state)
+            if self.reader.mismatch(expected, observed) != 0:
+                self._trail.append(observed)
+        return events
+
+    def finish(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
+        """Settle what is still waiting (the video ended): accept a lone fit, else report."""
+        now = table.time if time is None else time
+        return self._decide(self.reader.observe(table), now, final=True)
+
+    # ---- deciding ------------------------------------------------------------------------
+    def _decide(self, observed: Observation, now: float, final: bool) -> list[GuardEvent]:
+        expected = self.reader.expect(self.rules, self.state)
+        if self.reader.mismatch(expected, observed) == 0:
+            self._unexplained = None
+            if self._reported is not None:
+                self._reported = None
+                return [GuardEvent("in_sync", now, message="the table matches the game again")]
+            return []
+        if self.rules.is_over(self.state):
+            return self._report(observed, now, (), "the game is over, but the table changed")
+        if self._unexplained is None:
+            self._unexplained = now
+        key = (id(self.state), repr(observed), len(self._trail))
+        if self._cache is not None and self._cache[0] == key:
+            full, partial = self._cache[1]
+        else:
+            full, partial = self._search(observed)
+            self._cache = (key, (full, partial))
+        if len(_distinct(self.rules, full)) > 1 and self._trail:
+            # What was seen on the way (a drawn joker shown, a card soon covered) decides.
+            best = max(self._trail_score(h, observed) for h in full)
+            if best > 0:
+                full = [h for h in full if self._trail_score(h, observed) == best]
+        waited = final or now - self._since >= self.patience
+        # Out of sync once the table has disagreed for a while and the latest view has
+        # settled, even if it keeps changing (cards laid one after another).
+        stuck = final or (now - self._unexplained >= self.patience and now - self._since >= 0.5)
+        outcomes = _distinct(self.rules, full)
+        settled = final or now - self._since >= self.settle
+        if len(outcomes) == 1 and settled and (not partial or waited):
+            best = min(full, key=lambda h: (len(h.moves), h.branching))
+            return self._accept(best, now)
+        if len(outcomes) > 1 and stuck:
+            shortest = min(len(h.moves) for h in full)
+            cands = tuple(tuple(h.moves) for h in full if len(h.moves) == shortest)[:8]
+            return self._report(observed, now, cands, "two or more moves fit what the camera sees")
+        if not full and not partial and stuck:
+            corrected = self._correct(observed, now)
+            if corrected:
+                return corrected
+            return self._report(observed, now, (), "no legal move fits what the camera sees")
+        return []
+
+    def _trail_score(self, h: Hypothesis, observed: Observation) -> int:
+        """Return how many of the views seen since the last move ``h`` passes through."""
+        trail = [v for v in self._trail if v != observed]
+        return sum(any(self.reader.mismatch(w, v) == 0 for w in h.views) for v in trail)
+
+    def _correct(self, observed: Observation, now: float) -> list[GuardEvent]:
+        """Re-read the last accepted moves when only a different reading explains the table.
+
+        A card misread for long enough can be taken for another legal card; when the true
+        card shows and nothing fits any more, the moves since an earlier position are
+        searched again, and replaced if exactly one explanation fits from there.
+        """
+        for state, keep in reversed(self._checkpoints):
+            saved, self.state = self.state, state
+            try:
+                full, partial = self._search(observed)
+            finally:
+                self.state = saved
+            outcomes = _distinct(self.rules, full)
+            if len(outcomes) == 1 and not partial:
+                best = min(full, key=lambda h: (len(h.moves), h.branching))
+                retracted = tuple(self.history[keep:])
+                self._checkpoints = [c for c in self._checkpoints if c[1] < keep]
+                self.history = self.history[:keep]
+                self._checkpoints.append((state, keep))
+                self.state = best.state
+                self.history += best.moves
+                self._trail, self._unexplained, self._reported = [], None, None
+                return [
+                    GuardEvent(
+                        "corrected",
+                        now,
+                        moves=tuple(best.moves),
+                        candidates=(retracted,),
+                        message="corrected: the last moves were read again",
+                    )
+                ]
+        return []
+
+    def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:
+        self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
+        self.state = h.state
+        self.history += h.moves
+        self._trail = []
+        self._unexplained = None
+        self._reported = None
+        return [GuardEvent("move", now, moves=tuple(h.moves), message=_last(h.state))]
+
+    def _report(self, observed, now, candidates, why) -> list[GuardEvent]:
+        if self._reported == observed:
+            return []
+        self._reported = observed
+        return [
+            GuardEvent(
+                "out_of_sync",
+                now,
+                candidates=candidates,
+                observed=observed,
+                message=f"out of sync — please confirm: {why}",
+            )
+        ]
+
+    def _search(self, observed: Observation) -> tuple[list[Hypothesis], list[Hypothesis]]:
+        """Return (sequences whose final view fits, sequences under way through a fitting view).
+
+        Iterative deepening on the number of real choices: the first depth that explains
+        the table wins (the shortest explanation). A sequence is not extended past a fit,
+        so trailing forced moves wait until something shows that they happened.
+        """
+        for depth in range(1, self.max_branching + 1):
+            full, partial = self._search_at(observed, depth)
+            if full and self._trail and depth < self.max_branching:
+                here = max(self._trail_score(h, observed) for h in full)
+                if here < len([v for v in self._trail if v != observed]):
+                    # A longer explanation may pass through more of what was seen.
+                    deeper = self._search_at(observed, depth + 1)
+                    if deeper[0] and max(self._trail_score(h, observed) for h in deeper[0]) > here:
+                        return deeper
+            if full or partial:
+                return _dedupe(full), _dedupe(partial)
+        return [], []
+
+    def _search_at(self, observed: Observation, depth: int):
+        """Return (full, partial) hypotheses with at most ``depth`` real choices."""
+        rules, reader = self.rules, self.reader
+        full: list[Hypothesis] = []
+        partial: list[Hypothesis] = []
+        count = 0
+        stack = [Hypothesis([], self.state, 0)]
+        while stack and count < self.limit:
+            h = stack.pop()
+            if rules.is_over(h.state):
+                continue
+            moves = rules.legal_moves(h.state)
+            forced = len(moves) == 1 and rules.to_move(h.state) != CHANCE
+            for move in moves:
+                b = h.branching + (0 if forced else 1)
+                if b > depth:
+                    continue
+                count += 1
+                after = rules.apply(h.state, move)
+                views = [*h.views, *reader.transients(rules, h.state, move, after)]
+                final = reader.expect(rules, after)
+                child = Hypothesis([*h.moves, move], after, b, views)
+                if reader.mismatch(final, observed) == 0:
+                    full.append(child)
+                    continue
+                if any(reader.mismatch(v, observed) == 0 for v in views):
+                    partial.append(child)
+                if len(child.moves) < 12 and (b < depth or _forced_next(rules, after)):
+                    stack.append(Hypothesis(child.moves, after, b, [*views, final]))
+        return _dedupe(full), _dedupe(partial)
+
+
+def _forced_next(rules: Rules, state: Any) -> bool:
+    if rules.is_over(state) or rules.to_move(state) == CHANCE:
+        return False
+    return len(rules.legal_moves(state)) == 1
+
+
+def _dedupe(hs: list[Hypothesis]) -> list[Hypothesis]:
+    seen: set[tuple] = set()
+    out = []
+    for h in hs:
+        key = tuple(repr(m) for m in h.moves)
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def _distinct(rules: Rules, hs: list[Hypothesis]) -> list[Hypothesis]:
+    """Keep one hypothesis per distinct resulting state (equivalent explanations agree)."""
+    out: dict[str, Hypothesis] = {}
+    for h in hs:
+        try:
+            data = rules.state_to_json(h.state)
+            # The narration differs between equivalent moves (laying the last card, or
+            # going out with it); the position is what counts.
+            key = repr({k: v for k, v in data.items() if k not in ("last", "message")})
+        except Exception:  # a state the referee cannot serialise counts as its own outcome
+            key = str(id(h))
+        out.setdefault(key, h)
+    return list(out.values())
+
+
+def _last(state: Any) -> str:
+    return str(getattr(state, "last", "") or "")
+
+
+# ---- the whole pipeline -----------------------------------------------------------------------
+Recognizer = Callable[[np.ndarray], Detections]
+
+
+@dataclass(frozen=True)
+class PipelineOutput:
+    """What one frame produced: tracker events, guard events, and the frame time."""
+
+    time: float
+    table_events: list[TableEvent]
+    guard_events: list[GuardEvent]
+    seconds: float  # processing time of this frame
+
+    def lines(self) -> Iterator[dict[str, Any]]:
+        """Yield one JSON object per event (tracker events first)."""
+        for e in self.table_events:
+            yield e.to_json()
+        for g in self.guard_events:
+            yield g.to_json()
+
+
+class Pipeline:
+    """Recognizer → tracker → guard, fed one frame at a time by :meth:`process`.
+
+    ``recognizer`` maps a BGR image to detections (the real recognizer, or a
+    ground-truth adapter). The guard is optional: without it only table events come out.
+    """
+
+    def __init__(
+        self, recognizer: Recognizer, tracker: Tracker | None = None, guard: Guard | None = None
+    ) -> None:
+        self.recognizer = recognizer
+        self.tracker = tracker or Tracker()
+        self.guard = guard
+
+    def process(self, frame: Frame) -> PipelineOutput:
+        """Run one frame through every stage."""
+        t0 = _time.perf_counter()
+        detections = _recognize(self.recognizer, frame)
+        table_events = self.tracker.update(detections, frame.time, frame.image)
+        guard_events = self.guard.update(self.tracker.state, frame.time) if self.guard else []
+        return PipelineOutput(frame.time, table_events, guard_events, _time.perf_counter() - t0)
+
+    def run(self, frames: Iterable[Frame]) -> Iterator[PipelineOutput]:
+        """Process every frame; at the end, let the guard settle what is still waiting."""
+        last_time = 0.0
+        for frame in frames:
+            last_time = frame.time
+            yield self.process(frame)
+        if self.guard is not None:
+            events = self.guard.finish(self.tracker.state, last_time)
+            if events:
+                yield PipelineOutput(last_time, [], events, 0.0)
+
+
+def _recognize(recognizer: Any, frame: Frame) -> Detections:
+    """Call a recognizer that takes a frame (ground truth) or an image (the model)."""
+    if getattr(recognizer, "wants_frame", False):
+        return recognizer(frame)
+    return recognizer(frame.image)
+
+
+# ---- ground truth and replays -------------------------------------------------------------------
+class GroundTruthRecognizer:
+    """Detections from a generated video's ``labels.jsonl`` instead of the model.
+
+    A card counts as seen when at least ``min_visible`` of it shows, or one of its index
+    corners shows at least ``min_index`` (what a good recognizer needs).
+    """
+
+    wants_frame = True
+
+    def __init__(self, labels_path: str, *, min_visible: float = 0.4, min_index: float = 0.6):
+        import json
+
+        self.frames: dict[int, list[dict]] = {}
+        with open(labels_path) as f:
+            for line in f:
+                if line.strip():
+                    rec = json.loads(line)
+                    self.frames[int(rec["frame"])] = rec["cards"]
+        self.min_visible = min_visible
+        self.min_index = min_index
+
+    def __call__(self, frame: Frame) -> Detections:
+        cards = [
+            c
+            for c in self.frames.get(frame.index, [])
+            if c.get("visible", 1.0) >= self.min_visible or c.get("index", 0.0) >= self.min_index
+        ]
+        return Detections.from_list(cards)
+
+
+def reader_for(game: str, rules: Rules, state: Any, table: TableState | None = None) -> GameReader:
+    """Return the layout reader of ``game`` (Skip-Bo proposes its zones from ``table``)."""
+    from vision.layouts.road import StigespillReader
+    from vision.layouts.skipbo import SkipBoReader, propose_zones
+    from vision.layouts.sten import StenReader
+
+    if game == "stigespill":
+        return StigespillReader()
+    if game == "sten":
+        return StenReader()
+    if game == "skipbo":
+        tops = [s[-1].code for s in state.stocks] if not getattr(state, "hidden", False) else None
+        return SkipBoReader(propose_zones(table or TableState(0.0), rules.players, tops))
+    raise ValueError(f"unknown game {game!r}")
+
+
+@dataclass
+class Transcript:
+    """A replayed video: the moves the pipeline accepted, every event, and timing figures."""
+
+    moves: list[dict[str, Any]]
+    lines: list[dict[str, Any]]
+    frames: int
+    seconds: float  # time spent in the pipeline (recognizer, tracker, guard)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "moves": self.moves,
+            "frames": self.frames,
+            "seconds": round(self.seconds, 3),
+            "events": self.lines,
+        }
+
+
+def replay_events(
+    events: dict[str, Any],
+    frames: Iterable[Frame],
+    recognizer: Recognizer,
+    *,
+    warmup: float = 1.0,
+    on_line: Callable[[dict[str, Any]], None] | None = None,
+) -> Transcript:
+    """Run the pipeline over ``frames`` of a game whose set-up is ``events`` (events.json)."""
+    from referee import make_rules
+
+    rules = make_rules(events["game"], **events["config"])
+    state = rules.state_from_json(events["initial"])
+    pipeline = Pipeline(recognizer, Tracker())
+    lines: list[dict[str, Any]] = []
+    n = 0
+    busy = 0.0
+    last_time = 0.0
+
+    def emit(obj: dict[str, Any]) -> None:
+        lines.append(obj)
+        if on_line is not None:
+            on_line(obj)
+
+    problem = ""
+
+    def start() -> None:
+        nonlocal problem
+        try:
+            reader = reader_for(events["game"], rules, state, pipeline.tracker.state)
+        except ValueError as e:  # e.g. not every Skip-Bo stock card in sight yet
+            if str(e) != problem:
+                problem = str(e)
+                emit({"event": "waiting", "time": round(last_time, 3), "message": problem})
+            return
+        pipeline.guard = Guard(rules, state, reader)
+
+    for frame in frames:
+        n += 1
+        last_time = frame.time
+        if pipeline.guard is None and frame.time >= warmup and pipeline.tracker.state.cards:
+            start()
+        out = pipeline.process(frame)
+        busy += out.seconds
+        for obj in out.lines():
+            emit(obj)
+    if pipeline.guard is None:
+        start()
+    if pipeline.guard is None:
+        return Transcript([], lines, n, busy)
+    for g in pipeline.guard.finish(pipeline.tracker.state, last_time):
+        emit(g.to_json())
+    moves = [m.to_json() for m in pipeline.guard.history]
+    return Transcript(moves, lines, n, busy)
+
+
+def load_events(path: str) -> tuple[dict[str, Any], str]:
+    """Return (events.json content, frames source) for a video folder, file or events file."""
+    import json
+    from pathlib import Path
+
+    p = Path(path)
+    if p.is_dir():
+        folder = p
+    elif p.name == "events.json":
+        folder = p.parent
+    else:
+        folder = p.parent
+    events_path = folder / "events.json"
+    if not events_path.is_file():
+        raise FileNotFoundError(f"no events.json beside {path!r}")
+    events = json.loads(events_path.read_text())
+    if p.is_file() and p.name != "events.json":
+        source = str(p)
+    elif (folder / "frames").is_dir():
+        source = str(folder / "frames")
+    elif (folder / "video.mp4").is_file():
+        source = str(folder / "video.mp4")
+    else:
+        raise FileNotFoundError(f"no frames/ or video.mp4 in {str(folder)!r}")
+    return events, source
+
+
+def table_game(
+    game: str, players: int, table: TableState, *, road_shape: str = "auto", zones: Any = None
+) -> tuple[Rules, Any, GameReader]:
+    """Set up a real-table game from the first stable table (no set-up file).
+
+    Stigespill reads the road; Sten starts with unknown hands; Skip-Bo starts a real-table
+    state (unseen cards are revealed as chance moves) with the given or proposed zones.
+    Raises ``ValueError`` with a reason a user understands when the table is not ready.
+    """
+    import random
+
+    from referee import make_rules
+    from vision.layouts.road import RoadReader, StigespillReader
+    from vision.layouts.skipbo import SkipBoReader, ZoneMap, propose_zones
+    from vision.layouts.sten import StenReader
+
+    if game == "stigespill":
+        reading = RoadReader(shape=road_shape).read(table)
+        if not reading.ok:
+            raise ValueError("the road cannot be read yet: " + "; ".join(reading.problems))
+        rules = make_rules("stigespill", players=players, road=reading.road)
+        return rules, rules.initial_state(random.Random(0)), StigespillReader()
+    if game == "sten":
+        rules = make_rules("sten", players=players, known_hands=False)
+        return rules, rules.initial_state(random.Random(0)), StenReader()
+    if game == "skipbo":
+        rules = make_rules("skipbo", players=players)
+        zmap = zones if isinstance(zones, ZoneMap) else propose_zones(table, players)
+        return rules, rules.table_state(random.Random(0)), SkipBoReader(zmap)
+    raise ValueError(f"unknown game {game!r}; expected stigespill, sten or skipbo")

@@ -1,0 +1,455 @@
+"""Stable table state from noisy per-frame detections.
+
+A card counts as present once it has been seen, lying still, in ``confirm_hits`` of the
+last ``window`` frames. It counts as gone only when there is evidence: another card was laid
+on top of it (covered), or the place where it lay is clearly visible without it — the image
+there looks like the table (see :class:`TableModel`) and is calm — in ``remove_frames``
+frames in a row. A hand over the table hides cards without removing them; one misread
+frame neither creates nor removes a card. Every change of the stable state is a
+:class:`TableEvent` (``laid``, ``removed``, ``moved``) with its frame time.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.detections import Detections
+
+
+@dataclass(frozen=True)
+class TrackedCard:
+    """A card in the stable state: ``corners`` ``(4, 2)`` where it was last seen."""
+
+    id: int
+    code: str
+    corners: np.ndarray
+    first_seen: float
+    last_seen: float
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def size(self) -> float:
+        return card_size(self.corners)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "code": self.code,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "first_seen": round(self.first_seen, 3),
+            "last_seen": round(self.last_seen, 3),
+        }
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The stable cards on the table at ``time``."""
+
+    time: float
+    cards: tuple[TrackedCard, ...] = ()
+
+    def codes(self) -> list[str]:
+        return [c.code for c in self.cards]
+
+    def to_detections(self) -> Detections:
+        """Return the stable cards as detections (for readers that take detections)."""
+        if not self.cards:
+            return Detections.empty()
+        return Detections(
+            np.array([c.corners for c in self.cards], np.float32),
+            tuple(c.code for c in self.cards),
+            np.ones(len(self.cards), np.float32),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"time": round(self.time, 3), "cards": [c.to_json() for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """A change of the stable state: ``kind`` is ``laid``, ``removed`` or ``moved``."""
+
+    kind: str
+    code: str
+    time: float
+    card_id: int
+    corners: np.ndarray
+    previous: np.ndarray | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "event": self.kind,
+            "code": self.code,
+            "time": round(self.time, 3),
+            "card": self.card_id,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+        }
+        if self.previous is not None:
+            out["from"] = [[round(float(x), 1), round(float(y), 1)] for x, y in self.previous]
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def card_size(corners: np.ndarray) -> float:
+    """Return a card's size in pixels: the square root of its quad's area."""
+    x, y = corners[:, 0], corners[:, 1]
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+    return max(1.0, area**0.5)
+
+
+def point_in_quad(point: np.ndarray, quad: np.ndarray) -> bool:
+    """Return whether ``point`` ``(2,)`` lies inside the convex ``quad`` ``(4, 2)``."""
+    sign = 0.0
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        cross = (b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0])
+        if cross != 0:
+            if sign == 0:
+                sign = cross
+            elif (cross > 0) != (sign > 0):
+                return False
+    return True
+
+
+class TableModel:
+    """Decides whether a place on the table is clearly visible (bare table, nothing over it).
+
+    The table's colour is learnt from each frame itself, outside every known card, so light
+    changes follow; a place is visible when nearly all its pixels look like table (in Lab,
+    within a robust spread of the table's median) and it did not change since the last frame
+    (a hand in motion, a shadow sweeping). Works on a ``scale`` reduced copy for speed.
+    """
+
+    def __init__(
+        self,
+        *,
+        scale: float = 0.5,
+        table_fraction: float = 0.8,
+        calm: float = 18.0,
+        chroma_tolerance: float = 8.0,
+        light_tolerance: float = 25.0,
+    ) -> None:
+        self.scale = scale
+        self.table_fraction = table_fraction
+        self.calm = calm
+        self.chroma_tolerance = chroma_tolerance
+        self.light_tolerance = light_tolerance
+        self._lab: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._table: tuple[np.ndarray, np.ndarray] | None = None
+        self._known: list[np.ndarray] = []
+        self._frame_id = -1
+        self._prepared = -1
+
+    def new_frame(self, image: np.ndarray | None, known_cards: list[np.ndarray]) -> None:
+        """Remember this frame (``(h, w, 3)`` BGR) and the cards known to lie on the table."""
+        self._prev = self._lab
+        self._frame_id += 1
+        self._image = image
+        self._known = known_cards
+        self._lab = None
+
+    def _prepare(self) -> None:
+        import cv2
+
+        if self._prepared == self._frame_id or self._image is None:
+            return
+        self._prepared = self._frame_id
+        small = cv2.resize(
+            self._image, None, fx=self.scale, fy=self.scale, interpolation=cv2.INTER_AREA
+        )
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        self._lab = lab
+        mask = np.full(lab.shape[:2], 255, np.uint8)
+        for quad in self._known:
+            # Grow each card a little: its border and shadow are not table.
+            c = quad.mean(axis=0)
+            grown = (c + (quad - c) * 1.15) * self.scale
+            cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
+        pixels = lab[mask > 0]
+        if len(pixels) < 50:
+            self._table = None
+            return
+        med = np.median(pixels, axis=0)
+        mad = np.median(np.abs(pixels - med), axis=0) * 1.4826
+        self._table = (med, mad)
+
+    def visible(self, quad: np.ndarray, others: list[np.ndarray] | None = None) -> bool:
+        """Return whether the place ``quad`` ``(4, 2)`` shows bare, calm table this frame.
+
+        ``others``: cards seen there now (the card below a fanned pile's top): their area is
+        left out, and the rest of the place must be table.
+        """
+        import cv2
+
+        if self._image is None:
+            return False
+        self._prepare()
+        if self._table is None or self._lab is None:
+            return False
+        lab = self._lab
+        c = quad.mean(axis=0)
+        inner = (c + (quad - c) * 0.8) * self.scale
+        mask = np.zeros(lab.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 255)
+        whole = int((mask > 0).sum())
+        for other in others or []:
+            oc = other.mean(axis=0)
+            grown = (oc + (other - oc) * 1.05) * self.scale
+            cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
+        sel = mask > 0
+        if sel.sum() < max(6, 0.1 * whole):
+            return False
+        pixels = lab[sel]
+        med, mad = self._table
+        tol = np.array(
+            [
+                self.light_tolerance + 3 * mad[0],
+                self.chroma_tolerance + 3 * mad[1],
+                self.chroma_tolerance + 3 * mad[2],
+            ],
+            np.float32,
+        )
+        table_like = np.all(np.abs(pixels - med) <= tol, axis=1).mean()
+        if table_like < self.table_fraction:
+            return False
+        if self._prev is not None and self._prev.shape == lab.shape:
+            change = float(np.abs(self._prev[sel] - pixels).mean())
+            if change > self.calm:
+                return False
+        return True
+
+
+@dataclass
+class _Track:
+    id: int
+    code: str
+    corners: np.ndarray
+    first_seen: float
+    last_seen: float
+    hits: deque
+    confirmed: bool = False
+    order: int = -1  # confirmation order: later cards may cover earlier ones
+    settled: int = 0  # consecutive still sightings while tentative
+    covered: int = 0
+    absent_visible: int = 0
+    covered_by: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def card(self) -> TrackedCard:
+        return TrackedCard(self.id, self.code, self.corners.copy(), self.first_seen, self.last_seen)
+
+
+class Tracker:
+    """Turn per-frame detections into a stable table state and its change events.
+
+    Settings: ``confirm_hits`` still sightings within the last ``window`` frames make a
+    card present; ``remove_frames`` frames in a row of evidence (covered, or place visible)
+    make it gone. ``match_distance`` is the largest centre distance, in card sizes, at which
+    a detection continues a track; ``still`` the largest move, in card sizes, between
+    sightings of a card that is being laid. ``min_confidence`` drops weak detections.
+    ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
+    """
+
+    def __init__(
+        self,
+        *,
+        confirm_hits: int = 3,
+        window: int = 5,
+        remove_frames: int = 3,
+        match_distance: float = 0.5,
+        still: float = 0.15,
+        min_confidence: float = 0.3,
+        table_model: TableModel | None = None,
+        visible: Callable[[np.ndarray], bool] | None = None,
+    ) -> None:
+        if not 1 <= confirm_hits <= window:
+            raise ValueError(f"need 1 <= confirm_hits <= window, got {confirm_hits}, {window}")
+        self.confirm_hits = confirm_hits
+        self.window = window
+        self.remove_frames = remove_frames
+        self.match_distance = match_distance
+        self.still = still
+        self.min_confidence = min_confidence
+        self.table_model = table_model or TableModel()
+        self.visible_override = visible
+        self._tracks: list[_Track] = []
+        self._next_id = 1
+        self._order = 0
+        self.time = 0.0
+
+    # ---- public ---------------------------------------------------------------
+    @property
+    def state(self) -> TableState:
+        """Return the stable state: confirmed cards in the order they were confirmed."""
+        cards = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.order)
+        return TableState(self.time, tuple(t.card() for t in cards))
+
+    def seed(self, cards: list[tuple[str, np.ndarray]], time: float = 0.0) -> None:
+        """Start from known cards (code, corners ``(4, 2)``) as already present, no events."""
+        for code, corners in cards:
+            t = self._new_track(code, np.asarray(corners, np.float32), time)
+            self._confirm(t)
+
+    def update(
+        self, detections: Detections, time: float, image: np.ndarray | None = None
+    ) -> list[TableEvent]:
+        """Feed one frame's detections (and its BGR image) at ``time``; return the events."""
+        self.time = float(time)
+        if len(detections) and self.min_confidence > 0:
+            detections = detections[detections.confidence >= self.min_confidence]
+        confirmed_quads = [t.corners for t in self._tracks if t.confirmed]
+        self.table_model.new_frame(image, confirmed_quads + list(detections.corners))
+        matched = self._match(detections)
+        events: list[TableEvent] = []
+        seen_tracks: set[int] = set()
+        for det_index, track in matched.items():
+            seen_tracks.add(track.id)
+            corners = detections.corners[det_index]
+            moved = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
+            if not track.confirmed:
+                track.settled = track.settled + 1 if moved <= self.still * card_size(corners) else 1
+            track.corners = corners.copy()
+            track.last_seen = self.time
+            track.hits.append(True)
+            track.covered = 0
+            track.absent_visible = 0
+        for i in range(len(detections)):
+            if i not in matched:
+                t = self._new_track(detections.codes[i], detections.corners[i].copy(), self.time)
+                seen_tracks.add(t.id)
+        for track in self._tracks:
+            if track.id not in seen_tracks:
+                track.hits.append(False)
+                if not track.confirmed:
+                    track.settled = 0
+        # Confirm tentative cards that have lain still long enough.
+        for track in list(self._tracks):
+            if not track.confirmed and sum(track.hits) >= self.confirm_hits:
+                if track.settled >= min(self.confirm_hits, 2):
+                    self._confirm(track)
+                    events.append(
+                        TableEvent("laid", track.code, self.time, track.id, track.corners.copy())
+                    )
+        # Gather evidence for confirmed cards not seen this frame.
+        newly_seen = [t for t in self._tracks if t.confirmed and t.id in seen_tracks]
+        for track in list(self._tracks):
+            if not track.confirmed or track.id in seen_tracks:
+                continue
+            cover = self._covering(track, newly_seen)
+            if cover is not None:
+                track.covered += 1
+                track.covered_by = cover.code
+            elif self._place_visible(track.corners, newly_seen):
+                track.absent_visible += 1
+            else:
+                track.covered = 0
+                track.absent_visible = 0
+            if track.covered >= self.remove_frames:
+                events.append(self._remove(track, f"covered by {track.covered_by}"))
+            elif track.absent_visible >= self.remove_frames:
+                events.append(self._remove(track, "its place is visible without it"))
+        # Forget tentative cards not seen for a whole window.
+        self._tracks = [t for t in self._tracks if t.confirmed or any(t.hits)]
+        return _pair_moves(events)
+
+    # ---- internals ------------------------------------------------------------
+    def _new_track(self, code: str, corners: np.ndarray, time: float) -> _Track:
+        t = _Track(self._next_id, code, corners, time, time, deque([True], maxlen=self.window))
+        t.settled = 1
+        self._next_id += 1
+        self._tracks.append(t)
+        return t
+
+    def _confirm(self, track: _Track) -> None:
+        track.confirmed = True
+        track.order = self._order
+        self._order += 1
+
+    def _remove(self, track: _Track, reason: str) -> TableEvent:
+        self._tracks.remove(track)
+        return TableEvent(
+            "removed", track.code, self.time, track.id, track.corners.copy(), reason=reason
+        )
+
+    def _place_visible(self, quad: np.ndarray, seen: list[_Track]) -> bool:
+        if self.visible_override is not None:
+            return bool(self.visible_override(quad))
+        center, size = quad.mean(axis=0), card_size(quad)
+        others = [
+            t.corners
+            for t in seen
+            if float(np.linalg.norm(t.corners.mean(axis=0) - center)) < 1.2 * size
+        ]
+        return self.table_model.visible(quad, others)
+
+    def _covering(self, track: _Track, seen: list[_Track]) -> _Track | None:
+        """Return a card confirmed after ``track`` that now lies over most of it.
+
+        Over its centre and at least three of its corners: a card laid on a pile covers
+        the one below, a card of a fanned pile leaves the one below it showing.
+        """
+        c = track.corners.mean(axis=0)
+        corners = c + (track.corners - c) * 0.9
+        for other in seen:
+            if other.order > track.order and point_in_quad(c, other.corners):
+                if sum(point_in_quad(p, other.corners) for p in corners) >= 3:
+                    return other
+        return None
+
+    def _match(self, detections: Detections) -> dict[int, _Track]:
+        """Match detections to tracks of the same code, nearest first; ``{det: track}``."""
+        if not len(detections) or not self._tracks:
+            return {}
+        centers = detections.centers
+        pairs = []
+        for i, code in enumerate(detections.codes):
+            size = card_size(detections.corners[i])
+            for track in self._tracks:
+                if track.code != code:
+                    continue
+                d = float(np.linalg.norm(track.corners.mean(axis=0) - centers[i])) / size
+                if d <= self.match_distance:
+                    # Prefer confirmed tracks at equal distance: they are the known cards.
+                    pairs.append((d - (0.01 if track.confirmed else 0.0), i, track))
+        pairs.sort(key=lambda p: (p[0], p[1], p[2].id))
+        out: dict[int, _Track] = {}
+        used: set[int] = set()
+        for _, i, track in pairs:
+            if i in out or track.id in used:
+                continue
+            out[i] = track
+            used.add(track.id)
+        return out
+
+
+def _pair_moves(events: list[TableEvent]) -> list[TableEvent]:
+    """Merge a removal and a lay of the same code in one frame into one ``moved`` event."""
+    removed = [e for e in events if e.kind == "removed"]
+    if not removed:
+        return events
+    out: list[TableEvent] = []
+    used: set[int] = set()
+    for e in events:
+        if e.kind == "laid":
+            match = next((r for r in removed if r.code == e.code and id(r) not in used), None)
+            if match is not None:
+                used.add(id(match))
+                out.append(
+                    TableEvent(
+                        "moved", e.code, e.time, e.card_id, e.corners, previous=match.corners
+                    )
+                )
+                continue
+        out.append(e)
+    return [e for e in out if id(e) not in used]
