@@ -71,7 +71,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     vid.add_argument("--fps", type=float, default=8.0, help="frames per second (default 8)")
     vid.add_argument("--max-moves", type=int, default=None, help="stop the game after N moves")
     vid.add_argument("--mp4", action="store_true", help="also write video.mp4 (cv2.VideoWriter)")
-    vid.set_defaults(func=lambda args: __import__("vision.synth.video").synth.video.cmd_video(args))
+    vid.set_defaults(func=_video)
+
+
+def _video(args: argparse.Namespace) -> int:
+    from vision.synth.video import cmd_video  # imports the referee engines only when asked
+
+    return cmd_video(args)
 
 
 def _common(p: argparse.ArgumentParser, defaults: bool = True) -> None:
