@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +119,20 @@ class EventStore:
     def _conn(self) -> sqlite3.Connection:
         return connect(self.path)
 
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """Yield a connection inside BEGIN IMMEDIATE … COMMIT; roll back on any error."""
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.close()
+
     # ---- tables and players ----------------------------------------------------
     def create_table(
         self,
@@ -125,9 +141,7 @@ class EventStore:
         first_game: dict[str, Any],
     ) -> int:
         """Insert a table, its players and its first game in one transaction; return game id."""
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
+        with self._transaction() as conn:
             conn.execute(
                 "INSERT INTO tables (id, name, game, config, options, join_code, owner_token,"
                 " source, match_target, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -150,13 +164,7 @@ class EventStore:
                     (table["id"], p["seat"], p["name"], p["colour"], p["token"]),
                 )
             game_id = self._insert_game(conn, table["id"], 1, first_game)
-            conn.execute("COMMIT")
             return game_id
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        finally:
-            conn.close()
 
     def _insert_game(
         self, conn: sqlite3.Connection, table_id: str, number: int, game: dict[str, Any]
@@ -178,20 +186,12 @@ class EventStore:
 
     def new_game(self, table_id: str, game: dict[str, Any]) -> int:
         """Start the table's next game; return its id."""
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
+        with self._transaction() as conn:
             n = conn.execute(
                 "SELECT COALESCE(MAX(number), 0) FROM games WHERE table_id=?", (table_id,)
             ).fetchone()[0]
             game_id = self._insert_game(conn, table_id, n + 1, game)
-            conn.execute("COMMIT")
             return game_id
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        finally:
-            conn.close()
 
     def set_options(self, table_id: str, options: dict[str, Any]) -> None:
         """Replace the table's options (deal mode, confirmed camera zones…)."""
@@ -313,9 +313,7 @@ class EventStore:
         result: dict[str, Any] | None = None,
     ) -> None:
         """Commit ``moves`` (JSON, source) at ``start_idx``…; clear redo unless redoing."""
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
+        with self._transaction() as conn:
             now = time.time()
             for k, (move, source) in enumerate(moves):
                 conn.execute(
@@ -337,18 +335,10 @@ class EventStore:
                     "UPDATE games SET finished=?, result=? WHERE id=?",
                     (now, json.dumps(result), game_id),
                 )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        finally:
-            conn.close()
 
     def undo(self, game_id: int, from_idx: int) -> None:
         """Move the moves at ``from_idx``… onto the redo stack (last move on top)."""
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
+        with self._transaction() as conn:
             rows = conn.execute(
                 "SELECT idx, move, source FROM moves WHERE game_id=? AND idx>=? ORDER BY idx DESC",
                 (game_id, from_idx),
@@ -365,9 +355,3 @@ class EventStore:
                 )
             conn.execute("DELETE FROM moves WHERE game_id=? AND idx>=?", (game_id, from_idx))
             conn.execute("UPDATE games SET finished=NULL, result=NULL WHERE id=?", (game_id,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        finally:
-            conn.close()
