@@ -220,7 +220,9 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         help="real-art decks to mix in (default: every deck in ../shared/decks)",
     )
     p.add_argument(
-        "--only", choices=("all", "dataset", "detector", "classifier", "package"), default="all"
+        "--only",
+        choices=("all", "dataset", "detector", "classifier", "refiner", "package"),
+        default="all",
     )
     p.add_argument("--install", metavar="DIR", help="copy the finished models here (e.g. models)")
     for name, typ in (
@@ -242,6 +244,10 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--classifier-seconds", type=float, default=None, help="wall-clock cap for the classifier"
     )
+    p.add_argument(
+        "--refiner-seconds", type=float, default=None, help="wall-clock cap for the refiner"
+    )
+    p.add_argument("--refiner-images", type=int, default=None, help="scenes for the refiner")
     p.add_argument(
         "--render-seconds", type=float, default=0.0, help="wall-clock cap for rendering scenes"
     )
@@ -288,6 +294,8 @@ def cmd_train(args) -> int:
         render_workers=args.render_workers,
         detector_hours=args.detector_hours,
         classifier_seconds=args.classifier_seconds,
+        refiner_seconds=args.refiner_seconds,
+        refiner_images=args.refiner_images,
         render_seconds=args.render_seconds,
         start_from=args.start_from,
         threads=args.threads,

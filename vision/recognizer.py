@@ -1,12 +1,16 @@
 """The card recognizer's run-time: one BGR frame in, :class:`Detections` out, with no torch.
 
-Two small ONNX networks run in onnxruntime:
+Three small ONNX networks run in onnxruntime:
 
 1. ``card_detector.onnx`` — a one-class YOLO pose model at low resolution. Per card it gives the
    axis-aligned box of the card's *visible* part and the card's four corners (also where they are
    covered), in no particular order: a card looks the same turned 180°, so the detector is trained
    with a loss that accepts any cyclic order and the order is rebuilt here from the geometry.
-2. ``card_classifier.onnx`` — a small CNN that reads one index corner, cut from the full-resolution
+   At that resolution its corners are rough (a quarter of a card's width off, typically).
+2. ``card_refiner.onnx`` — a small CNN that looks at a full-resolution patch around a rough
+   outline and moves each corner onto the card's true corner; run twice. Optional: without it
+   the detector's corners are used as they are.
+3. ``card_classifier.onnx`` — a small CNN that reads one index corner, cut from the full-resolution
    frame and rectified with the card's homography, into one of the 67 card codes or "background"
    (no index there: a covered corner, the wrong corner, a back).
 
@@ -33,6 +37,7 @@ from vision.detections import Detections
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_classifier.onnx"
+REFINER_FILE = "card_refiner.onnx"
 META_FILE = "recognizer.json"
 
 BACKGROUND = "background"
@@ -115,13 +120,13 @@ class _Pyramid:
         return self.levels[n]
 
 
-def cut_corner(
-    frame: np.ndarray | _Pyramid, quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC
-) -> np.ndarray:
-    """Return the rectified ``(h, w, 3)`` crop of one index corner of a card in ``frame``."""
+def warp_from(frame: np.ndarray | _Pyramid, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Return the ``size`` (w, h) picture whose pixel p shows frame point ``m @ p``.
+
+    Where one output pixel spans more than ~2 frame pixels the picture is read from a smaller
+    pyramid level, against aliasing.
+    """
     pyr = frame if isinstance(frame, _Pyramid) else _Pyramid(frame)
-    m = corner_crop_matrix(quad, corner, spec)
-    # How many frame pixels one crop pixel spans; above ~2 read from a smaller pyramid level.
     jac = np.abs(np.linalg.det(m[:2, :2] / m[2, 2])) ** 0.5
     level = int(np.clip(np.floor(np.log2(max(jac, 1e-6) / 1.5)), 0, 4))
     if level:
@@ -129,10 +134,57 @@ def cut_corner(
     return cv2.warpPerspective(
         pyr.level(level),
         m,
-        spec.size,
+        size,
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
+
+
+def cut_corner(
+    frame: np.ndarray | _Pyramid, quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC
+) -> np.ndarray:
+    """Return the rectified ``(h, w, 3)`` crop of one index corner of a card in ``frame``."""
+    return warp_from(frame, corner_crop_matrix(quad, corner, spec), spec.size)
+
+
+# The outline refiner's view: a rough outline is mapped onto the inner square of a patch, with a
+# margin around it where the true corners may lie.
+PATCH_SIZE = 96
+PATCH_MARGIN = 20
+_INNER = np.array(
+    [
+        [PATCH_MARGIN, PATCH_MARGIN],
+        [PATCH_SIZE - PATCH_MARGIN, PATCH_MARGIN],
+        [PATCH_SIZE - PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN],
+        [PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN],
+    ],
+    np.float32,
+)
+
+
+def patch_matrix(quad: np.ndarray) -> np.ndarray:
+    """Return the 3×3 map from refiner-patch pixels to frame pixels for a rough outline."""
+    return cv2.getPerspectiveTransform(_INNER, np.asarray(quad, np.float32).reshape(4, 2))
+
+
+def cut_patch(frame: np.ndarray | _Pyramid, quad: np.ndarray) -> np.ndarray:
+    """Return the ``(PATCH_SIZE, PATCH_SIZE, 3)`` patch the refiner reads for a rough outline."""
+    return warp_from(frame, patch_matrix(quad).astype(np.float64), (PATCH_SIZE, PATCH_SIZE))
+
+
+def patch_offsets(quad: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """Return the refiner's target: where ``truth`` lies in ``quad``'s patch, as ``(4, 2)``
+    offsets from the inner square's corners in units of its side (``quad`` corner k ↔ truth k)."""
+    inv = np.linalg.inv(patch_matrix(quad))
+    p = cv2.perspectiveTransform(np.asarray(truth, np.float64).reshape(1, 4, 2), inv)[0]
+    return ((p - _INNER) / (PATCH_SIZE - 2 * PATCH_MARGIN)).astype(np.float32)
+
+
+def apply_offsets(quad: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Return the frame corners that ``offsets`` (as from :func:`patch_offsets`) point at."""
+    p = _INNER + np.asarray(offsets, np.float64).reshape(4, 2) * (PATCH_SIZE - 2 * PATCH_MARGIN)
+    m = patch_matrix(quad).astype(np.float64)
+    return cv2.perspectiveTransform(p.reshape(1, 4, 2), m)[0].astype(np.float32)
 
 
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -319,53 +371,6 @@ def complete_quad(quad: np.ndarray, corner_conf: np.ndarray, min_conf: float = 0
     return q
 
 
-def refine_quad(frame: np.ndarray, box: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """Return the card's outline fitted to its pixels near a detection, or ``None``.
-
-    Cards are bright and unsaturated: inside the (enlarged) visible box the light, grey-white
-    region that overlaps the detector's outline most is fitted with a rotated rectangle. The fit
-    is kept only if it is card-shaped and about the detector's size; it fails on merged piles,
-    where the detector's own corners are used.
-    """
-    h, w = frame.shape[:2]
-    bw, bh = box[2] - box[0], box[3] - box[1]
-    x0, y0 = int(max(0, box[0] - 0.12 * bw)), int(max(0, box[1] - 0.12 * bh))
-    x1, y1 = int(min(w, box[2] + 0.12 * bw)), int(min(h, box[3] + 0.12 * bh))
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    roi = frame[y0:y1, x0:x1]
-    hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
-    sat, val = hsv[..., 1], hsv[..., 2]
-    score = val.astype(np.int16) - sat.astype(np.int16)
-    score = np.clip(score, 0, 255).astype(np.uint8)
-    _, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    n, labels = cv2.connectedComponents(mask, connectivity=4)
-    if n <= 1:
-        return None
-    qmask = np.zeros(mask.shape, np.uint8)
-    cv2.fillConvexPoly(qmask, np.round(quad - [x0, y0]).astype(np.int32), 1)
-    overlap = np.bincount(labels[qmask > 0].ravel(), minlength=n)
-    overlap[0] = 0
-    best = int(np.argmax(overlap))
-    if overlap[best] == 0:
-        return None
-    contours, _ = cv2.findContours(
-        (labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
-    )
-    if not contours:
-        return None
-    (cx, cy), (rw, rh), ang = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    if min(rw, rh) < 6:
-        return None
-    aspect = max(rw, rh) / min(rw, rh)
-    area_ratio = rw * rh / max(1.0, abs(cv2.contourArea(quad.reshape(-1, 1, 2).astype(np.float32))))
-    if not (1.15 <= aspect <= 1.75 and 0.6 <= area_ratio <= 2.5):
-        return None
-    rect = cv2.boxPoints(((cx + x0, cy + y0), (rw, rh), ang)).astype(np.float32)
-    return order_clockwise(rect)
-
-
 def dedupe_cards(
     quads: np.ndarray, codes: Sequence[str], conf: np.ndarray, iou: float = 0.7
 ) -> np.ndarray:
@@ -435,7 +440,7 @@ class Recognizer:
         self.nms_iou = float(self.meta.get("nms_iou", 0.6))
         self.min_code_conf = float(self.meta.get("min_code_conf", 0.5))
         self.reading_ratio = float(self.meta.get("reading_ratio", 1.2))
-        self.refine = bool(self.meta.get("refine_outline", True))
+        self.refiner_passes = int(self.meta.get("refiner_passes", 2))
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = int(threads or os.cpu_count() or 1)
@@ -447,6 +452,13 @@ class Recognizer:
             )
             self.classifier = ort.InferenceSession(
                 str(self.model_dir / CLASSIFIER_FILE), opts, providers=["CPUExecutionProvider"]
+            )
+            # Optional: without it the detector's own (rough) corners are used.
+            refiner = self.model_dir / REFINER_FILE
+            self.refiner = (
+                ort.InferenceSession(str(refiner), opts, providers=["CPUExecutionProvider"])
+                if refiner.is_file() and self.refiner_passes > 0
+                else None
             )
         except Exception as e:  # onnxruntime raises its own exception types
             raise ModelError(f"cannot load the models in {str(self.model_dir)!r}: {e}") from e
@@ -477,6 +489,22 @@ class Recognizer:
             np.concatenate([p.corner_conf for p in parts])[keep],
         )
 
+    def refine_outlines(self, frame: np.ndarray | _Pyramid, quads: np.ndarray) -> np.ndarray:
+        """Return the ``(n, 4, 2)`` outlines moved onto the cards' edges by the refiner (each
+        pass starts from the last one's answer); corner k stays corner k."""
+        if self.refiner is None or not len(quads):
+            return quads
+        name = self.refiner.get_inputs()[0].name
+        for _ in range(self.refiner_passes):
+            patches = np.stack([cut_patch(frame, q) for q in quads])
+            x = np.ascontiguousarray(patches.transpose(0, 3, 1, 2), np.float32) / 255.0
+            (off,) = self.refiner.run(None, {name: x})[:1]
+            moved = np.stack([apply_offsets(q, o) for q, o in zip(quads, off, strict=True)])
+            # A pass that folds an outline (a confused patch) keeps the previous one.
+            ok = np.array([quad_is_sane(q, 3.0) for q in moved])
+            quads = np.where(ok[:, None, None], moved, quads).astype(np.float32)
+        return quads
+
     def classify_crops(self, crops: np.ndarray) -> np.ndarray:
         """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops."""
         if not len(crops):
@@ -496,34 +524,27 @@ class Recognizer:
             return Recognition(Detections.empty())
         h, w = frame.shape[:2]
         pyr = _Pyramid(frame)
+        outlines = self.refine_outlines(pyr, cand.quads)
         nh = 2  # hypotheses: the two readings of the card's outline
-        hyp_quads: list[list[np.ndarray]] = []
         crops = np.zeros((n, nh, 2, self.spec.size[1], self.spec.size[0], 3), np.uint8)
         valid = np.zeros((n, nh, 2), bool)
         for i in range(n):
             box = cand.boxes[i]
             pad = 0.08 * max(box[2] - box[0], box[3] - box[1])
-            outlines = [cand.quads[i]]
-            if self.refine:
-                fitted = refine_quad(frame, box, cand.quads[i])
-                # A good fit replaces the detector's corners; otherwise read those alone.
-                outlines = [fitted] if fitted is not None else outlines
-            hyp_quads.append(outlines)
-            for si, quad in enumerate(outlines):
-                for r in readings(quad, self.reading_ratio):
-                    q = np.roll(quad, -r, axis=0)
-                    kc = np.roll(cand.corner_conf[i], -r)
-                    hyp = 2 * si + r
-                    for k, corner in enumerate((0, 2)):
-                        x, y = q[corner]
-                        inside = -2 <= x <= w + 2 and -2 <= y <= h + 2
-                        # A corner outside the visible box is covered: its crop shows another card.
-                        seen = (box[0] - pad <= x <= box[2] + pad) and (
-                            box[1] - pad <= y <= box[3] + pad
-                        )
-                        valid[i, hyp, k] = inside and seen and kc[corner] >= 0.3
-                        if valid[i, hyp, k]:
-                            crops[i, hyp, k] = cut_corner(pyr, q, corner, self.spec)
+            quad = outlines[i]
+            for r in readings(quad, self.reading_ratio):
+                q = np.roll(quad, -r, axis=0)
+                kc = np.roll(cand.corner_conf[i], -r)
+                for k, corner in enumerate((0, 2)):
+                    x, y = q[corner]
+                    inside = -2 <= x <= w + 2 and -2 <= y <= h + 2
+                    # A corner outside the visible box is covered: its crop shows another card.
+                    seen = (box[0] - pad <= x <= box[2] + pad) and (
+                        box[1] - pad <= y <= box[3] + pad
+                    )
+                    valid[i, r, k] = inside and seen and kc[corner] >= 0.3
+                    if valid[i, r, k]:
+                        crops[i, r, k] = cut_corner(pyr, q, corner, self.spec)
         flat = crops.reshape(-1, self.spec.size[1], self.spec.size[0], 3)
         vflat = valid.reshape(-1)
         probs = np.zeros((flat.shape[0], len(self.class_names)), np.float32)
@@ -536,11 +557,8 @@ class Recognizer:
         ok = np.flatnonzero(code_idx >= 0)
         if not len(ok):
             return Recognition(Detections.empty())
-        quads = []
-        for i in ok:
-            o, r = int(hyp[i]) // 2, int(hyp[i]) % 2
-            quads.append(np.roll(hyp_quads[i][o], -r, axis=0))
-        quads = np.stack(quads).astype(np.float32)
+        quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])
+        quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
         conf = np.sqrt(code_conf[ok] * cand.scores[ok])
         keep = dedupe_cards(quads, codes, conf)

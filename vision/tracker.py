@@ -23,13 +23,18 @@ from vision.detections import Detections
 
 @dataclass(frozen=True)
 class TrackedCard:
-    """A card in the stable state: ``corners`` ``(4, 2)`` where it was last seen."""
+    """A card in the stable state: ``corners`` ``(4, 2)`` where it was last seen.
+
+    ``relaid`` counts the cards of the same code laid squarely onto it since (in Skip-Bo a
+    wild on a wild): the code on top did not change, but the card did.
+    """
 
     id: int
     code: str
     corners: np.ndarray
     first_seen: float
     last_seen: float
+    relaid: int = 0
 
     @property
     def center(self) -> np.ndarray:
@@ -46,6 +51,7 @@ class TrackedCard:
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "first_seen": round(self.first_seen, 3),
             "last_seen": round(self.last_seen, 3),
+            **({"relaid": self.relaid} if self.relaid else {}),
         }
 
 
@@ -244,10 +250,17 @@ class _Track:
     covered: int = 0
     absent_visible: int = 0
     covered_by: str = ""
+    hidden: int = 0  # frames in a row not seen
+    anchor: np.ndarray | None = None  # where it lies on the table, camera shake taken out
+    anchor_angle: float = 0.0
+    pending: int = 0  # sightings in a row away from the anchor
+    relaid: int = 0
     extra: dict = field(default_factory=dict)
 
     def card(self) -> TrackedCard:
-        return TrackedCard(self.id, self.code, self.corners.copy(), self.first_seen, self.last_seen)
+        return TrackedCard(
+            self.id, self.code, self.corners.copy(), self.first_seen, self.last_seen, self.relaid
+        )
 
 
 class Tracker:
@@ -259,6 +272,10 @@ class Tracker:
     a detection continues a track; ``still`` the largest move, in card sizes, between
     sightings of a card that is being laid. ``min_confidence`` drops weak detections.
     ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
+
+    A lying card seen twice in a row turned by more than ``relay_angle`` degrees or shifted by
+    more than ``relay_shift`` card sizes (camera shake taken out) is another card of the same
+    code laid onto it: no two cards land alike.
     """
 
     def __init__(
@@ -272,6 +289,8 @@ class Tracker:
         min_confidence: float = 0.3,
         table_model: TableModel | None = None,
         visible: Callable[[np.ndarray], bool] | None = None,
+        relay_angle: float = 0.8,
+        relay_shift: float = 0.015,
     ) -> None:
         if not 1 <= confirm_hits <= window:
             raise ValueError(f"need 1 <= confirm_hits <= window, got {confirm_hits}, {window}")
@@ -283,6 +302,8 @@ class Tracker:
         self.min_confidence = min_confidence
         self.table_model = table_model or TableModel()
         self.visible_override = visible
+        self.relay_angle = relay_angle
+        self.relay_shift = relay_shift
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._order = 0
@@ -313,12 +334,16 @@ class Tracker:
         matched = self._match(detections)
         events: list[TableEvent] = []
         seen_tracks: set[int] = set()
+        shake = self._shake(matched, detections)
         for det_index, track in matched.items():
             seen_tracks.add(track.id)
             corners = detections.corners[det_index]
             moved = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
             if not track.confirmed:
                 track.settled = track.settled + 1 if moved <= self.still * card_size(corners) else 1
+            if track.confirmed:
+                self._check_relaid(track, corners, shake, events)
+            track.hidden = 0
             track.corners = corners.copy()
             track.last_seen = self.time
             track.hits.append(True)
@@ -331,6 +356,7 @@ class Tracker:
         for track in self._tracks:
             if track.id not in seen_tracks:
                 track.hits.append(False)
+                track.hidden += 1
                 if not track.confirmed:
                     track.settled = 0
         # Confirm tentative cards that have lain still long enough.
@@ -370,6 +396,48 @@ class Tracker:
         self._next_id += 1
         self._tracks.append(t)
         return t
+
+    def _shake(self, matched: dict[int, _Track], detections: Detections) -> np.ndarray:
+        """Return how far the camera moved the table (the median shift of the lying cards)."""
+        shifts = [
+            detections.corners[i].mean(axis=0) - t.anchor
+            for i, t in matched.items()
+            if t.confirmed and t.anchor is not None and t.hidden == 0
+        ]
+        return np.median(shifts, axis=0) if len(shifts) >= 2 else np.zeros(2)
+
+    def _check_relaid(
+        self, track: _Track, corners: np.ndarray, shake: np.ndarray, events: list[TableEvent]
+    ) -> None:
+        """Follow where a lying card lies; two sightings in a row that differ from it (turned,
+        or shifted with the camera's shake taken out) are another card laid onto it."""
+        here, angle = corners.mean(axis=0) - shake, _axis_angle(corners)
+        if track.anchor is None:
+            track.anchor, track.anchor_angle = here, angle
+            return
+        turn = abs(angle - track.anchor_angle) % 180.0
+        shift = float(np.linalg.norm(here - track.anchor))
+        if min(turn, 180.0 - turn) > self.relay_angle or shift > self.relay_shift * card_size(
+            corners
+        ):
+            track.pending += 1
+            if track.pending >= 2:
+                track.relaid += 1
+                track.pending = 0
+                track.anchor, track.anchor_angle = here, angle
+                events.append(
+                    TableEvent(
+                        "laid",
+                        track.code,
+                        self.time,
+                        track.id,
+                        corners.copy(),
+                        reason=f"onto a {track.code}",
+                    )
+                )
+            return
+        track.pending = 0
+        track.anchor = 0.8 * track.anchor + 0.2 * here
 
     def _confirm(self, track: _Track) -> None:
         track.confirmed = True
@@ -431,6 +499,12 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _axis_angle(corners: np.ndarray) -> float:
+    """Return the direction (degrees) of a quad's first and third edges, averaged."""
+    d = (corners[1] - corners[0]) + (corners[2] - corners[3])
+    return float(np.degrees(np.arctan2(d[1], d[0])))
 
 
 def _pair_moves(events: list[TableEvent]) -> list[TableEvent]:

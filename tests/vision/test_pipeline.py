@@ -154,6 +154,17 @@ def test_skipbo_turns_are_followed_through_zones(players, seed):
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
 
 
+@pytest.mark.parametrize("seed", [3, 8])  # a wild from the hand / a discard pile onto a wild
+def test_skipbo_wild_laid_on_a_wild_is_followed(seed):
+    # The pile's top code does not change; the guard counts the wilds lying on top.
+    rng = np.random.default_rng(seed)
+    stager = SkipBoStager(rng, SkipBoDeck(0), 2)
+    moves, guard, _ = drive(
+        "skipbo", 2, seed, stager, lambda t: SkipBoReader(_skipbo_zones(stager, 2)), max_moves=40
+    )
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+
+
 def test_skipbo_zones_are_proposed_from_the_stock_cards():
     rng = np.random.default_rng(4)
     stager = SkipBoStager(rng, SkipBoDeck(1), 3)

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.recognizer import (
     BACKGROUND,
     CLASS_NAMES,
+    PATCH_MARGIN,
+    PATCH_SIZE,
     CropSpec,
+    apply_offsets,
     cut_corner,
+    cut_patch,
     decode_pose_output,
     dedupe_cards,
     letterbox,
     nms,
     order_clockwise,
+    patch_offsets,
     polygon_iou,
     quad_is_sane,
     read_cards,
@@ -228,3 +234,25 @@ def test_complete_quad_fills_one_unsure_corner_as_a_parallelogram():
     np.testing.assert_allclose(fixed, quad, atol=1e-3)
     # Two unsure corners: nothing to complete from.
     np.testing.assert_array_equal(complete_quad(broken, np.array([0.9, 0.1, 0.05, 0.9])), broken)
+
+
+def test_refiner_offsets_lead_from_a_rough_outline_back_to_the_card():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        truth = card_quad(*rng.uniform(100, 500, 2), 60, 90, rng.uniform(0, 360))
+        rough = truth + rng.normal(0, 8, (4, 2))
+        offsets = patch_offsets(rough, truth)
+        assert offsets.shape == (4, 2)
+        assert np.allclose(apply_offsets(rough, offsets), truth, atol=1e-3)
+    assert np.allclose(patch_offsets(truth, truth), 0, atol=1e-5)
+
+
+def test_refiner_patch_shows_the_rough_outline_as_its_inner_square():
+    frame = np.zeros((400, 600, 3), np.uint8)
+    quad = card_quad(300, 200, 80, 120, 25).astype(np.float32)
+    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (255, 255, 255))
+    patch = cut_patch(frame, quad)
+    assert patch.shape == (PATCH_SIZE, PATCH_SIZE, 3)
+    m, e = PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN
+    assert patch[m + 3 : e - 3, m + 3 : e - 3].min() > 200  # the card fills the inner square
+    assert patch[: m - 3].max() < 50 and patch[e + 3 :].max() < 50  # table in the margin

@@ -1,12 +1,13 @@
 """Training data for the recognizer: detector labels from generated scenes, classifier crops,
-and the order-free pose loss (the last only where the train extra is installed)."""
+the order-free pose loss and the outline refiner (those two only where the train extra is
+installed)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.recognizer import CLASS_NAMES, CropSpec
+from vision.recognizer import CLASS_NAMES, CropSpec, order_clockwise, quad_is_sane
 
 
 def test_pose_labels_match_the_generator_cards():
@@ -101,3 +102,45 @@ def test_cyclic_pose_loss_does_not_care_which_corner_comes_first():
         losses.append(float(loss))
     assert max(losses) - min(losses) < 1e-6
     assert losses[0] < 0.05
+
+
+def test_refiner_disturbs_outlines_like_the_detector_and_knows_which_corner_is_which():
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    from vision.train.refiner import align, card_width, corner_error, disturb
+
+    rng = np.random.default_rng(1)
+    truth = order_clockwise(np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32))
+    errors = []
+    for k in range(300):
+        rough = np.roll(disturb(truth, rng), -(k % 4), axis=0)
+        assert quad_is_sane(rough, 3.0)
+        aligned = align(rough, truth)
+        assert np.allclose(np.roll(aligned, k % 4, axis=0), truth)  # the roll undone
+        errors.append(corner_error(rough[None], aligned[None])[0])
+    assert card_width(truth) == pytest.approx(60)
+    # About as rough as the shipped detector's corners (median a quarter of a card width).
+    assert 0.15 < float(np.median(errors)) < 0.45
+
+
+def test_refiner_trains_resumes_and_exports_a_working_onnx(tmp_path):
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    import onnxruntime as ort
+
+    from vision.synth.dataset import BuildConfig, build
+    from vision.train.refiner import RefinerConfig, train_refiner
+
+    build(
+        BuildConfig(tmp_path / "data", 3, seed=2, size=(320, 180), targets="cards", progress=False)
+    )
+    cfg = RefinerConfig(
+        data=str(tmp_path / "data"), out=str(tmp_path / "out"), steps=3, batch=4, workers=0
+    )
+    onnx_path = train_refiner(cfg, log=lambda *_: None)
+    assert (tmp_path / "out" / "refiner_last.pt").is_file()
+    cfg.steps = 5  # a second run resumes at step 3
+    lines: list[str] = []
+    train_refiner(cfg, log=lines.append)
+    assert any("resuming at step 3" in line for line in lines)
+    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    (out,) = sess.run(None, {"patches": np.zeros((2, 3, 96, 96), np.float32)})
+    assert out.shape == (2, 8) and np.isfinite(out).all()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -312,3 +314,16 @@ def test_occluders_hide_cards_in_the_visible_fraction():
     chip = np.pi * 15.0**2 / (w * h * deck.face("4H").alpha_fraction)
     assert alone.visible == pytest.approx(1.0, abs=0.02)
     assert covered.visible == pytest.approx(1.0 - chip, abs=0.03)
+
+
+@pytest.mark.skipif(not SHARED_DECKS.is_dir(), reason=f"shared decks not found at {SHARED_DECKS}")
+def test_two_workers_with_a_real_deck_finish(tmp_path):
+    # A forked worker used to hang in OpenCV after the parent had loaded an image deck.
+    deck = next(p for p in sorted(SHARED_DECKS.iterdir()) if p.is_dir())
+    cmd = [sys.executable, "-m", "kortbord", "dataset", "build", "--out", str(tmp_path / "d")]
+    cmd += ["--images", "4", "--size", "320x180", "--deck-dir", str(deck), "--real-fraction", "1"]
+    cmd += ["--workers", "2", "--quiet"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["images"] == 4
+    assert len(list((tmp_path / "d" / "images").rglob("*.jpg"))) == 4

@@ -154,3 +154,32 @@ def test_removal_still_works_after_the_light_dims():
     gone = dim(scene([B], seed=2))
     events = run(tr, [(dets(("KH", B)), gone)] * 4, t0=2.0)
     assert [(e.kind, e.code) for e in events] == [("removed", "QS")]
+
+
+def turned(q: np.ndarray, degrees: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    a = np.radians(degrees)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    return ((q - c) @ rot.T + c).astype(np.float32)
+
+
+def test_a_card_laid_squarely_on_one_of_its_own_code_is_seen():
+    # Skip-Bo: a wild on a wild. Same code, same place; but no two cards land alike.
+    tr = Tracker()
+    run(tr, [(dets(("SBW", A), ("KH", B)), scene([A, B]))] * 4)
+    on_top = turned(A, 3.0)
+    events = run(tr, [(dets(("SBW", on_top), ("KH", B)), scene([on_top, B]))] * 4, t0=1.0)
+    assert [(e.kind, e.code, e.reason) for e in events] == [("laid", "SBW", "onto a SBW")]
+    assert [(c.code, c.relaid) for c in tr.state.cards] == [("SBW", 1), ("KH", 0)]
+
+
+def test_camera_shake_is_not_a_card_laid_again():
+    tr = Tracker()
+    rng = np.random.default_rng(3)
+    events = []
+    for i in range(40):
+        shake = rng.normal(0, 2.0, 2).astype(np.float32)  # the whole picture moves
+        a, b = A + shake, B + shake
+        events += tr.update(dets(("SBW", a), ("KH", b)), i * 0.1, scene([a, b]))
+    assert [(e.kind, e.code) for e in events] == [("laid", "SBW"), ("laid", "KH")]
+    assert all(c.relaid == 0 for c in tr.state.cards)

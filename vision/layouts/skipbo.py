@@ -12,6 +12,7 @@ confirm or drag, and stores it per table as JSON (:meth:`ZoneMap.to_json`,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,9 @@ from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
 PILES = 4
+WILD = "SBW"
 SPACING = 1.2  # pile spacing in card widths
+FAN_DISCOUNT = 0.25  # how much distance along a discard pile's fan counts
 
 
 class ZoneError(ValueError):
@@ -93,13 +96,51 @@ class ZoneMap:
         return cls(tuple(zones), players, float(size) if isinstance(size, int | float) else 60.0)
 
     def assign(self, point: np.ndarray) -> Zone | None:
-        """Return the zone nearest ``point`` (within two card sizes), or None."""
+        """Return the zone nearest ``point`` (within two card sizes), or None.
+
+        A discard pile is fanned toward its seat, so distance along that way counts a quarter:
+        the tenth card of a long fan still belongs to its pile.
+        """
         best, best_d = None, 2.0 * self.card_size
         for z in self.zones:
-            d = float(np.hypot(point[0] - z.center[0], point[1] - z.center[1]))
+            off = np.asarray(point, np.float64) - z.center
+            fan = self._fan_dirs.get(z.owner) if z.kind == "discard" else None
+            if fan is not None:
+                along = float(off @ fan)
+                across = float(np.hypot(*(off - along * fan)))
+                d = float(np.hypot(across, along * (FAN_DISCOUNT if along > 0 else 1.0)))
+            else:
+                d = float(np.hypot(*off))
             if d < best_d:
                 best, best_d = z, d
         return best
+
+    @cached_property
+    def _fan_dirs(self) -> dict[int, np.ndarray]:
+        """Per seat, the unit direction its discard piles fan in: from the building piles
+        toward the seat's row, square to the row."""
+        building = [z.center for z in self.zones if z.kind == "building"]
+        if not building:
+            return {}
+        middle = np.mean(building, axis=0)
+        out: dict[int, np.ndarray] = {}
+        for owner in {z.owner for z in self.zones if z.kind == "discard"}:
+            row = sorted(
+                (z for z in self.zones if z.owner == owner and z.kind == "discard"),
+                key=lambda z: z.index,
+            )
+            mine = np.mean([z.center for z in row], axis=0)
+            toward = mine - middle
+            if len(row) >= 2:  # square to the row of piles
+                along_row = np.subtract(row[-1].center, row[0].center)
+                n = float(np.linalg.norm(along_row))
+                if n > 0:
+                    along_row = along_row / n
+                    toward = toward - (toward @ along_row) * along_row
+            n = float(np.linalg.norm(toward))
+            if n > 0:
+                out[owner] = toward / n
+        return out
 
 
 def _axes(card: TrackedCard) -> tuple[np.ndarray, np.ndarray, float, float]:
@@ -170,8 +211,10 @@ def propose_zones(
 class SkipBoReader:
     """The Skip-Bo table as the guard sees it, through a zone map.
 
-    View: ``{"building": [top code or None] * 4, "stock": [top per seat],
-    "discard": [[codes bottom→top] * 4 per seat]}`` (a fanned discard pile shows every card).
+    View: ``{"building": [top code or None] * 4, "wilds": [wild cards on top] * 4,
+    "stock": [top per seat], "discard": [[codes bottom→top] * 4 per seat]}`` (a fanned
+    discard pile shows every card). ``wilds`` counts the wild cards lying in a row on top of
+    each building pile, so that a wild laid on a wild is seen (the tracker's ``relaid``).
     """
 
     def __init__(self, zones: ZoneMap) -> None:
@@ -184,6 +227,7 @@ class SkipBoReader:
         n = self.zones.players
         view: dict[str, Any] = {
             "building": [None] * PILES,
+            "wilds": [0] * PILES,
             "stock": [None] * n,
             "discard": [[[] for _ in range(PILES)] for _ in range(n)],
         }
@@ -195,6 +239,8 @@ class SkipBoReader:
                 continue
             if z.kind == "building":
                 view["building"][z.index] = card.code
+                top_wilds = view["wilds"][z.index] if card.code == WILD else 0
+                view["wilds"][z.index] = top_wilds + (1 + card.relaid if card.code == WILD else 0)
             elif z.kind == "stock" and z.owner is not None and z.owner < n:
                 view["stock"][z.owner] = card.code
             elif z.kind == "discard" and z.owner is not None and z.owner < n:
@@ -204,6 +250,7 @@ class SkipBoReader:
     def expect(self, rules, state) -> dict[str, Any]:
         return {
             "building": [p[-1].code if p else None for p in state.building],
+            "wilds": [_wild_run([c.code for c in p]) for p in state.building],
             "stock": [s[-1].code if s else None for s in state.stocks],
             "discard": [[[c.code for c in pile] for pile in seat] for seat in state.discards],
         }
@@ -213,13 +260,25 @@ class SkipBoReader:
         if getattr(move, "kind", "") == "play" and not after.building[move.pile]:
             view = self.expect(rules, after)
             view["building"][move.pile] = move.card.code
+            shown = [c.code for c in before.building[move.pile]] + [move.card.code]
+            view["wilds"][move.pile] = _wild_run(shown)
             return [view]
         return []
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
         bad = 0
-        for key in ("building", "stock", "discard"):
+        for key in ("building", "wilds", "stock", "discard"):
             e, o = expected.get(key, []), observed.get(key, [])
             bad += sum(a != b for a, b in zip(e, o, strict=False)) + abs(len(e) - len(o))
         return float(bad)
+
+
+def _wild_run(codes: list[str]) -> int:
+    """Return how many wild cards lie in a row at the top of a pile (codes bottom→top)."""
+    n = 0
+    for code in reversed(codes):
+        if code != WILD:
+            break
+        n += 1
+    return n

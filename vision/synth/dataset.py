@@ -265,7 +265,9 @@ def build(cfg: BuildConfig) -> dict:
             cards += _write_one(cfg, i)
             bar.step()
     else:
-        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        # Not fork: the parent has used OpenCV's thread pool (loading decks), and a forked child
+        # that calls into OpenCV can wait forever on the pool's copied lock.
+        ctx = mp.get_context("spawn")
         with ctx.Pool(cfg.workers, _init_worker, (cfg,)) as pool:
             chunk = max(1, min(16, math.ceil(cfg.images / (cfg.workers * 8))))
             for n in pool.imap_unordered(_work, range(cfg.images), chunksize=chunk):

@@ -7,7 +7,6 @@ Checkpoints every few hundred steps to ``OUT/classifier_last.pt``; running again
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,10 +15,11 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch.utils.data import DataLoader, IterableDataset
+from torch.utils.data import IterableDataset
 
 from vision.recognizer import CLASS_NAMES, DEFAULT_SPEC, CropSpec
 from vision.train.crops import CropSampler, SamplerConfig
+from vision.train.loop import Schedule, checkpoint, export_batched, resume, stream_loader
 
 VAL_STYLES = tuple(range(1000, 1012))  # procedural styles never seen in training
 VAL_SKIPBO = (1000, 1001)
@@ -145,40 +145,19 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
         log(f"classifier: starting from {config.start_from}")
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=5e-4)
     ckpt_path = out / "classifier_last.pt"
-    step, spent = 0, 0.0
-    if ckpt_path.is_file():
-        ck = torch.load(ckpt_path, map_location=device, weights_only=False)
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        step, spent = int(ck["step"]), float(ck.get("seconds", 0.0))
+    step, spent = resume(ckpt_path, model, opt, device)
+    if step:
         log(f"classifier: resuming at step {step} of {config.steps}")
     x_val, y_val = validation_set(config)
     sampler_cfg = SamplerConfig(deck_dirs=config.deck_dirs)
-    loader = DataLoader(
-        CropStream(sampler_cfg, config.seed + step),
-        batch_size=config.batch,
-        num_workers=config.workers,
-        persistent_workers=config.workers > 0,
-        prefetch_factor=4 if config.workers > 0 else None,
+    loader = stream_loader(
+        CropStream(sampler_cfg, config.seed + step), config.batch, config.workers, 4
     )
-    t0 = time.time() - spent
+    sched = Schedule(config.lr, config.steps, config.time_limit_s, 0.05, spent)
     history = []
     it = iter(loader)
-
-    def progress() -> float:
-        # By steps, or by wall clock when capped: the schedule ends when either runs out.
-        p = step / config.steps
-        if config.time_limit_s:
-            p = max(p, (time.time() - t0) / config.time_limit_s)
-        return min(p, 1.0)
-
-    while progress() < 1.0:
-        p = progress()
-        lr = config.lr * (
-            p / 0.05 if p < 0.05 else 0.5 * (1 + math.cos(math.pi * (p - 0.05) / 0.95))
-        )
-        for g in opt.param_groups:
-            g["lr"] = lr
+    while sched.progress(step) < 1.0:
+        lr = sched.apply(opt, step)
         xb, yb = next(it)
         xb, yb = _to_input(xb.to(device, non_blocking=True)), yb.to(device)
         loss = F.cross_entropy(model(xb), yb, label_smoothing=0.05)
@@ -187,20 +166,12 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
         opt.step()
         step += 1
         if step % 50 == 0:
-            log(
-                f"classifier step {step} loss {loss.item():.3f} lr {lr:.5f} {time.time() - t0:.0f}s"
-            )
-        done = progress() >= 1.0
+            log(f"classifier step {step} loss {loss.item():.3f} lr {lr:.5f} {sched.elapsed():.0f}s")
+        done = sched.progress(step) >= 1.0
         if step % config.checkpoint_every == 0 or done:
-            state = {
-                "model": model.state_dict(),
-                "opt": opt.state_dict(),
-                "step": step,
-                "seconds": time.time() - t0,
-            }
-            torch.save(state, ckpt_path)
+            checkpoint(ckpt_path, model, opt, step, sched.elapsed())
             m = evaluate(model, x_val, y_val, device)
-            m.update(step=step, seconds=round(time.time() - t0, 1))
+            m.update(step=step, seconds=round(sched.elapsed(), 1))
             history.append(m)
             log(f"classifier val {json.dumps(m)}")
     metrics = evaluate(model, x_val, y_val, device)
@@ -212,17 +183,5 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
 
 def export_classifier(model: nn.Module, path: Path) -> Path:
     """Export ``model`` to ONNX (input ``crops`` float ``(n, 3, 48, 40)`` in [0, 1])."""
-    model = model.cpu().eval()
     spec = CropSpec()
-    dummy = torch.zeros(1, 3, spec.size[1], spec.size[0])
-    torch.onnx.export(
-        model,
-        dummy,
-        str(path),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
-    return path
+    return export_batched(model, (3, spec.size[1], spec.size[0]), path, ("crops", "logits"))

@@ -169,7 +169,8 @@ def build_pose_dataset(
     if jobs:
         log(f"dataset: rendering {len(jobs)} scenes with {workers} worker(s)")
         if workers > 1:
-            with get_context("fork").Pool(workers) as pool:  # leaving the block terminates it
+            # spawn, not fork: a forked child can hang in OpenCV's copied thread pool.
+            with get_context("spawn").Pool(workers) as pool:  # leaving the block terminates it
                 for k, _ in enumerate(pool.imap_unordered(_build_one, jobs, chunksize=2), 1):
                     if k % 200 == 0:
                         log(f"dataset: {k}/{len(jobs)} scenes, {time.time() - t0:.0f}s")

@@ -1,8 +1,9 @@
-"""`kortbord train`: build the data, train both networks, export ONNX, package ``models/``.
+"""`kortbord train`: build the data, train the three networks, export ONNX, package ``models/``.
 
 Every stage resumes: rendered scenes are kept, the detector resumes from Ultralytics'
-``last.pt`` and the classifier from ``classifier_last.pt``. Stages can run alone (``--only``),
-which is how the GPU run trains both networks at once.
+``last.pt``, the classifier from ``classifier_last.pt`` and the outline refiner from
+``refiner_last.pt``. Stages can run alone (``--only``), which is how the networks train side
+by side.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.recognizer import CLASS_NAMES, CLASSIFIER_FILE, DETECTOR_FILE, META_FILE, CropSpec
+from vision.recognizer import (
+    CLASS_NAMES,
+    CLASSIFIER_FILE,
+    DETECTOR_FILE,
+    META_FILE,
+    REFINER_FILE,
+    CropSpec,
+)
 
 # Presets. "cpu" is the run that made the shipped models on this 2-core machine: the two
 # networks train side by side, each capped in wall-clock time (about 1.4 h in all, on a machine
@@ -34,6 +42,8 @@ PROFILES: dict[str, dict] = {
         render_workers=2,
         detector_hours=1.15,
         classifier_seconds=4800.0,
+        refiner_images=1200,
+        refiner_seconds=2700.0,
     ),
     "gpu": dict(
         detector_hours=0.0,
@@ -49,6 +59,8 @@ PROFILES: dict[str, dict] = {
         classifier_workers=6,
         render_workers=12,
         cache="ram",
+        refiner_images=4000,
+        refiner_seconds=600.0,
     ),
     "tiny": dict(
         detector_hours=0.0,
@@ -63,6 +75,8 @@ PROFILES: dict[str, dict] = {
         classifier_batch=16,
         classifier_workers=0,
         render_workers=2,
+        refiner_images=6,
+        refiner_seconds=5.0,
     ),
 }
 
@@ -75,7 +89,7 @@ class TrainOptions:
     profile: str = "cpu"
     device: str = "cpu"
     deck_dirs: tuple[str, ...] = ()
-    only: str = "all"  # all | dataset | detector | classifier | package
+    only: str = "all"  # all | dataset | detector | classifier | refiner | package
     install: str | None = None  # copy the packaged models here (e.g. models/)
     images: int | None = None
     val_images: int | None = None
@@ -90,6 +104,8 @@ class TrainOptions:
     detector_hours: float | None = None
     render_seconds: float = 0.0
     classifier_seconds: float | None = None
+    refiner_images: int | None = None
+    refiner_seconds: float | None = None
     threads: int = 2
     seed: int = 0
     start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
@@ -105,7 +121,9 @@ def train(opts: TrainOptions, log=print) -> Path:
         raise ValueError(f"unknown profile {opts.profile!r}; expected one of {', '.join(PROFILES)}")
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
-    stages = {"all": ("dataset", "detector", "classifier", "package")}.get(opts.only, (opts.only,))
+    stages = {"all": ("dataset", "detector", "classifier", "refiner", "package")}.get(
+        opts.only, (opts.only,)
+    )
     timing_file = out / "timing.json"
     timing = json.loads(timing_file.read_text()) if timing_file.is_file() else {}
 
@@ -169,9 +187,47 @@ def train(opts: TrainOptions, log=print) -> Path:
             cache=PROFILES[opts.profile].get("cache", False),
         )
         timed("detector", lambda: train_detector(cfg, log=log))
+    if "refiner" in stages:
+        timed("refiner", lambda: _train_refiner(opts, out, log))
     if "package" in stages:
         return package(opts, timing, log=log)
     return out
+
+
+def _train_refiner(opts: TrainOptions, out: Path, log=print) -> Path:
+    """Render full-resolution scenes with true outlines (once) and train (or resume) the refiner."""
+    from vision.synth.dataset import BuildConfig, build
+    from vision.train.refiner import RefinerConfig, train_refiner
+
+    data = out / "refine_data"
+    want = opts.setting("refiner_images")
+    have = len(list((data / "truth").rglob("*.json"))) if data.is_dir() else 0
+    if have < want:
+        _preload_decks(opts.deck_dirs)
+        log(f"refiner: rendering {want} scenes at 1280x720 into {data}")
+        build(
+            BuildConfig(
+                data,
+                want,
+                seed=opts.seed + 4242,
+                deck_dirs=tuple(opts.deck_dirs),
+                targets="cards",
+                val_fraction=0.05,
+                workers=opts.setting("render_workers"),
+                progress=False,
+            )
+        )
+    cfg = RefinerConfig(
+        data=str(data),
+        out=str(out),
+        steps=10**6,  # the wall-clock cap ends the schedule
+        workers=0 if opts.profile == "tiny" else 1,
+        threads=opts.threads,
+        seed=opts.seed,
+        time_limit_s=opts.setting("refiner_seconds"),
+        start_from=_start(opts, "card_refiner.pt"),
+    )
+    return train_refiner(cfg, log=log)
 
 
 def _start(opts: TrainOptions, name: str) -> str | None:
@@ -214,6 +270,7 @@ def package(opts: TrainOptions, timing: dict, log=print) -> Path:
         "conf_threshold": 0.3,
         "nms_iou": 0.6,
         "min_code_conf": 0.5,
+        "refiner_passes": 2,
         "training": {
             "profile": opts.profile,
             "device": opts.device,
@@ -233,14 +290,14 @@ def package(opts: TrainOptions, timing: dict, log=print) -> Path:
     if opts.install:
         target = Path(opts.install)
         target.mkdir(parents=True, exist_ok=True)
-        for name in (DETECTOR_FILE, CLASSIFIER_FILE, META_FILE, *CHECKPOINT_FILES):
+        for name in (DETECTOR_FILE, CLASSIFIER_FILE, REFINER_FILE, META_FILE, *CHECKPOINT_FILES):
             if (out / name).is_file():
                 shutil.copyfile(out / name, target / name)
         log(f"models installed in {target}")
     return target
 
 
-CHECKPOINT_FILES = ("card_detector.pt", "card_classifier.pt")
+CHECKPOINT_FILES = ("card_detector.pt", "card_classifier.pt", "card_refiner.pt")
 
 
 def _checkpoints(out: Path, log=print) -> None:

@@ -1,0 +1,101 @@
+"""What the small networks (classifier, refiner) share: the schedule, the ONNX export."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Schedule:
+    """Linear warm-up, then cosine decay to zero over ``steps`` or, when ``time_limit_s`` is
+    set, over that many wall-clock seconds, whichever ends first.
+
+    ``spent`` is the time an earlier run already used, so a resumed run ends on time.
+    """
+
+    lr: float
+    steps: int
+    time_limit_s: float = 0.0
+    warmup: float = 0.05
+    spent: float = 0.0
+    t0: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.t0 = time.time() - self.spent
+
+    def elapsed(self) -> float:
+        return time.time() - self.t0
+
+    def progress(self, step: int) -> float:
+        p = step / self.steps
+        if self.time_limit_s:
+            p = max(p, self.elapsed() / self.time_limit_s)
+        return min(p, 1.0)
+
+    def rate(self, step: int) -> float:
+        p, w = self.progress(step), self.warmup
+        return self.lr * (p / w if p < w else 0.5 * (1 + math.cos(math.pi * (p - w) / (1 - w))))
+
+    def apply(self, optimizer, step: int) -> float:
+        """Set ``optimizer``'s learning rate for ``step``; return it."""
+        lr = self.rate(step)
+        for g in optimizer.param_groups:
+            g["lr"] = lr
+        return lr
+
+
+def export_batched(model, input_shape: tuple[int, ...], path: Path, names: tuple[str, str]) -> Path:
+    """Export ``model`` to ONNX with a variable batch size; ``input_shape`` is one sample's
+    ``(c, h, w)``, ``names`` the input's and output's names."""
+    import torch
+
+    model = model.cpu().eval()
+    torch.onnx.export(
+        model,
+        torch.zeros(1, *input_shape),
+        str(path),
+        input_names=[names[0]],
+        output_names=[names[1]],
+        dynamic_axes={names[0]: {0: "n"}, names[1]: {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    return Path(path)
+
+
+def resume(path: Path, model, optimizer, device: str = "cpu") -> tuple[int, float]:
+    """Load a checkpoint written by :func:`checkpoint` if there is one; return (step, seconds)."""
+    import torch
+
+    if not Path(path).is_file():
+        return 0, 0.0
+    ck = torch.load(path, map_location=device, weights_only=False)
+    model.load_state_dict(ck["model"])
+    optimizer.load_state_dict(ck["opt"])
+    return int(ck["step"]), float(ck.get("seconds", 0.0))
+
+
+def checkpoint(path: Path, model, optimizer, step: int, seconds: float) -> None:
+    """Save what :func:`resume` needs to go on from ``step``."""
+    import torch
+
+    state = {"model": model.state_dict(), "opt": optimizer.state_dict(), "step": step}
+    torch.save({**state, "seconds": seconds}, path)
+
+
+def stream_loader(dataset, batch: int, workers: int, prefetch: int = 4):
+    """Return a DataLoader over an endless stream, its samples made in ``workers`` processes
+    (spawned, not forked: a forked child can hang in OpenCV's copied thread pool)."""
+    from torch.utils.data import DataLoader
+
+    return DataLoader(
+        dataset,
+        batch_size=batch,
+        num_workers=workers,
+        persistent_workers=workers > 0,
+        prefetch_factor=prefetch if workers > 0 else None,
+        multiprocessing_context="spawn" if workers > 0 else None,
+    )
