@@ -325,7 +325,8 @@ class Sten(Rules):
         moves = [Lay(c) for c in hand if fits(board, *_key(c))]
         if not moves:
             return [SaySten()]
-        order = go_out_order(board, [_key(c) for c in hand])
+        # With one card left, laying it is going out: one move, not two that do the same.
+        order = go_out_order(board, [_key(c) for c in hand]) if len(hand) > 1 else None
         if order is not None:
             moves.append(GoOut(tuple(_card(*k) for k in order)))
         return moves

@@ -334,6 +334,12 @@ def register_road(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="rows: straight rows read like text; auto/chain: one continuous chain",
     )
+    p.add_argument(
+        "--spiral",
+        choices=("clockwise", "anticlockwise"),
+        default="clockwise",
+        help="the way a spiral road winds, seen from above (default clockwise)",
+    )
     p.add_argument("--annotate", metavar="OUT", help="write the photo with the road order drawn")
     _add_source_options(p)
     p.set_defaults(func=cmd_road)
@@ -374,7 +380,7 @@ def cmd_road(args) -> int:
         print(json.dumps({"error": str(e), "road": [], "goal": None, "problems": [str(e)]}))
         return 2
     try:
-        reading = RoadReader(shape=args.shape).read(det)
+        reading = RoadReader(shape=args.shape, spiral=args.spiral).read(det)
     except RoadError as e:
         _road_out(args, {"error": str(e), **e.details})
         return 1

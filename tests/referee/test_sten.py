@@ -376,6 +376,13 @@ def test_go_out_is_offered_only_when_possible():
     assert go_out_order(state.board, [(1, 9), (1, 11), (1, 5)]) is None
 
 
+def test_the_last_card_is_one_move_not_a_lay_and_a_go_out():
+    # Two moves that do the same would leave a camera (and a log) unsure which was made.
+    rules, state = position(3, board={"H": (6, 8)}, hands={0: "9H"})
+    assert rules.legal_moves(state) == [lay("9H")]
+    assert rules.apply(state, go_out("9H")).winner == 0  # still accepted when asked for
+
+
 # ---- winning and losing ----------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("stone", "loser", "ending"),

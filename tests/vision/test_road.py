@@ -60,6 +60,19 @@ def test_rows_read_like_text_with_the_rows_shape_and_flagged_in_auto():
     assert any("shape rows" in n for n in auto.notes)  # a serpentine reading, said so
 
 
+@pytest.mark.parametrize(("seed", "angle", "squash"), [(5, 0, 1.0), (6, 170, 0.8), (8, 40, 0.9)])
+def test_a_spiral_is_read_winding_clockwise_unless_told_otherwise(seed, angle, squash):
+    # On a grid, snakes through the same places are as short: only "one way round" tells.
+    cards, truth = lay_road("spiral", seed, angle, squash)
+    reading = RoadReader().read(cards)
+    assert reading.ok, reading.problems
+    assert reading.road == truth
+    # The same road winding back: places mirrored, each card's corners still clockwise.
+    mirrored = [(code, (q * [-1.0, 1.0])[[1, 0, 3, 2]]) for code, q in cards]
+    assert RoadReader().read(mirrored).road != truth
+    assert RoadReader(spiral="anticlockwise").read(mirrored).road == truth
+
+
 def test_missing_and_doubled_cards_are_named():
     cards, _ = lay_road("uturn", 5)
     without = [(c, q) for c, q in cards if c != "QH"]

