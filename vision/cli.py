@@ -257,6 +257,12 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="fine-tune from the checkpoints in DIR (e.g. models) instead of training from scratch",
     )
+    p.add_argument(
+        "--real-photos",
+        metavar="DIR",
+        help="labelled real photos (VOC boxes with ranks, as ../shared/realphotos/edje-cards): "
+        "the classifier also learns the ranks of their train split (needs --start-from)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_train)
 
@@ -298,6 +304,7 @@ def cmd_train(args) -> int:
         refiner_images=args.refiner_images,
         render_seconds=args.render_seconds,
         start_from=args.start_from,
+        real_photos=args.real_photos,
         threads=args.threads,
         seed=args.seed,
     )

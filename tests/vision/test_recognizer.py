@@ -13,6 +13,7 @@ from vision.recognizer import (
     PATCH_SIZE,
     CropSpec,
     apply_offsets,
+    bright_card_quads,
     cut_corner,
     cut_patch,
     decode_pose_output,
@@ -256,3 +257,15 @@ def test_refiner_patch_shows_the_rough_outline_as_its_inner_square():
     m, e = PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN
     assert patch[m + 3 : e - 3, m + 3 : e - 3].min() > 200  # the card fills the inner square
     assert patch[: m - 3].max() < 50 and patch[e + 3 :].max() < 50  # table in the margin
+
+
+def test_bright_card_shaped_regions_are_proposed_and_others_are_not():
+    rng = np.random.default_rng(2)
+    frame = np.clip(rng.normal(90, 25, (480, 640, 3)), 0, 255).astype(np.uint8)  # a carpet
+    card = card_quad(220, 240, 120, 170, 20).astype(np.float32)
+    cv2.fillConvexPoly(frame, np.round(card).astype(np.int32), (235, 240, 238))
+    cv2.circle(frame, (520, 120), 60, (240, 240, 240), -1)  # bright, but round
+    cv2.rectangle(frame, (450, 300), (620, 330), (240, 240, 240), -1)  # bright, but a strip
+    found = bright_card_quads(frame)
+    assert len(found) == 1
+    assert polygon_iou(found[0], card) > 0.9

@@ -144,3 +144,18 @@ def test_refiner_trains_resumes_and_exports_a_working_onnx(tmp_path):
     sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     (out,) = sess.run(None, {"patches": np.zeros((2, 3, 96, 96), np.float32)})
     assert out.shape == (2, 8) and np.isfinite(out).all()
+
+
+def test_a_rank_only_label_counts_every_suit_of_that_rank():
+    torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
+    from referee.cards import RANKS
+    from vision.train.real_crops import partial_label_loss, rank_mask
+
+    mask = rank_mask()
+    king = RANKS.index("K")
+    assert [CLASS_NAMES[c] for c in np.flatnonzero(mask[king].numpy())] == ["KS", "KH", "KD", "KC"]
+    logits = torch.full((1, len(CLASS_NAMES)), -20.0)
+    logits[0, CLASS_NAMES.index("KD")] = 10.0  # sure it is a king, of diamonds
+    assert partial_label_loss(logits, torch.tensor([king]), mask).item() < 1e-3
+    wrong = partial_label_loss(logits, torch.tensor([RANKS.index("J")]), mask).item()
+    assert wrong > 20

@@ -88,6 +88,10 @@ class ClassifierConfig:
     checkpoint_every: int = 250
     time_limit_s: float = 0.0  # stop (after a checkpoint) once this much time has passed
     start_from: str | None = None  # weights to start from (e.g. models/card_classifier.pt)
+    real_photos: str | None = None  # a labelled real photo set (ranks) to learn from as well
+    outline_models: str | None = None  # where the detector and refiner for those photos are
+    real_batch: int = 32
+    real_weight: float = 0.5
 
 
 def validation_set(
@@ -153,6 +157,7 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
     loader = stream_loader(
         CropStream(sampler_cfg, config.seed + step), config.batch, config.workers, 4
     )
+    real = _real_batches(config, step, log) if config.real_photos else None
     sched = Schedule(config.lr, config.steps, config.time_limit_s, 0.05, spent)
     history = []
     it = iter(loader)
@@ -161,6 +166,14 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
         xb, yb = next(it)
         xb, yb = _to_input(xb.to(device, non_blocking=True)), yb.to(device)
         loss = F.cross_entropy(model(xb), yb, label_smoothing=0.05)
+        if real is not None:
+            from vision.train.real_crops import partial_label_loss
+
+            xr, ranks = next(real["batches"])
+            logits = model(_to_input(xr.to(device)))
+            loss = loss + config.real_weight * partial_label_loss(
+                logits, ranks.to(device), real["mask"].to(device)
+            )
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -179,6 +192,23 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
         json.dumps({"final": metrics, "history": history, "config": asdict(config)}, indent=1)
     )
     return export_classifier(model, out / "card_classifier.onnx")
+
+
+def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:
+    """Find the real photos' cards with the detector and refiner in ``outline_models`` and
+    return an endless iterator of their corner crops with rank labels."""
+    from vision.realphotos import load_split
+    from vision.recognizer import Recognizer
+    from vision.train.real_crops import RealCornerStream, find_real_cards, rank_mask
+
+    photos = load_split(config.real_photos, "train")
+    rec = Recognizer(config.outline_models, threads=config.threads)
+    cards = find_real_cards(photos, rec)
+    log(f"classifier: {len(cards)} real cards from {len(photos)} photos (ranks only)")
+    if not cards:
+        raise ValueError(f"no usable cards found in {config.real_photos}/train")
+    loader = stream_loader(RealCornerStream(cards, config.seed + step), config.real_batch, 0)
+    return {"batches": iter(loader), "mask": rank_mask()}
 
 
 def export_classifier(model: nn.Module, path: Path) -> Path:

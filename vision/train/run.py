@@ -109,6 +109,7 @@ class TrainOptions:
     threads: int = 2
     seed: int = 0
     start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
+    real_photos: str | None = None  # labelled real photos (ranks) for the classifier to learn from
 
     def setting(self, name: str):
         value = getattr(self, name)
@@ -167,7 +168,12 @@ def train(opts: TrainOptions, log=print) -> Path:
             time_limit_s=opts.setting("classifier_seconds"),
             start_from=_start(opts, "card_classifier.pt"),
             val_size=400 if opts.profile == "tiny" else 3000,
+            real_photos=opts.real_photos,
+            # The real cards are found with the recognizer being fine-tuned.
+            outline_models=opts.start_from,
         )
+        if opts.real_photos and not opts.start_from:
+            raise ValueError("--real-photos fine-tunes a finished recognizer: add --start-from")
         timed("classifier", lambda: train_classifier(cfg, log=log))
     if "detector" in stages:
         from vision.train.detector import DetectorConfig, train_detector
