@@ -78,7 +78,7 @@ def test_a_card_is_read_from_its_true_outline(recognizer):
     not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
 )
 def test_shipped_models_run_on_real_photos(recognizer):
-    photos = load_split(DEFAULT_DIR, "test")[:6]
+    photos = load_split(DEFAULT_DIR, "test")[:12]
     total = Tally()
     for p in photos:
         frame = cv2.imread(str(p.image))
@@ -86,5 +86,6 @@ def test_shipped_models_run_on_real_photos(recognizer):
         assert len(rec.visible_boxes) == len(rec.detections)
         total.add(score_real(rec, p.boxes, p.codes))
     assert total.tp + total.fn == sum(len(p.boxes) for p in photos)
-    if total.recall < 0.5:
-        pytest.xfail(f"the shipped detector misses real cards (undertrained): {total.summary()}")
+    # A guard against a broken model or run-time, well below the figures in models/README.md
+    # (these 12 photos: 10 of 12 cards right, 4 false finds).
+    assert total.recall >= 0.6 and total.precision >= 0.6, total.summary()

@@ -149,7 +149,7 @@ def test_refiner_trains_resumes_and_exports_a_working_onnx(tmp_path):
 def test_a_rank_only_label_counts_every_suit_of_that_rank():
     torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
     from referee.cards import RANKS
-    from vision.train.real_crops import partial_label_loss, rank_mask
+    from vision.train.real_crops import BACKGROUND_RANK, partial_label_loss, rank_mask
 
     mask = rank_mask()
     king = RANKS.index("K")
@@ -159,3 +159,4 @@ def test_a_rank_only_label_counts_every_suit_of_that_rank():
     assert partial_label_loss(logits, torch.tensor([king]), mask).item() < 1e-3
     wrong = partial_label_loss(logits, torch.tensor([RANKS.index("J")]), mask).item()
     assert wrong > 20
+    assert [CLASS_NAMES[c] for c in np.flatnonzero(mask[BACKGROUND_RANK].numpy())] == ["background"]

@@ -207,7 +207,8 @@ def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:
     log(f"classifier: {len(cards)} real cards from {len(photos)} photos (ranks only)")
     if not cards:
         raise ValueError(f"no usable cards found in {config.real_photos}/train")
-    loader = stream_loader(RealCornerStream(cards, config.seed + step), config.real_batch, 0)
+    stream = RealCornerStream(cards, config.seed + step, photos=photos)
+    loader = stream_loader(stream, config.real_batch, 0)
     return {"batches": iter(loader), "mask": rank_mask()}
 
 

@@ -99,3 +99,39 @@ def stream_loader(dataset, batch: int, workers: int, prefetch: int = 4):
         prefetch_factor=prefetch if workers > 0 else None,
         multiprocessing_context="spawn" if workers > 0 else None,
     )
+
+
+def quantize_convs(src: Path, dst: Path, inputs: list[dict]) -> Path:
+    """Write ONNX model ``src`` to ``dst`` with its convolutions (and dense layers) quantized
+    to int8 (QDQ, per channel), calibrated on ``inputs`` (feeds by input name). About 1.5×
+    faster on a CPU with VNNI and a quarter of the size; everything else stays float, so a
+    detector's scores and a refiner's offsets keep their range."""
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Feeds(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.it = iter(inputs)
+
+        def get_next(self):
+            return next(self.it, None)
+
+    prepared = Path(dst).with_suffix(".prep.onnx")
+    quant_pre_process(str(src), str(prepared), skip_symbolic_shape=True)  # fold and fuse first
+    quantize_static(
+        str(prepared),
+        str(dst),
+        Feeds(),
+        quant_format=QuantFormat.QDQ,
+        per_channel=True,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        op_types_to_quantize=["Conv", "Gemm", "MatMul"],
+    )
+    prepared.unlink()
+    return Path(dst)
