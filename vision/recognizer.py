@@ -131,9 +131,14 @@ def warp_many(
     out = np.empty((len(ms), size[1], size[0], 3), np.uint8)
     if not len(ms):
         return out
-    jac = np.abs(np.linalg.det(ms[:, :2, :2] / ms[:, 2:3, 2:3])) ** 0.5
+    with np.errstate(invalid="ignore", divide="ignore"):
+        jac = np.abs(np.linalg.det(ms[:, :2, :2] / ms[:, 2:3, 2:3])) ** 0.5
+    jac = np.nan_to_num(jac, nan=1.0, posinf=16.0)  # a degenerate outline: any level will do
     levels = np.clip(np.floor(np.log2(np.maximum(jac, 1e-6) / 1.5)), 0, 4).astype(int)
     for i, (m, level) in enumerate(zip(ms, levels, strict=True)):
+        if not np.isfinite(m).all():
+            out[i] = 0  # nothing to see: reads as background
+            continue
         if level:
             m = np.diag([0.5**level, 0.5**level, 1.0]) @ m
         out[i] = cv2.warpPerspective(

@@ -14,6 +14,7 @@ from vision.recognizer import (
     CropSpec,
     apply_offsets,
     bright_card_quads,
+    warp_many,
     cut_corner,
     cut_patch,
     decode_pose_output,
@@ -269,3 +270,11 @@ def test_bright_card_shaped_regions_are_proposed_and_others_are_not():
     found = bright_card_quads(frame)
     assert len(found) == 1
     assert polygon_iou(found[0], card) > 0.9
+
+
+def test_a_degenerate_outline_gives_a_blank_crop_not_an_error():
+    frame = np.full((100, 120, 3), 200, np.uint8)
+    mats = np.array([np.eye(3), np.full((3, 3), np.nan), np.zeros((3, 3))])
+    crops = warp_many(frame, mats, (8, 6))
+    assert crops.shape == (3, 6, 8, 3)
+    assert crops[0].min() == 200 and crops[1].max() == 0
