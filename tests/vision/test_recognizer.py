@@ -14,7 +14,6 @@ from vision.recognizer import (
     CropSpec,
     apply_offsets,
     bright_card_quads,
-    warp_many,
     cut_corner,
     cut_patch,
     decode_pose_output,
@@ -26,6 +25,7 @@ from vision.recognizer import (
     polygon_iou,
     quad_is_sane,
     read_cards,
+    warp_many,
 )
 
 C = len(CLASS_NAMES)
