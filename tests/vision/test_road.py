@@ -73,6 +73,26 @@ def test_a_spiral_is_read_winding_clockwise_unless_told_otherwise(seed, angle, s
     assert RoadReader(spiral="anticlockwise").read(mirrored).road == truth
 
 
+@pytest.mark.parametrize("seed", [15, 23])
+def test_a_goal_near_a_tilted_camera_is_still_at_the_road(seed):
+    # Under a steep camera near cards look big: distances count in local card sizes.
+    import cv2
+
+    cards, truth = lay_road("rows", seed)
+    pts = np.concatenate([q for _, q in cards])
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    goal_low = dict(cards)["JK"].mean(axis=0)[1] > (y0 + y1) / 2
+    near, far = (y1, y0) if goal_low else (y0, y1)  # widen the goal's side four times
+    src = np.float32([[x0, far], [x1, far], [x1, near], [x0, near]])
+    mid, half = (x0 + x1) / 2, (x1 - x0) / 2
+    dst = np.float32([[mid - half / 4, far], [mid + half / 4, far], [x1, near], [x0, near]])
+    h = cv2.getPerspectiveTransform(src, dst)
+    tilted = [(c, cv2.perspectiveTransform(q.reshape(1, 4, 2), h)[0]) for c, q in cards]
+    reading = RoadReader(shape="rows").read(tilted)
+    assert reading.ok, reading.problems
+    assert reading.goal == "JK" and reading.road == truth
+
+
 def test_missing_and_doubled_cards_are_named():
     cards, _ = lay_road("uturn", 5)
     without = [(c, q) for c, q in cards if c != "QH"]

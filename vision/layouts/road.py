@@ -28,6 +28,8 @@ ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
 ROAD_CODES = tuple(f"{r}{s}" for s in "SHDC" for r in ROAD_RANKS)
 SHAPES = ("auto", "chain", "rows")
 SPIRALS = ("clockwise", "anticlockwise")  # the way a spiral road winds, seen from above
+GOAL_REACH = 3.0  # the goal joker lies within this many card sizes of a road card
+SECOND_JOKER_NEAR = 1.8  # a second joker this near the road makes the goal unclear
 ASPECT = 0.7  # card width / height (poker 0.72, bridge 0.65)
 
 
@@ -137,8 +139,9 @@ class RoadReader:
                 {"road": codes, "goal": None, "problems": problems},
             )
         centers = np.array([q.mean(0) for _, q in road_cards], np.float64)
-        pitch = _pitch(centers)  # image pixels: only to find the goal joker
-        goal_index, goal_problem = _find_goal(centers, jokers, pitch)
+        pitch = _pitch(centers)  # image pixels: to split a grid into its rows
+        sizes = np.array([card_size(q) for _, q in road_cards])
+        goal_index, goal_problem = _find_goal(centers, sizes, jokers)
         if goal_problem:
             problems.append(goal_problem)
             fatal = True
@@ -406,18 +409,23 @@ def _pitch(centers: np.ndarray) -> float:
     return float(np.median(d.min(axis=1))) or 1.0
 
 
-def _find_goal(centers: np.ndarray, jokers: list[np.ndarray], pitch: float):
-    """Return (index of the goal joker or None, problem or "")."""
+def _find_goal(centers: np.ndarray, sizes: np.ndarray, jokers: list[np.ndarray]):
+    """Return (index of the goal joker or None, problem or "").
+
+    Distances count in card sizes where the joker lies (its own and its nearest road card's),
+    so a near card under a tilted camera is not "far" in pixels.
+    """
     if not jokers:
         return None, "no goal joker found: cannot tell which end of the road is the goal"
     near = []
     for i, q in enumerate(jokers):
-        d = float(np.linalg.norm(centers - q.mean(0), axis=1).min()) / pitch
-        near.append((d, i))
+        d = np.linalg.norm(centers - q.mean(0), axis=1)
+        k = int(d.argmin())
+        near.append((float(d[k]) / ((card_size(q) + sizes[k]) / 2), i))
     near.sort()
-    if near[0][0] > 2.6:
+    if near[0][0] > GOAL_REACH:
         return None, "the joker lies away from the road: put the goal joker after the last card"
-    if len(near) > 1 and near[1][0] <= 1.6:
+    if len(near) > 1 and near[1][0] <= SECOND_JOKER_NEAR:
         return None, "two jokers lie at the road: only the goal joker belongs there"
     return near[0][1], ""
 
