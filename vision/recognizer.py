@@ -197,11 +197,15 @@ def patch_offsets(quad: np.ndarray, truth: np.ndarray) -> np.ndarray:
     return ((p - _INNER) / (PATCH_SIZE - 2 * PATCH_MARGIN)).astype(np.float32)
 
 
-def apply_offsets(quad: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Return the frame corners that ``offsets`` (as from :func:`patch_offsets`) point at."""
-    p = _INNER + np.asarray(offsets, np.float64).reshape(4, 2) * (PATCH_SIZE - 2 * PATCH_MARGIN)
-    m = patch_matrix(quad).astype(np.float64)
-    return cv2.perspectiveTransform(p.reshape(1, 4, 2), m)[0].astype(np.float32)
+def apply_offsets(quads: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Return the frame corners that ``offsets`` (as from :func:`patch_offsets`) point at;
+    one outline ``(4, 2)`` or many ``(n, 4, 2)`` with ``(n, 8)`` offsets."""
+    q = np.asarray(quads, np.float32)
+    many = q.reshape(-1, 4, 2)
+    p = _INNER + np.asarray(offsets, np.float64).reshape(-1, 4, 2) * (PATCH_SIZE - 2 * PATCH_MARGIN)
+    ms = np.array([patch_matrix(x) for x in many], np.float64).reshape(-1, 3, 3)
+    h = np.concatenate([p, np.ones((*p.shape[:2], 1))], axis=2) @ ms.transpose(0, 2, 1)
+    return (h[..., :2] / h[..., 2:]).astype(np.float32).reshape(q.shape)
 
 
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -568,7 +572,7 @@ class Recognizer:
             patches = cut_patches(frame, quads)
             x = np.ascontiguousarray(patches.transpose(0, 3, 1, 2), np.float32) / 255.0
             (off,) = self.refiner.run(None, {name: x})[:1]
-            moved = np.stack([apply_offsets(q, o) for q, o in zip(quads, off, strict=True)])
+            moved = apply_offsets(quads, off)
             # A pass that folds an outline (a confused patch) keeps the previous one.
             ok = np.array([quad_is_sane(q, 3.0) for q in moved])
             quads = np.where(ok[:, None, None], moved, quads).astype(np.float32)

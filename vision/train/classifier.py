@@ -19,16 +19,17 @@ from torch.utils.data import IterableDataset
 
 from vision.recognizer import CLASS_NAMES, DEFAULT_SPEC, CropSpec
 from vision.train.crops import CropSampler, SamplerConfig
-from vision.train.loop import Schedule, checkpoint, export_batched, resume, stream_loader
+from vision.train.loop import (
+    Schedule,
+    checkpoint,
+    conv_block,
+    export_batched,
+    resume,
+    stream_loader,
+)
 
 VAL_STYLES = tuple(range(1000, 1012))  # procedural styles never seen in training
 VAL_SKIPBO = (1000, 1001)
-
-
-def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
-    )
 
 
 class CornerNet(nn.Module):
@@ -40,14 +41,14 @@ class CornerNet(nn.Module):
         super().__init__()
         c0, c1, c2, c3 = width
         self.features = nn.Sequential(
-            _block(3, c0, 2),  # 24×20
-            _block(c0, c1),
+            conv_block(3, c0, 2),  # 24×20
+            conv_block(c0, c1),
             nn.MaxPool2d(2),  # 12×10
-            _block(c1, c2),
-            _block(c2, c2),
+            conv_block(c1, c2),
+            conv_block(c2, c2),
             nn.MaxPool2d(2),  # 6×5
-            _block(c2, c3),
-            _block(c3, c3),
+            conv_block(c2, c3),
+            conv_block(c3, c3),
         )
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(c3 * 6 * 5, num_classes))
 

@@ -1,4 +1,5 @@
-"""What the small networks (classifier, refiner) share: the schedule, the ONNX export."""
+"""What the small networks (classifier, refiner) share: their conv block, the schedule,
+checkpoints, the data loader, the ONNX export and its int8 quantization."""
 
 from __future__ import annotations
 
@@ -6,6 +7,15 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+def conv_block(cin: int, cout: int, stride: int = 1):
+    """3×3 convolution, batch norm, ReLU: the small networks' building block."""
+    from torch import nn
+
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
 
 
 @dataclass

@@ -39,6 +39,7 @@ from vision.recognizer import (
 from vision.train.loop import (
     Schedule,
     checkpoint,
+    conv_block,
     export_batched,
     quantize_convs,
     resume,
@@ -48,12 +49,6 @@ from vision.train.loop import (
 MIN_VISIBLE = 0.15  # the detector's own target rule for whole cards
 
 
-def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
-    )
-
-
 class RefinerNet(nn.Module):
     """``(n, 3, 96, 96)`` patches in [0, 1] → ``(n, 8)`` corner offsets (~20 M MACs)."""
 
@@ -61,12 +56,12 @@ class RefinerNet(nn.Module):
         super().__init__()
         c0, c1, c2, c3 = width
         self.features = nn.Sequential(
-            _block(3, c0, 2),  # 48
-            _block(c0, c1, 2),  # 24
-            _block(c1, c1),
-            _block(c1, c2, 2),  # 12
-            _block(c2, c2),
-            _block(c2, c3, 2),  # 6
+            conv_block(3, c0, 2),  # 48
+            conv_block(c0, c1, 2),  # 24
+            conv_block(c1, c1),
+            conv_block(c1, c2, 2),  # 12
+            conv_block(c2, c2),
+            conv_block(c2, c3, 2),  # 6
         )
         side = PATCH_SIZE // 16
         # Flatten, not pool: where an edge lies is the answer.
@@ -215,7 +210,7 @@ def evaluate(model: nn.Module, val: tuple[np.ndarray, ...]) -> dict:
         out.append(model(xb.float() / 255.0).numpy())
     model.train()
     pred = np.concatenate(out)
-    once = np.stack([apply_offsets(r, p) for r, p in zip(rough, pred, strict=True)])
+    once = apply_offsets(rough, pred)
     before, after = corner_error(rough, truth), corner_error(once, truth)
     return {
         "cards": len(x),
