@@ -55,12 +55,17 @@ def _median_ms(fn, frame, runs: int) -> float:
     return 1000 * statistics.median(times)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Print the benchmark figures as JSON; skip with a message when no models are shipped."""
-    if not models_present():
-        print(f"bench_recognizer: no models in {MODEL_DIR}; skipped (train with `kortbord train`)")
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", type=Path, default=MODEL_DIR, help="default: the shipped models/")
+    model_dir = ap.parse_args(argv).models
+    if not models_present(model_dir):
+        print(f"bench_recognizer: no models in {model_dir}; skipped (train with `kortbord train`)")
         return 0
-    rec = Recognizer(threads=THREADS)
+    rec = Recognizer(model_dir, threads=THREADS)
     fs = frames()
     if not fs:
         print("bench_recognizer: could not generate frames with 30 cards")
@@ -84,7 +89,7 @@ def main() -> int:
         "onnx_detector_ms_median": round(statistics.median(det_only), 1),
         "goal_full_ms": 80,
     }
-    pt = MODEL_DIR / "card_detector.pt"
+    pt = model_dir / "card_detector.pt"
     try:
         import torch
         from ultralytics import YOLO

@@ -221,7 +221,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--only",
-        choices=("all", "dataset", "detector", "classifier", "refiner", "package"),
+        choices=("all", "dataset", "detector", "classifier", "refiner", "thumbs", "package"),
         default="all",
     )
     p.add_argument("--install", metavar="DIR", help="copy the finished models here (e.g. models)")
@@ -249,6 +249,12 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--refiner-images", type=int, default=None, help="scenes for the refiner")
     p.add_argument(
+        "--thumbs-seconds",
+        type=float,
+        default=None,
+        help="wall-clock cap for the reader of whole small cards",
+    )
+    p.add_argument(
         "--render-seconds", type=float, default=0.0, help="wall-clock cap for rendering scenes"
     )
     p.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
@@ -261,7 +267,8 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "--real-photos",
         metavar="DIR",
         help="labelled real photos (VOC boxes with ranks, as ../shared/realphotos/edje-cards): "
-        "the classifier also learns the ranks of their train split (needs --start-from)",
+        "the detector also learns the boxes of their train split, and the classifier their "
+        "ranks (the classifier needs --start-from)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_train)
@@ -301,6 +308,7 @@ def cmd_train(args) -> int:
         detector_hours=args.detector_hours,
         classifier_seconds=args.classifier_seconds,
         refiner_seconds=args.refiner_seconds,
+        thumbs_seconds=args.thumbs_seconds,
         refiner_images=args.refiner_images,
         render_seconds=args.render_seconds,
         start_from=args.start_from,
@@ -464,6 +472,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fps", type=float, default=None, help="frame rate of an image folder")
     p.add_argument("--zones", metavar="FILE", default=None, help="Skip-Bo zone map (JSON)")
     p.add_argument("--road-shape", choices=("auto", "chain", "rows"), default="auto")
+    p.add_argument(
+        "--spiral",
+        choices=("clockwise", "anticlockwise"),
+        default="clockwise",
+        help="the way a spiral road winds, seen from above (default clockwise)",
+    )
     _add_source_options(p)
 
 
@@ -536,6 +550,7 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
                         args.players,
                         pipeline.tracker.state,
                         road_shape=args.road_shape,
+                        spiral=args.spiral,
                         zones=zones,
                     )
                     pipeline.guard = Guard(rules, state, reader)

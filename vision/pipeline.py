@@ -547,7 +547,13 @@ def load_events(path: str) -> tuple[dict[str, Any], str]:
 
 
 def table_game(
-    game: str, players: int, table: TableState, *, road_shape: str = "auto", zones: Any = None
+    game: str,
+    players: int,
+    table: TableState,
+    *,
+    road_shape: str = "auto",
+    spiral: str = "clockwise",
+    zones: Any = None,
 ) -> tuple[Rules, Any, GameReader]:
     """Set up a real-table game from the first stable table (no set-up file).
 
@@ -563,7 +569,7 @@ def table_game(
     from vision.layouts.sten import StenReader
 
     if game == "stigespill":
-        reading = RoadReader(shape=road_shape).read(table)
+        reading = RoadReader(shape=road_shape, spiral=spiral).read(table)
         if not reading.ok:
             raise ValueError("the road cannot be read yet: " + "; ".join(reading.problems))
         rules = make_rules("stigespill", players=players, road=reading.road)

@@ -194,6 +194,23 @@ def test_read_cards_combines_corners_and_picks_the_reading_that_shows_an_index()
     assert conf[2] == pytest.approx(0.9, abs=1e-3)
 
 
+def test_a_whole_card_thumbnail_settles_a_small_card_whose_corners_disagree():
+    # Two blurred index corners split between 8D and 9D; the whole card's pips say 8D.
+    corners = [_probs("9D", 0.55), _probs("8D", 0.5)]
+    thumb = _probs("8D", 0.9)
+    probs = np.stack([np.stack([*corners, thumb])])[None]  # (1 card, 1 reading, 3 slots, C)
+    valid = np.ones((1, 1, 3), bool)
+    code, conf, _ = read_cards(probs[:, :, :2], valid[:, :, :2])
+    assert code[0] == -1  # no code is sure enough
+    code, conf, _ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
+    assert CLASS_NAMES[code[0]] == "8D"
+    assert conf[0] == pytest.approx((0.5 + 2 * 0.9) / 4, abs=0.01)
+    # Without a usable thumbnail (e.g. a big card) the corners alone decide, as before.
+    valid[0, 0, 2] = False
+    code_alone, _, _ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
+    assert code_alone[0] == read_cards(probs[:, :, :2], valid[:, :, :2])[0][0]
+
+
 # ---- one physical card once --------------------------------------------------------------------
 def test_two_cards_with_the_same_code_stay_two_cards():
     a = card_quad(100, 100, 60, 84, 0)

@@ -104,6 +104,63 @@ def test_cyclic_pose_loss_does_not_care_which_corner_comes_first():
     assert losses[0] < 0.05
 
 
+def test_a_card_without_known_corners_teaches_neither_corners_nor_their_visibility():
+    torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
+    pytest.importorskip("ultralytics", reason="needs the train extra (ultralytics)")
+    from ultralytics.utils.loss import KeypointLoss
+
+    from vision.train.detector import CyclicPoseLoss
+
+    class Stub:
+        pass
+
+    stub = Stub()
+    stub.keypoint_loss = KeypointLoss(torch.ones(4) / 4)
+    stub.bce_pose = torch.nn.BCEWithLogitsLoss()
+    pred = torch.cat([torch.rand(4, 2) * 30, torch.full((4, 1), 5.0)], 1)[None, None]
+    args = (torch.ones(1, 1, dtype=torch.bool), torch.zeros(1, 1, dtype=torch.long))
+    box = torch.tensor([[[10.0, 10.0, 20.0, 24.0]]])
+    unknown = torch.zeros(1, 1, 4, 3)  # a real photo's card: a box, corners "0 0 0"
+    loss, obj = CyclicPoseLoss.calculate_keypoints_loss(
+        stub, *args, unknown, torch.ones(1, 1), box.clone(), pred.clone()
+    )
+    assert float(loss) == 0.0 and float(obj) == 0.0
+    known = torch.cat([torch.rand(4, 2) * 30, torch.full((4, 1), 2.0)], 1)[None, None]
+    loss, obj = CyclicPoseLoss.calculate_keypoints_loss(
+        stub, *args, known, torch.ones(1, 1), box.clone(), pred.clone()
+    )
+    assert float(loss) > 0.0 and float(obj) > 0.0
+
+
+def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corners(tmp_path):
+    import cv2
+
+    from vision.train.detector import REAL_SPLIT, add_real_boxes
+
+    photos = tmp_path / "photos" / "train"
+    photos.mkdir(parents=True)
+    cv2.imwrite(str(photos / "a.jpg"), np.full((100, 80, 3), 90, np.uint8))
+    (photos / "a.xml").write_text(
+        "<annotation><filename>a.jpg</filename><object><name>king</name><bndbox>"
+        "<xmin>8</xmin><ymin>10</ymin><xmax>48</xmax><ymax>70</ymax></bndbox></object>"
+        "</annotation>"
+    )
+    data = tmp_path / "data"
+    (data / "images" / "train").mkdir(parents=True)
+    yaml = data / "data.yaml"
+    yaml.write_text(f"path: {data}\ntrain: images/train\nval: images/val\n")
+    assert add_real_boxes(yaml, tmp_path / "photos", repeat=2, log=lambda *_: None) == 2
+    assert add_real_boxes(yaml, tmp_path / "photos", repeat=2, log=lambda *_: None) == 2
+    assert f"train: [images/train, images/{REAL_SPLIT}]" in yaml.read_text()
+    assert sorted(p.name for p in (data / "images" / REAL_SPLIT).iterdir()) == [
+        "a_0.jpg",
+        "a_1.jpg",
+    ]
+    line = (data / "labels" / REAL_SPLIT / "a_0.txt").read_text().split()
+    assert [float(v) for v in line[1:5]] == pytest.approx([28 / 80, 40 / 100, 40 / 80, 60 / 100])
+    assert line[5:] == ["0"] * 12
+
+
 def test_refiner_disturbs_outlines_like_the_detector_and_knows_which_corner_is_which():
     pytest.importorskip("torch", reason="needs the train extra (torch)")
     from vision.train.refiner import align, card_width, corner_error, disturb
@@ -144,6 +201,45 @@ def test_refiner_trains_resumes_and_exports_a_working_onnx(tmp_path):
     sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     (out,) = sess.run(None, {"patches": np.zeros((2, 3, 96, 96), np.float32)})
     assert out.shape == (2, 8) and np.isfinite(out).all()
+
+
+def test_the_whole_card_reader_trains_on_thumbnails_and_the_recognizer_uses_it(tmp_path):
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    import shutil
+
+    from vision.recognizer import MODEL_DIR, THUMB_SPEC, THUMBS_FILE, Recognizer, models_present
+    from vision.train.classifier import ClassifierConfig, train_classifier
+    from vision.train.crops import CropSampler, SamplerConfig
+
+    # The thumbnail sampler shows whole cards of the small sizes the reader is for.
+    crop, _ = CropSampler(SamplerConfig(width_px=(30, 40)), THUMB_SPEC).sample(
+        np.random.default_rng(3)
+    )
+    assert crop.shape == (THUMB_SPEC.size[1], THUMB_SPEC.size[0], 3)
+    cfg = ClassifierConfig(
+        out=str(tmp_path / "thumbs"),
+        steps=2,
+        batch=8,
+        workers=0,
+        val_size=16,
+        spec=THUMB_SPEC,
+        width_px=(30.0, 120.0),
+        onnx_name=THUMBS_FILE,
+    )
+    path = train_classifier(cfg, log=lambda *_: None)
+    assert path.name == THUMBS_FILE and path.is_file()
+    if not models_present():
+        pytest.skip("the shipped models are needed for the recognizer half")
+    models = tmp_path / "models"
+    shutil.copytree(MODEL_DIR, models, ignore=shutil.ignore_patterns("*.pt"))
+    shutil.copyfile(path, models / THUMBS_FILE)
+    rec = Recognizer(models)
+    assert rec.thumbs is not None
+    probs = rec.classify_crops(np.zeros((3, 48, 40, 3), np.uint8), rec.thumbs)
+    assert probs.shape == (3, len(rec.class_names))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    small = np.array([[10, 10], [50, 10], [50, 66], [10, 66]], np.float32)
+    assert rec._thumb_fits(small, 640, 360) and not rec._thumb_fits(small * 4, 640, 360)
 
 
 def test_a_rank_only_label_counts_every_suit_of_that_rank():

@@ -73,6 +73,20 @@ def test_a_spiral_is_read_winding_clockwise_unless_told_otherwise(seed, angle, s
     assert RoadReader(spiral="anticlockwise").read(mirrored).road == truth
 
 
+def test_a_camera_game_starts_on_the_road_read_the_way_the_user_said_it_winds():
+    from vision.pipeline import table_game
+
+    cards, truth = lay_road("spiral", 5)
+    mirrored = [(code, (q * [-1.0, 1.0])[[1, 0, 3, 2]]) for code, q in cards]
+    table = TableState(
+        0.0, tuple(TrackedCard(i, c, q, 0.0, 0.0) for i, (c, q) in enumerate(mirrored))
+    )
+    rules, _, _ = table_game("stigespill", 2, table, spiral="anticlockwise")
+    assert [c.code for c in rules.road] == truth
+    rules, _, _ = table_game("stigespill", 2, table)
+    assert [c.code for c in rules.road] != truth
+
+
 @pytest.mark.parametrize("seed", [15, 23])
 def test_a_goal_near_a_tilted_camera_is_still_at_the_road(seed):
     # Under a steep camera near cards look big: distances count in local card sizes.

@@ -17,13 +17,14 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import IterableDataset
 
-from vision.recognizer import CLASS_NAMES, DEFAULT_SPEC, CropSpec
+from vision.recognizer import CLASS_NAMES, CLASSIFIER_FILE, DEFAULT_SPEC, CropSpec
 from vision.train.crops import CropSampler, SamplerConfig
 from vision.train.loop import (
     Schedule,
     checkpoint,
     conv_block,
     export_batched,
+    quantize_convs,
     resume,
     stream_loader,
 )
@@ -93,18 +94,26 @@ class ClassifierConfig:
     outline_models: str | None = None  # where the detector and refiner for those photos are
     real_batch: int = 32
     real_weight: float = 0.5
+    # What the network reads: index corners (the default) or whole small cards (THUMB_SPEC).
+    spec: CropSpec = DEFAULT_SPEC
+    width_px: tuple[float, float] = (34.0, 330.0)
+    onnx_name: str = CLASSIFIER_FILE
 
 
-def validation_set(
-    config: ClassifierConfig, spec: CropSpec = DEFAULT_SPEC
-) -> tuple[np.ndarray, np.ndarray]:
+def validation_set(config: ClassifierConfig) -> tuple[np.ndarray, np.ndarray]:
     """Return a fixed validation set of crops from procedural styles never used in training."""
     cache = Path(config.out) / "classifier_val.npz"
     if cache.is_file():
         z = np.load(cache)
         return z["x"], z["y"]
     sampler = CropSampler(
-        SamplerConfig(style_ids=VAL_STYLES, skipbo_ids=VAL_SKIPBO, deck_dirs=config.deck_dirs), spec
+        SamplerConfig(
+            style_ids=VAL_STYLES,
+            skipbo_ids=VAL_SKIPBO,
+            deck_dirs=config.deck_dirs,
+            width_px=config.width_px,
+        ),
+        config.spec,
     )
     rng = np.random.default_rng(12345)
     xs, ys = zip(*(sampler.sample(rng) for _ in range(config.val_size)), strict=True)
@@ -154,9 +163,9 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
     if step:
         log(f"classifier: resuming at step {step} of {config.steps}")
     x_val, y_val = validation_set(config)
-    sampler_cfg = SamplerConfig(deck_dirs=config.deck_dirs)
+    sampler_cfg = SamplerConfig(deck_dirs=config.deck_dirs, width_px=config.width_px)
     loader = stream_loader(
-        CropStream(sampler_cfg, config.seed + step), config.batch, config.workers, 4
+        CropStream(sampler_cfg, config.seed + step, config.spec), config.batch, config.workers, 4
     )
     real = _real_batches(config, step, log) if config.real_photos else None
     sched = Schedule(config.lr, config.steps, config.time_limit_s, 0.05, spent)
@@ -192,7 +201,11 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
     (out / "classifier_metrics.json").write_text(
         json.dumps({"final": metrics, "history": history, "config": asdict(config)}, indent=1)
     )
-    return export_classifier(model, out / "card_classifier.onnx")
+    plain = export_classifier(model, out / config.onnx_name.replace(".onnx", "_float.onnx"))
+    # int8 convolutions read the validation crops as well, at a quarter of the size.
+    x = np.ascontiguousarray(x_val[:512].transpose(0, 3, 1, 2), np.float32) / 255.0
+    feeds = [{"crops": x[i : i + 64]} for i in range(0, len(x), 64)]
+    return quantize_convs(plain, out / config.onnx_name, feeds)
 
 
 def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:

@@ -42,6 +42,7 @@ class SamplerConfig:
     deck_dirs: tuple[str, ...] = ()
     art_share: float = 0.35  # share of standard-card samples drawn from real-art decks
     background_share: float = 0.22
+    width_px: tuple[float, float] = (34.0, 330.0)  # card widths on screen (log-uniform)
 
 
 class CropSampler:
@@ -96,7 +97,8 @@ class CropSampler:
     def _render(self, rng, face, kind: str, code: str | None) -> tuple[np.ndarray, int]:
         fw, fh = face.width, face.height
         # Card width on screen, log-uniform over what a 720p table view to a close-up shows.
-        w_px = math.exp(rng.uniform(math.log(34), math.log(330)))
+        lo, hi = self.config.width_px
+        w_px = math.exp(rng.uniform(math.log(lo), math.log(hi)))
         s = w_px / fw
         h_px = fh * s
         # Card quad around the origin: rotation, then a tilt as independent corner moves.

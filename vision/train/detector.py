@@ -198,6 +198,49 @@ def build_pose_dataset(
     return data
 
 
+REAL_SPLIT = "real"
+
+
+def add_real_boxes(data_yaml: str | Path, photos: str | Path, repeat: int = 2, log=print) -> int:
+    """Add the ``train`` split of labelled real photos to a pose dataset, ``repeat`` times
+    each; return how many images were added.
+
+    Real photos give whole-card boxes but no corners: their corners are written as unknown
+    (``0 0 0``), which the pose loss skips. The validation split stays synthetic.
+    """
+    from vision.realphotos import load_split
+
+    data_yaml = Path(data_yaml)
+    root = data_yaml.parent
+    images, labels = root / "images" / REAL_SPLIT, root / "labels" / REAL_SPLIT
+    for d in (images, labels):
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+    added = 0
+    for photo in load_split(photos, "train"):
+        frame = cv2.imread(str(photo.image))
+        if frame is None:
+            log(f"real photos: skipped unreadable {photo.image}")
+            continue
+        h, w = frame.shape[:2]
+        lines = []
+        for x0, y0, x1, y1 in np.clip(photo.boxes, 0, [w, h, w, h]):
+            if x1 - x0 >= 2 and y1 - y0 >= 2:
+                cx, cy, bw, bh = (x0 + x1) / 2 / w, (y0 + y1) / 2 / h, (x1 - x0) / w, (y1 - y0) / h
+                lines.append(f"0 {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}" + " 0 0 0" * 4)
+        for r in range(repeat):
+            name = f"{photo.image.stem}_{r}"
+            (labels / f"{name}.txt").write_text("\n".join(lines) + "\n")
+            cv2.imwrite(str(images / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            added += 1
+    text = data_yaml.read_text()
+    if f"images/{REAL_SPLIT}" not in text:
+        text = text.replace("train: images/train", f"train: [images/train, images/{REAL_SPLIT}]")
+        data_yaml.write_text(text)
+    log(f"real photos: {added} images added to {data_yaml}")
+    return added
+
+
 # ---------------------------------------------------------------------------------------------
 # Order-free pose loss, model and trainer (only where the `train` extra is installed)
 try:
@@ -235,8 +278,11 @@ else:
             kpt_mask = gt_best[..., 2] != 0
             kpts_loss = self.keypoint_loss(pred_kpt, gt_best, kpt_mask, area)
             kpts_obj_loss = 0
-            if pred_kpt.shape[-1] == 3:
-                kpts_obj_loss = self.bce_pose(pred_kpt[..., 2], kpt_mask.float())
+            # A real photo's card has a box but no corners (all v=0): it teaches no corner
+            # visibility either, or the model would learn that real cards have none.
+            known = kpt_mask.any(dim=1)
+            if pred_kpt.shape[-1] == 3 and known.any():
+                kpts_obj_loss = self.bce_pose(pred_kpt[known][..., 2], kpt_mask[known].float())
             return kpts_loss, kpts_obj_loss
 
     class CardPoseModel(PoseModel):

@@ -22,6 +22,9 @@ from vision.recognizer import (
     DETECTOR_FILE,
     META_FILE,
     REFINER_FILE,
+    THUMB_DEFAULTS,
+    THUMB_SPEC,
+    THUMBS_FILE,
     CropSpec,
 )
 
@@ -44,6 +47,7 @@ PROFILES: dict[str, dict] = {
         classifier_seconds=4800.0,
         refiner_images=1200,
         refiner_seconds=2700.0,
+        thumbs_seconds=2700.0,
     ),
     "gpu": dict(
         detector_hours=0.0,
@@ -61,6 +65,7 @@ PROFILES: dict[str, dict] = {
         cache="ram",
         refiner_images=4000,
         refiner_seconds=600.0,
+        thumbs_seconds=600.0,
     ),
     "tiny": dict(
         detector_hours=0.0,
@@ -77,7 +82,22 @@ PROFILES: dict[str, dict] = {
         render_workers=2,
         refiner_images=6,
         refiner_seconds=5.0,
+        thumbs_seconds=5.0,
     ),
+}
+
+
+# The run-time settings written beside the models (measured on the synthetic validation
+# scenes and the real test photos; see models/README.md).
+RUN_TIME: dict = {
+    "detector_size": 544,  # the main pass's long side (at least the training size)
+    "extra_sizes": [224],  # a small pass for cards that fill the picture
+    "bright_quads": True,  # OpenCV proposals of bright card-shaped regions
+    "conf_threshold": 0.3,
+    "nms_iou": 0.6,
+    "min_code_conf": 0.5,
+    "refiner_passes": 2,
+    "thumbs": dict(THUMB_DEFAULTS),  # when small cards are also read whole
 }
 
 
@@ -89,7 +109,7 @@ class TrainOptions:
     profile: str = "cpu"
     device: str = "cpu"
     deck_dirs: tuple[str, ...] = ()
-    only: str = "all"  # all | dataset | detector | classifier | refiner | package
+    only: str = "all"  # all | dataset | detector | classifier | refiner | thumbs | package
     install: str | None = None  # copy the packaged models here (e.g. models/)
     images: int | None = None
     val_images: int | None = None
@@ -106,10 +126,12 @@ class TrainOptions:
     classifier_seconds: float | None = None
     refiner_images: int | None = None
     refiner_seconds: float | None = None
+    thumbs_seconds: float | None = None
     threads: int = 2
     seed: int = 0
     start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
-    real_photos: str | None = None  # labelled real photos (ranks) for the classifier to learn from
+    # Labelled real photos: boxes for the detector, ranks for the classifier.
+    real_photos: str | None = None
 
     def setting(self, name: str):
         value = getattr(self, name)
@@ -122,7 +144,7 @@ def train(opts: TrainOptions, log=print) -> Path:
         raise ValueError(f"unknown profile {opts.profile!r}; expected one of {', '.join(PROFILES)}")
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
-    stages = {"all": ("dataset", "detector", "classifier", "refiner", "package")}.get(
+    stages = {"all": ("dataset", "detector", "classifier", "refiner", "thumbs", "package")}.get(
         opts.only, (opts.only,)
     )
     timing_file = out / "timing.json"
@@ -154,20 +176,14 @@ def train(opts: TrainOptions, log=print) -> Path:
             ),
         )
     if "classifier" in stages:
-        from vision.train.classifier import ClassifierConfig, train_classifier
+        from vision.train.classifier import train_classifier
 
-        cfg = ClassifierConfig(
+        cfg = _classifier_config(
+            opts,
             out=str(out),
-            deck_dirs=tuple(opts.deck_dirs),
-            steps=opts.setting("classifier_steps"),
-            batch=opts.setting("classifier_batch"),
-            workers=opts.setting("classifier_workers"),
-            device=_torch_device(opts.device),
-            threads=opts.threads,
             seed=opts.seed,
             time_limit_s=opts.setting("classifier_seconds"),
             start_from=_start(opts, "card_classifier.pt"),
-            val_size=400 if opts.profile == "tiny" else 3000,
             real_photos=opts.real_photos,
             # The real cards are found with the recognizer being fine-tuned.
             outline_models=opts.start_from,
@@ -176,7 +192,10 @@ def train(opts: TrainOptions, log=print) -> Path:
             raise ValueError("--real-photos fine-tunes a finished recognizer: add --start-from")
         timed("classifier", lambda: train_classifier(cfg, log=log))
     if "detector" in stages:
-        from vision.train.detector import DetectorConfig, train_detector
+        from vision.train.detector import DetectorConfig, add_real_boxes, train_detector
+
+        if opts.real_photos:
+            add_real_boxes(data_yaml, opts.real_photos, log=log)
 
         cfg = DetectorConfig(
             out=str(out),
@@ -195,6 +214,8 @@ def train(opts: TrainOptions, log=print) -> Path:
         timed("detector", lambda: train_detector(cfg, log=log))
     if "refiner" in stages:
         timed("refiner", lambda: _train_refiner(opts, out, log))
+    if "thumbs" in stages:
+        timed("thumbs", lambda: _train_thumbs(opts, out, log))
     if "package" in stages:
         return package(opts, timing, log=log)
     return out
@@ -236,6 +257,46 @@ def _train_refiner(opts: TrainOptions, out: Path, log=print) -> Path:
     return train_refiner(cfg, log=log)
 
 
+def _train_thumbs(opts: TrainOptions, out: Path, log=print) -> Path:
+    """Train (or resume) the reader of whole small cards, in ``OUT/thumbs``; it starts from
+    the corner classifier's weights where there are some (pips and glyphs look alike)."""
+    from vision.train.classifier import train_classifier
+
+    tried = [out / "classifier_last.pt"]  # this run's corner classifier
+    if opts.start_from:
+        tried[:0] = [Path(opts.start_from) / n for n in ("card_thumbs.pt", "card_classifier.pt")]
+    cfg = _classifier_config(
+        opts,
+        out=str(out / "thumbs"),
+        seed=opts.seed + 77,
+        time_limit_s=opts.setting("thumbs_seconds"),
+        start_from=next((str(p) for p in tried if p.is_file()), None),
+        spec=THUMB_SPEC,
+        width_px=(30.0, 1.1 * RUN_TIME["thumbs"]["max_width"]),
+        onnx_name=THUMBS_FILE,
+    )
+    path = train_classifier(cfg, log=log)
+    shutil.copyfile(path, out / THUMBS_FILE)
+    return out / THUMBS_FILE
+
+
+def _classifier_config(opts: TrainOptions, **settings):
+    """Return a ``ClassifierConfig`` with the profile's steps, batch and workers (the corner
+    classifier and the whole-card reader train alike)."""
+    from vision.train.classifier import ClassifierConfig
+
+    return ClassifierConfig(
+        deck_dirs=tuple(opts.deck_dirs),
+        steps=opts.setting("classifier_steps"),
+        batch=opts.setting("classifier_batch"),
+        workers=opts.setting("classifier_workers"),
+        device=_torch_device(opts.device),
+        threads=opts.threads,
+        val_size=400 if opts.profile == "tiny" else 3000,
+        **settings,
+    )
+
+
 def _start(opts: TrainOptions, name: str) -> str | None:
     if not opts.start_from:
         return None
@@ -272,11 +333,10 @@ def package(opts: TrainOptions, timing: dict, log=print) -> Path:
     meta = {
         "classes": list(CLASS_NAMES),
         "crop": {"region": list(spec.region), "size": list(spec.size)},
-        "detector_size": opts.setting("imgsz"),
-        "conf_threshold": 0.3,
-        "nms_iou": 0.6,
-        "min_code_conf": 0.5,
-        "refiner_passes": 2,
+        **RUN_TIME,
+        # Run larger than trained: a card a few pixels wide at the training size is found
+        # when the picture is bigger (the detector is fully convolutional).
+        "detector_size": max(opts.setting("imgsz"), RUN_TIME["detector_size"]),
         "training": {
             "profile": opts.profile,
             "device": opts.device,
@@ -296,14 +356,15 @@ def package(opts: TrainOptions, timing: dict, log=print) -> Path:
     if opts.install:
         target = Path(opts.install)
         target.mkdir(parents=True, exist_ok=True)
-        for name in (DETECTOR_FILE, CLASSIFIER_FILE, REFINER_FILE, META_FILE, *CHECKPOINT_FILES):
+        models = (DETECTOR_FILE, CLASSIFIER_FILE, REFINER_FILE, THUMBS_FILE, META_FILE)
+        for name in (*models, *CHECKPOINT_FILES):
             if (out / name).is_file():
                 shutil.copyfile(out / name, target / name)
         log(f"models installed in {target}")
     return target
 
 
-CHECKPOINT_FILES = ("card_detector.pt", "card_classifier.pt", "card_refiner.pt")
+CHECKPOINT_FILES = ("card_detector.pt", "card_classifier.pt", "card_refiner.pt", "card_thumbs.pt")
 
 
 def _checkpoints(out: Path, log=print) -> None:
@@ -314,10 +375,13 @@ def _checkpoints(out: Path, log=print) -> None:
         if (weights / name).is_file():
             shutil.copyfile(weights / name, out / "card_detector.pt")
             break
-    ckpt = out / "classifier_last.pt"
-    if ckpt.is_file():
-        import torch
+    for ckpt, name in (
+        (out / "classifier_last.pt", "card_classifier.pt"),
+        (out / "thumbs" / "classifier_last.pt", "card_thumbs.pt"),
+    ):
+        if ckpt.is_file():
+            import torch
 
-        state = torch.load(ckpt, map_location="cpu", weights_only=False)
-        torch.save({"model": state["model"], "step": state.get("step")}, out / "card_classifier.pt")
-        log("checkpoints: card_detector.pt, card_classifier.pt")
+            state = torch.load(ckpt, map_location="cpu", weights_only=False)
+            torch.save({"model": state["model"], "step": state.get("step")}, out / name)
+            log(f"checkpoints: {name}")
