@@ -517,6 +517,9 @@ class Recognizer:
         )
         self.nms_iou = float(self.meta.get("nms_iou", 0.6))
         self.min_code_conf = float(self.meta.get("min_code_conf", 0.5))
+        # A card is reported only when its confidence (√(detector score × code probability))
+        # says it is at least as likely right as wrong (measured on tuning scenes).
+        self.min_confidence = float(self.meta.get("min_confidence", 0.0))
         self.reading_ratio = float(self.meta.get("reading_ratio", 1.2))
         self.refiner_passes = int(self.meta.get("refiner_passes", 2))
         thumb = {**THUMB_DEFAULTS, **self.meta.get("thumbs", {})}
@@ -701,13 +704,14 @@ class Recognizer:
                     np.where(redo, b, a)
                     for a, b in zip((code_idx, code_conf, hyp), both, strict=True)
                 )
-        ok = np.flatnonzero(code_idx >= 0)
+        card_conf = np.sqrt(code_conf * cand.scores)
+        ok = np.flatnonzero((code_idx >= 0) & (card_conf >= self.min_confidence))
         if not len(ok):
             return Recognition(Detections.empty())
         quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])
         quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
-        conf = np.sqrt(code_conf[ok] * cand.scores[ok])
+        conf = card_conf[ok]
         keep = dedupe_cards(quads, codes, conf)
         det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
         return Recognition(det, cand.boxes[ok][keep])

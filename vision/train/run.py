@@ -96,6 +96,7 @@ RUN_TIME: dict = {
     "conf_threshold": 0.3,
     "nms_iou": 0.6,
     "min_code_conf": 0.5,
+    "min_confidence": 0.5,  # below it, half of the cards reported were wrong
     "refiner_passes": 2,
     "thumbs": dict(THUMB_DEFAULTS),  # when small cards are also read whole
 }
