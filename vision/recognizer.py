@@ -608,25 +608,24 @@ class Recognizer:
         for _ in range(self.refiner_passes):
             if not busy.any():
                 break
-            patches = cut_patches(frame, quads[busy])
+            prev = quads[busy]
+            patches = cut_patches(frame, prev)
             x = np.ascontiguousarray(patches.transpose(0, 3, 1, 2), np.float32) / 255.0
             (off,) = self.refiner.run(None, {name: x})[:1]
-            moved = apply_offsets(quads[busy], off)
+            moved = apply_offsets(prev, off)
             # A pass that folds an outline (a confused patch) keeps the previous one.
             ok = np.array([quad_is_sane(q, 3.0) for q in moved])
-            moved = np.where(ok[:, None, None], moved, quads[busy])
+            moved = np.where(ok[:, None, None], moved, prev)
             # An outline that moved under SETTLED of its size is where it will stay.
-            step = np.abs(moved - quads[busy]).max(axis=(1, 2)) / _sizes(moved)
+            step = np.abs(moved - prev).max(axis=(1, 2)) / _sizes(moved)
             quads[busy] = moved
             busy[np.flatnonzero(busy)[step < SETTLED]] = False
         return quads
 
     def _thumb_fits(self, quad: np.ndarray, w: int, h: int) -> bool:
         """Return whether a card is small enough to be read whole, and wholly in the frame."""
-        e = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-        short = min(e[0] + e[2], e[1] + e[3]) / 2
         inside = (quad >= -2).all() and (quad[:, 0] <= w + 2).all() and (quad[:, 1] <= h + 2).all()
-        return bool(short <= self.thumb_max_width and inside)
+        return bool(inside and _sizes(quad[None])[0] <= self.thumb_max_width)
 
     def classify_crops(self, crops: np.ndarray, session=None) -> np.ndarray:
         """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops, read by
@@ -672,9 +671,6 @@ class Recognizer:
                     valid[i, r, k] = inside and seen and kc[corner] >= 0.3
                     if valid[i, r, k]:
                         matrices[i, r, k] = corner_crop_matrix(q, corner, self.spec)
-                if slots == 3 and self._thumb_fits(q, w, h):
-                    valid[i, r, 2] = True
-                    matrices[i, r, 2] = corner_crop_matrix(q, 0, THUMB_SPEC)
         probs = np.zeros((n, nh, slots, len(self.class_names)), np.float32)
         probs[..., -1] = 1.0
 
@@ -690,7 +686,13 @@ class Recognizer:
             # A small card whose index corners read unsurely is also read whole. Cards read
             # surely by their corners keep that reading: the corners are the better witness.
             unsure = code_conf < self.thumb_below
-            use = valid[:, :, 2] & unsure[:, None]
+            for i in np.flatnonzero(unsure):
+                for r in readings(outlines[i], self.reading_ratio):
+                    q = np.roll(outlines[i], -r, axis=0)
+                    if self._thumb_fits(q, w, h):
+                        valid[i, r, 2] = True
+                        matrices[i, r, 2] = corner_crop_matrix(q, 0, THUMB_SPEC)
+            use = valid[:, :, 2]
             if use.any():
                 classify(2, use, self.thumbs, THUMB_SPEC)
                 both = read_cards(

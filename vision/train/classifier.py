@@ -201,7 +201,9 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
     (out / "classifier_metrics.json").write_text(
         json.dumps({"final": metrics, "history": history, "config": asdict(config)}, indent=1)
     )
-    plain = export_classifier(model, out / config.onnx_name.replace(".onnx", "_float.onnx"))
+    plain = export_classifier(
+        model, out / config.onnx_name.replace(".onnx", "_float.onnx"), config.spec
+    )
     # int8 convolutions read the validation crops as well, at a quarter of the size.
     x = np.ascontiguousarray(x_val[:512].transpose(0, 3, 1, 2), np.float32) / 255.0
     feeds = [{"crops": x[i : i + 64]} for i in range(0, len(x), 64)]
@@ -226,7 +228,6 @@ def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:
     return {"batches": iter(loader), "mask": rank_mask()}
 
 
-def export_classifier(model: nn.Module, path: Path) -> Path:
-    """Export ``model`` to ONNX (input ``crops`` float ``(n, 3, 48, 40)`` in [0, 1])."""
-    spec = CropSpec()
+def export_classifier(model: nn.Module, path: Path, spec: CropSpec = DEFAULT_SPEC) -> Path:
+    """Export ``model`` to ONNX (input ``crops`` float ``(n, 3, h, w)`` in [0, 1])."""
     return export_batched(model, (3, spec.size[1], spec.size[0]), path, ("crops", "logits"))
