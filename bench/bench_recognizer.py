@@ -111,18 +111,19 @@ def main(argv: list[str] | None = None) -> int:
                     frame, imgsz=rec.detector_size, device="cpu", verbose=False, conf=0.3
                 )
 
-            # Taken turn about with the onnxruntime detector, frame by frame, so that both
-            # see the same machine (a shared machine's speed drifts by a fifth within minutes).
+            # Taken turn about with the onnxruntime detector, in short blocks per frame, so
+            # that both see the same machine (a shared machine's speed drifts by a fifth within
+            # minutes); each block's first runs are not timed, so neither pays for the other's
+            # threads winding down.
             ours, theirs = [], []
             for f, _ in fs:
-                for _ in range(3):
-                    predict(f)
-                    rec.detect_at(f, rec.detector_size)
-                for _ in range(10):
+                for _ in range(4):
                     for fn, times in ((predict, theirs), (ours_fn, ours)):
-                        t0 = time.perf_counter()
-                        fn(f)
-                        times.append(time.perf_counter() - t0)
+                        for i in range(6):
+                            t0 = time.perf_counter()
+                            fn(f)
+                            if i >= 2:
+                                times.append(time.perf_counter() - t0)
             t = 1000 * statistics.median(theirs)
             o = 1000 * statistics.median(ours)
             result["torch_predict_ms_median"] = round(t, 1)
