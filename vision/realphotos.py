@@ -2,7 +2,10 @@
 
 The shared set ``realphotos/edje-cards`` has ``train/`` and ``test/`` folders of JPEGs with one
 VOC ``.xml`` each (whole-card boxes of the *visible* card, labelled by rank only) and a
-``test-codes.json`` with the full code of every box of the test photos, in box order.
+``test-codes.json`` with the full code of every box of the test photos, in box order. The
+suits of the train photos were read off the photos by hand for this project, in
+``datasets/edje-cards-train-suits.json``: per box the suits it may be (``"S"``; ``"HD"`` where
+only its colour shows; ``"SHDC"`` where nothing does).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ RANK_WORDS = {
     "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
 }  # fmt: skip
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "realphotos" / "edje-cards"
+SUITS_DIR = Path(__file__).resolve().parent.parent / "datasets"  # <set>-<split>-suits.json
+ANY_SUIT = "SHDC"
 
 
 class RealPhotoError(ValueError):
@@ -27,12 +32,14 @@ class RealPhotoError(ValueError):
 
 @dataclass(frozen=True)
 class LabelledPhoto:
-    """One photo: its path, the ``(n, 4)`` boxes, each box's rank and (if known) full code."""
+    """One photo: its path, the ``(n, 4)`` boxes, each box's rank, (if known) full code, and
+    the suits each box may be (its code's suit; ``"SHDC"`` when unknown)."""
 
     image: Path
     boxes: np.ndarray
     ranks: tuple[str, ...]
     codes: tuple[str | None, ...]
+    suits: tuple[str, ...] = ()
 
 
 def read_voc(xml_path: str | Path) -> tuple[str, np.ndarray, tuple[str, ...]]:
@@ -53,13 +60,16 @@ def read_voc(xml_path: str | Path) -> tuple[str, np.ndarray, tuple[str, ...]]:
 
 
 def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
-    """Return the labelled photos of one split (``train`` or ``test``) of a photo set."""
+    """Return the labelled photos of one split (``train`` or ``test``) of a photo set, with
+    the suits from ``datasets/<set>-<split>-suits.json`` where the project has them."""
     folder = Path(folder)
     d = folder / split
     if not d.is_dir():
         raise RealPhotoError(f"photo folder {str(d)!r} does not exist")
     codes_file = folder / f"{split}-codes.json"
     codes = json.loads(codes_file.read_text()) if codes_file.is_file() else {}
+    suits_file = SUITS_DIR / f"{folder.name}-{split}-suits.json"
+    suits = json.loads(suits_file.read_text())["suits"] if suits_file.is_file() else {}
     photos = []
     for xml in sorted(d.glob("*.xml")):
         _, boxes, ranks = read_voc(xml)
@@ -74,7 +84,12 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
             raise RealPhotoError(
                 f"{codes_file}: {xml.stem} has {len(full)} codes for {len(ranks)} boxes"
             )
-        photos.append(
-            LabelledPhoto(image, boxes, ranks, tuple(full) if full else (None,) * len(ranks))
+        full = tuple(full) if full else (None,) * len(ranks)
+        may_be = suits.get(xml.stem) or [ANY_SUIT] * len(ranks)
+        if len(may_be) != len(ranks) or any(not set(s) <= set(ANY_SUIT) for s in may_be):
+            raise RealPhotoError(f"{suits_file}: {xml.stem} needs one suit set per box")
+        may_be = tuple(
+            c[-1] if c and c[-1] in ANY_SUIT else s for c, s in zip(full, may_be, strict=True)
         )
+        photos.append(LabelledPhoto(image, boxes, ranks, full, may_be))
     return photos

@@ -242,17 +242,26 @@ def test_the_whole_card_reader_trains_on_thumbnails_and_the_recognizer_uses_it(t
     assert rec._thumb_fits(small, 640, 360) and not rec._thumb_fits(small * 4, 640, 360)
 
 
-def test_a_rank_only_label_counts_every_suit_of_that_rank():
+def test_a_partial_label_counts_every_code_the_card_may_be():
     torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
-    from referee.cards import RANKS
-    from vision.train.real_crops import BACKGROUND_RANK, partial_label_loss, rank_mask
+    from vision.train.real_crops import (
+        BACKGROUND_CLASSES,
+        label_mask,
+        partial_label_loss,
+        possible_classes,
+    )
 
-    mask = rank_mask()
-    king = RANKS.index("K")
-    assert [CLASS_NAMES[c] for c in np.flatnonzero(mask[king].numpy())] == ["KS", "KH", "KD", "KC"]
+    any_king = possible_classes("K", "SHDC")
+    assert [CLASS_NAMES[c] for c in any_king] == ["KS", "KH", "KD", "KC"]
+    assert [CLASS_NAMES[c] for c in possible_classes("A", "HD")] == ["AH", "AD"]
     logits = torch.full((1, len(CLASS_NAMES)), -20.0)
     logits[0, CLASS_NAMES.index("KD")] = 10.0  # sure it is a king, of diamonds
-    assert partial_label_loss(logits, torch.tensor([king]), mask).item() < 1e-3
-    wrong = partial_label_loss(logits, torch.tensor([RANKS.index("J")]), mask).item()
-    assert wrong > 20
-    assert [CLASS_NAMES[c] for c in np.flatnonzero(mask[BACKGROUND_RANK].numpy())] == ["background"]
+
+    def loss(classes):
+        return partial_label_loss(logits, label_mask(classes)[None]).item()
+
+    assert loss(any_king) < 1e-3  # a king of unknown suit
+    assert loss(possible_classes("K", "HD")) < 1e-3  # a red king
+    assert loss(possible_classes("K", "S")) > 20  # the king of spades: wrong suit
+    assert loss(possible_classes("J", "SHDC")) > 20  # a jack: wrong rank
+    assert [CLASS_NAMES[c] for c in BACKGROUND_CLASSES] == ["background"]

@@ -90,7 +90,7 @@ class ClassifierConfig:
     checkpoint_every: int = 250
     time_limit_s: float = 0.0  # stop (after a checkpoint) once this much time has passed
     start_from: str | None = None  # weights to start from (e.g. models/card_classifier.pt)
-    real_photos: str | None = None  # a labelled real photo set (ranks) to learn from as well
+    real_photos: str | None = None  # labelled real photos (ranks, some suits) to learn from too
     outline_models: str | None = None  # where the detector and refiner for those photos are
     real_batch: int = 32
     real_weight: float = 0.5
@@ -179,11 +179,9 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
         if real is not None:
             from vision.train.real_crops import partial_label_loss
 
-            xr, ranks = next(real["batches"])
+            xr, allowed = next(real["batches"])
             logits = model(_to_input(xr.to(device)))
-            loss = loss + config.real_weight * partial_label_loss(
-                logits, ranks.to(device), real["mask"].to(device)
-            )
+            loss = loss + config.real_weight * partial_label_loss(logits, allowed.to(device))
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -212,20 +210,21 @@ def train_classifier(config: ClassifierConfig, log=print) -> Path:
 
 def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:
     """Find the real photos' cards with the detector and refiner in ``outline_models`` and
-    return an endless iterator of their corner crops with rank labels."""
+    return an endless iterator of their corner crops with the codes each may be."""
     from vision.realphotos import load_split
     from vision.recognizer import Recognizer
-    from vision.train.real_crops import RealCornerStream, find_real_cards, rank_mask
+    from vision.train.real_crops import RealCornerStream, find_real_cards
 
     photos = load_split(config.real_photos, "train")
     rec = Recognizer(config.outline_models, threads=config.threads)
     cards = find_real_cards(photos, rec)
-    log(f"classifier: {len(cards)} real cards from {len(photos)} photos (ranks only)")
+    suited = sum(len(c.classes) == 1 for c in cards)
+    log(f"classifier: {len(cards)} real cards from {len(photos)} photos ({suited} with a suit)")
     if not cards:
         raise ValueError(f"no usable cards found in {config.real_photos}/train")
     stream = RealCornerStream(cards, config.seed + step, photos=photos)
     loader = stream_loader(stream, config.real_batch, 0)
-    return {"batches": iter(loader), "mask": rank_mask()}
+    return {"batches": iter(loader)}
 
 
 def export_classifier(model: nn.Module, path: Path, spec: CropSpec = DEFAULT_SPEC) -> Path:

@@ -1,12 +1,13 @@
 """Index-corner crops from labelled real photos, for fine-tuning the classifier.
 
-The real photo sets label each card's box and rank only (nine … ace), not its suit. That is
-still what the synthetic crops teach least well: how a real deck's ranks look through a phone
-camera (K, J and 10 are the usual mix-ups). Each labelled card is found with the recognizer's
-own detector and refiner, so the crops are cut exactly as at run time; only cards whose
-outline fits their labelled box and whose upright way is clear from its shape are kept. The
-loss for such a crop is the rank's total probability over the four suits (a partial label);
-the suits keep being taught by the synthetic crops beside them.
+The real photo sets label each card's box and rank (nine … ace); the suits of the edje-cards
+train photos were added by hand (some only by colour). That is what the synthetic crops teach
+least well: how a real deck looks through a phone camera (K, J and 10 are the usual rank
+mix-ups; this deck's spades were read as clubs). Each labelled card is found with the
+recognizer's own detector and refiner, so the crops are cut exactly as at run time; only cards
+whose outline fits their labelled box and whose upright way is clear from its shape are kept.
+The loss for such a crop is the total probability of the codes it may be (a partial label:
+all four suits of its rank when the suit is unknown).
 """
 
 from __future__ import annotations
@@ -35,23 +36,24 @@ from vision.recognizer import (
 
 @dataclass(frozen=True)
 class RealCard:
-    """A real card found in a photo: its outline (clockwise from its own top-left) and rank."""
+    """A real card found in a photo: its outline (clockwise from its own top-left) and the
+    classifier classes it may be."""
 
     image: Path
     quad: np.ndarray
-    rank: int  # index into referee.cards.RANKS
+    classes: tuple[int, ...]
 
 
-def rank_mask() -> torch.Tensor:
-    """``(14, C)`` bool: which classifier classes have each rank (any suit); the last row is
-    the background."""
-    mask = torch.zeros(len(RANKS) + 1, len(CLASS_NAMES), dtype=torch.bool)
-    for c, name in enumerate(CLASS_NAMES):
-        rank = name[:-1]
-        if len(name) >= 2 and name[-1] in "SHDC" and rank in RANKS:
-            mask[RANKS.index(rank), c] = True
-    mask[len(RANKS), CLASS_NAMES.index(BACKGROUND)] = True
+def label_mask(classes: tuple[int, ...]) -> torch.Tensor:
+    """``(C,)`` bool: the classifier classes a crop may be."""
+    mask = torch.zeros(len(CLASS_NAMES), dtype=torch.bool)
+    mask[list(classes)] = True
     return mask
+
+
+def possible_classes(rank: str, suits: str) -> tuple[int, ...]:
+    """The classifier classes of ``rank`` in any of ``suits`` (``"SHDC"``: any suit)."""
+    return tuple(CLASS_NAMES.index(rank + s) for s in suits if rank in RANKS)
 
 
 def _bbox(q: np.ndarray) -> np.ndarray:
@@ -70,23 +72,26 @@ def find_real_cards(photos, recognizer: Recognizer, min_iou: float = 0.75) -> li
             continue
         outlines = recognizer.refine_outlines(_Pyramid(frame), cand.quads)
         fits = box_iou(p.boxes, np.stack([_bbox(q) for q in outlines]))
-        for k, rank in enumerate(p.ranks):
+        suits = p.suits or ("SHDC",) * len(p.ranks)
+        for k, (rank, may_be) in enumerate(zip(p.ranks, suits, strict=True)):
             j = int(fits[k].argmax())
             ways = readings(outlines[j])
-            if fits[k, j] >= min_iou and len(ways) == 1 and rank in RANKS:
+            classes = possible_classes(rank, may_be)
+            if fits[k, j] >= min_iou and len(ways) == 1 and classes:
                 quad = np.roll(outlines[j], -ways[0], axis=0)
-                out.append(RealCard(Path(p.image), quad, RANKS.index(rank)))
+                out.append(RealCard(Path(p.image), quad, classes))
     return out
 
 
-BACKGROUND_RANK = len(RANKS)  # the label of a crop of the photo's background
+BACKGROUND_CLASSES = (CLASS_NAMES.index(BACKGROUND),)  # a crop of the photo's background
 
 
 class RealCornerStream(IterableDataset):
-    """An endless stream of ``(crop, rank)``: both index corners of the real cards, the
-    outline jittered a little each time, light and colour varied; and, one crop in
-    ``background`` of them, a card-sized place outside every labelled card (carpet, wood, a
-    flyer), labelled :data:`BACKGROUND_RANK`: a real background must not read as a card."""
+    """An endless stream of ``(crop, mask)``: both index corners of the real cards, the
+    outline jittered a little each time, light and colour varied, with the :func:`label_mask`
+    of the codes each may be; and, one crop in ``background`` of them, a card-sized place
+    outside every labelled card (carpet, wood, a flyer), labelled the background: a real
+    background must not read as a card."""
 
     def __init__(
         self,
@@ -123,7 +128,8 @@ class RealCornerStream(IterableDataset):
             if rng.random() < 0.3:
                 x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.2))
             crop = np.clip(x, 0, 255).astype(np.uint8)
-            yield torch.from_numpy(np.ascontiguousarray(crop.transpose(2, 0, 1))), card.rank
+            crop_t = torch.from_numpy(np.ascontiguousarray(crop.transpose(2, 0, 1)))
+            yield crop_t, label_mask(card.classes)
 
     def _background(self, rng: np.random.Generator, frame):
         """A crop of a card-sized quad lying clear of every labelled card, or None."""
@@ -139,11 +145,13 @@ class RealCornerStream(IterableDataset):
         if len(p.boxes) and box_iou(_bbox(quad)[None], p.boxes).max() > 0:
             return None
         crop = cut_corner(pyr, quad, int(rng.choice((0, 2))), self.spec)
-        return torch.from_numpy(np.ascontiguousarray(crop.transpose(2, 0, 1))), BACKGROUND_RANK
+        crop_t = torch.from_numpy(np.ascontiguousarray(crop.transpose(2, 0, 1)))
+        return crop_t, label_mask(BACKGROUND_CLASSES)
 
 
-def partial_label_loss(logits: torch.Tensor, ranks: torch.Tensor, mask: torch.Tensor):
-    """``-log P(rank)``, the rank's probability summed over its suits."""
+def partial_label_loss(logits: torch.Tensor, allowed: torch.Tensor):
+    """``-log P(label)``: the total probability of the classes each crop may be (``allowed``,
+    ``(n, C)`` bool)."""
     logp = torch.log_softmax(logits, dim=1)
-    masked = logp.masked_fill(~mask[ranks], float("-inf"))
+    masked = logp.masked_fill(~allowed, float("-inf"))
     return -torch.logsumexp(masked, dim=1).mean()

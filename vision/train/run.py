@@ -28,6 +28,8 @@ from vision.recognizer import (
     CropSpec,
 )
 
+FINE_TUNE_LR = 1e-3  # the classifier's rate when it starts from trained weights
+
 # Presets. "cpu" is the run that made the shipped models on this 2-core machine: the two
 # networks train side by side, each capped in wall-clock time (about 1.4 h in all, on a machine
 # shared with other work). "gpu" fills a few minutes of one large GPU with a 16-core host.
@@ -185,6 +187,8 @@ def train(opts: TrainOptions, log=print) -> Path:
             seed=opts.seed,
             time_limit_s=opts.setting("classifier_seconds"),
             start_from=_start(opts, "card_classifier.pt"),
+            # A fine-tune of trained weights steps more gently (measured in the second session).
+            **({"lr": FINE_TUNE_LR} if opts.start_from else {}),
             real_photos=opts.real_photos,
             # The real cards are found with the recognizer being fine-tuned.
             outline_models=opts.start_from,

@@ -1,0 +1,67 @@
+"""Reading labelled real photos: VOC boxes, full codes and hand-read suits."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import realphotos
+from vision.realphotos import DEFAULT_DIR, RealPhotoError, load_split
+
+VOC = """<annotation><filename>{name}.jpg</filename>{objects}</annotation>"""
+OBJ = """<object><name>{rank}</name><bndbox><xmin>{x}</xmin><ymin>10</ymin>
+<xmax>{x2}</xmax><ymax>90</ymax></bndbox></object>"""
+
+
+def _photo_set(root, split, photos: dict[str, list[str]]):
+    """Write ``root/split/NAME.jpg`` and ``.xml`` with one box per rank word."""
+    d = root / split
+    d.mkdir(parents=True)
+    for name, ranks in photos.items():
+        cv2.imwrite(str(d / f"{name}.jpg"), np.zeros((100, 400, 3), np.uint8))
+        objs = "".join(
+            OBJ.format(rank=r, x=10 + 90 * i, x2=80 + 90 * i) for i, r in enumerate(ranks)
+        )
+        (d / f"{name}.xml").write_text(VOC.format(name=name, objects=objs))
+    return root
+
+
+def test_suits_come_from_codes_then_the_projects_suit_file(tmp_path, monkeypatch):
+    root = _photo_set(tmp_path / "cards", "train", {"a": ["king", "nine"], "b": ["ace"]})
+    suits_dir = tmp_path / "labels"
+    suits_dir.mkdir()
+    (suits_dir / "cards-train-suits.json").write_text(json.dumps({"suits": {"a": ["S", "HD"]}}))
+    (root / "train-codes.json").write_text(json.dumps({"b": ["AH"]}))
+    monkeypatch.setattr(realphotos, "SUITS_DIR", suits_dir)
+
+    a, b = load_split(root, "train")
+    assert a.ranks == ("K", "9") and a.codes == (None, None) and a.suits == ("S", "HD")
+    assert b.codes == ("AH",) and b.suits == ("H",)  # a full code says its suit
+
+
+def test_a_photo_without_suits_may_be_any_suit(tmp_path, monkeypatch):
+    root = _photo_set(tmp_path / "cards", "test", {"a": ["ten"]})
+    monkeypatch.setattr(realphotos, "SUITS_DIR", tmp_path)
+    (photo,) = load_split(root, "test")
+    assert photo.suits == ("SHDC",)
+
+
+@pytest.mark.parametrize("entry", [["S"], ["S", "H", "D"], ["S", "X"]])
+def test_a_suit_file_that_does_not_fit_the_boxes_is_named(tmp_path, monkeypatch, entry):
+    root = _photo_set(tmp_path / "cards", "train", {"a": ["king", "nine"]})
+    (tmp_path / "cards-train-suits.json").write_text(json.dumps({"suits": {"a": entry}}))
+    monkeypatch.setattr(realphotos, "SUITS_DIR", tmp_path)
+    with pytest.raises(RealPhotoError, match=r"cards-train-suits\.json"):
+        load_split(root, "train")
+
+
+def test_the_shipped_suits_cover_the_edje_train_photos():
+    if not (DEFAULT_DIR / "train").is_dir():
+        pytest.skip(f"{DEFAULT_DIR} is absent (it lies in ../shared beside a checkout)")
+    photos = load_split(DEFAULT_DIR, "train")
+    suits = [s for p in photos for s in p.suits]
+    assert len(suits) == sum(len(p.ranks) for p in photos) > 500
+    assert sum(len(s) == 1 for s in suits) / len(suits) > 0.95  # most suits were readable
