@@ -268,7 +268,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="labelled real photos (VOC boxes with ranks, as ../shared/realphotos/edje-cards): "
         "the detector also learns the boxes of their train split, and the classifier their "
-        "ranks (the classifier needs --start-from)",
+        "ranks and the suits in datasets/ (the classifier needs --start-from)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_train)

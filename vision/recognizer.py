@@ -468,8 +468,9 @@ class Recognition:
 SETTLED = 0.02  # an outline change under this share of the card's size changes no reading
 
 
-def _sizes(quads: np.ndarray) -> np.ndarray:
-    """Return each ``(4, 2)`` outline's short side length (at least 1)."""
+def card_widths(quads: np.ndarray) -> np.ndarray:
+    """Return each ``(4, 2)`` outline's width: the mean of its two shorter opposite edges
+    (at least 1 pixel)."""
     e = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
     return np.maximum(np.minimum(e[:, 0] + e[:, 2], e[:, 1] + e[:, 3]) / 2, 1.0)
 
@@ -619,7 +620,7 @@ class Recognizer:
             ok = np.array([quad_is_sane(q, 3.0) for q in moved])
             moved = np.where(ok[:, None, None], moved, prev)
             # An outline that moved under SETTLED of its size is where it will stay.
-            step = np.abs(moved - prev).max(axis=(1, 2)) / _sizes(moved)
+            step = np.abs(moved - prev).max(axis=(1, 2)) / card_widths(moved)
             quads[busy] = moved
             busy[np.flatnonzero(busy)[step < SETTLED]] = False
         return quads
@@ -627,7 +628,7 @@ class Recognizer:
     def _thumb_fits(self, quad: np.ndarray, w: int, h: int) -> bool:
         """Return whether a card is small enough to be read whole, and wholly in the frame."""
         inside = (quad >= -2).all() and (quad[:, 0] <= w + 2).all() and (quad[:, 1] <= h + 2).all()
-        return bool(inside and _sizes(quad[None])[0] <= self.thumb_max_width)
+        return bool(inside and card_widths(quad[None])[0] <= self.thumb_max_width)
 
     def classify_crops(self, crops: np.ndarray, session=None) -> np.ndarray:
         """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops, read by

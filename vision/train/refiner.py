@@ -31,6 +31,7 @@ from vision.recognizer import (
     PATCH_SIZE,
     _Pyramid,
     apply_offsets,
+    card_widths,
     cut_patch,
     order_clockwise,
     patch_offsets,
@@ -75,8 +76,7 @@ class RefinerNet(nn.Module):
 
 def card_width(quad: np.ndarray) -> float:
     """The card's short side in pixels (mean of the two shorter opposite edges)."""
-    e = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    return float(min(e[0] + e[2], e[1] + e[3]) / 2)
+    return float(card_widths(quad[None])[0])
 
 
 def disturb(truth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -196,7 +196,7 @@ def validation_set(data: Path, cache: Path, size: int = 1500) -> tuple[np.ndarra
 def corner_error(quads: np.ndarray, truths: np.ndarray) -> np.ndarray:
     """Per card: the largest corner distance in card widths."""
     d = np.linalg.norm(quads - truths, axis=2).max(axis=1)
-    return d / np.array([max(card_width(t), 1.0) for t in truths])
+    return d / card_widths(truths)
 
 
 @torch.no_grad()

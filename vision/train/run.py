@@ -133,7 +133,7 @@ class TrainOptions:
     threads: int = 2
     seed: int = 0
     start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
-    # Labelled real photos: boxes for the detector, ranks for the classifier.
+    # Labelled real photos: boxes for the detector, ranks (and suits) for the classifier.
     real_photos: str | None = None
 
     def setting(self, name: str):
