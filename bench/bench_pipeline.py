@@ -103,7 +103,7 @@ def _pct(values: list[float], q: float) -> float | None:
 def run(
     games: int, recognizer: str, cache: Path, seed0: int, game_types, size, fps, noise=None
 ) -> dict:
-    from vision.pipeline import GroundTruthRecognizer, replay_events
+    from vision.pipeline import GroundTruthRecognizer, VideoRecognizer, replay_events
     from vision.sources import FolderSource
     from vision.synth.video import VideoSettings, make_video
 
@@ -130,7 +130,11 @@ def run(
                 t = time.perf_counter()
                 events = make_video(game, players, seed, folder, settings=settings)
                 render_s += time.perf_counter() - t
-            rec = GroundTruthRecognizer(str(folder / "labels.jsonl")) if model is None else model
+            rec = (
+                GroundTruthRecognizer(str(folder / "labels.jsonl"))
+                if model is None
+                else VideoRecognizer(model)  # one per video: it follows the last frame's cards
+            )
             if noise is not None and model is None:
                 rec = Noisy(rec, *noise, seed=seed)
             t = time.perf_counter()

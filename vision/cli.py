@@ -484,7 +484,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 def _setup(args, path: str):
     """Return (events.json content or None, frames source spec, recognizer)."""
     from kortbord.cli import CommandError
-    from vision.pipeline import GroundTruthRecognizer, load_events
+    from vision.pipeline import GroundTruthRecognizer, VideoRecognizer, load_events
 
     events, source = None, path
     try:
@@ -501,7 +501,7 @@ def _setup(args, path: str):
             raise CommandError(f"no ground-truth labels at {labels!r}")
         return events, source, GroundTruthRecognizer(labels)
     try:
-        return events, source, _recognizer(args)
+        return events, source, VideoRecognizer(_recognizer(args))
     except CommandError as e:
         if not beside.is_file():
             raise

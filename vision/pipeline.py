@@ -28,6 +28,7 @@ import numpy as np
 from referee.core import CHANCE, Move, Rules
 from vision.detections import Detections
 from vision.sources import Frame
+from vision.tracker import MIN_CONFIDENCE as TRACKER_MIN_CONFIDENCE
 from vision.tracker import TableEvent, TableState, Tracker
 
 Observation = dict[str, Any]
@@ -389,6 +390,36 @@ class Pipeline:
             events = self.guard.finish(self.tracker.state, last_time)
             if events:
                 yield PipelineOutput(last_time, [], events, 0.0)
+
+
+class VideoRecognizer:
+    """The recognizer (:class:`vision.recognizer.Recognizer`) as a video's frames are read.
+
+    The tracker confirms a card only after several sightings with one code, so each frame
+    passes readings below the single-photo floor, down to the tracker's. The cards of the
+    last frame are proposed again, so a card once found is followed where the detector alone
+    is unsure of it; and every ``survey_every`` frames the detector also looks at
+    ``survey_size``, where small far cards (a stock pile across the table) show.
+    """
+
+    def __init__(self, recognizer: Any, *, survey_size: int = 800, survey_every: int = 8):
+        self.recognizer = recognizer
+        self.survey_size = survey_size
+        self.survey_every = survey_every
+        self._frames = 0
+        self._last = None
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        survey = self.survey_every > 0 and self._frames % self.survey_every == 0
+        rec = self.recognizer.recognize(
+            image,
+            TRACKER_MIN_CONFIDENCE,
+            sizes=(self.survey_size,) if survey else (),
+            proposals=self._last,
+        )
+        self._frames += 1
+        self._last = rec
+        return rec.detections
 
 
 def _recognize(recognizer: Any, frame: Frame) -> Detections:

@@ -66,6 +66,8 @@ THUMB_SPEC = CropSpec(region=(1.0, 1.0), size=(40, 48))
 # times as much as one corner. (Measured: reading every small card whole cost real photos
 # 7 of 143 cards; gated like this, none.)
 THUMB_DEFAULTS = {"max_width": 110.0, "weight": 2.0, "below": 0.7}
+# The detector score given to outlines proposed otherwise (bright quads, a video's last cards).
+PROPOSAL_SCORE = 0.35
 
 
 class ModelError(RuntimeError):
@@ -456,6 +458,18 @@ def dedupe_cards(
     return np.array(sorted(keep), np.int64)
 
 
+def _proposed(boxes: np.ndarray, quads: np.ndarray) -> CardCandidates:
+    """Candidates proposed other than by the detector; scored below its sure finds, so NMS
+    keeps the detector's where both saw a card."""
+    n = len(quads)
+    return CardCandidates(
+        np.asarray(boxes, np.float32).reshape(n, 4),
+        np.full(n, PROPOSAL_SCORE, np.float32),
+        np.asarray(quads, np.float32).reshape(n, 4, 2),
+        np.ones((n, 4), np.float32),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Recognition:
@@ -565,23 +579,27 @@ class Recognizer:
         self._det_input = self.detector.get_inputs()[0].name
 
     # -- stages ----------------------------------------------------------------------------
-    def find_cards(self, frame: np.ndarray) -> CardCandidates:
+    def find_cards(
+        self,
+        frame: np.ndarray,
+        sizes: Sequence[int] = (),
+        proposals: Recognition | None = None,
+    ) -> CardCandidates:
         """Run the detector: card outlines and visible boxes, codes not yet read.
 
         Besides the main input size the detector also runs at each of ``extra_sizes`` (smaller),
-        which finds cards that fill much of the picture, as in a close-up photo.
+        which finds cards that fill much of the picture, as in a close-up photo, and at each
+        of ``sizes``. ``proposals`` (say, the cards of a video's last frame) are read as well.
         """
-        parts = [self.detect_at(frame, size) for size in (self.detector_size, *self.extra_sizes)]
+        parts = [
+            self.detect_at(frame, size) for size in (self.detector_size, *self.extra_sizes, *sizes)
+        ]
         if self.bright_quads:
             quads = bright_card_quads(frame)
             boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
-            n = len(quads)
-            # Scored below the detector's sure finds, so NMS keeps the detector's where both saw it.
-            parts.append(
-                CardCandidates(
-                    boxes, np.full(n, 0.35, np.float32), quads, np.ones((n, 4), np.float32)
-                )
-            )
+            parts.append(_proposed(boxes, quads))
+        if proposals is not None and len(proposals.detections):
+            parts.append(_proposed(proposals.visible_boxes, proposals.detections.corners))
         if len(parts) == 1:
             return parts[0]
         boxes = np.concatenate([p.boxes for p in parts])
@@ -643,10 +661,27 @@ class Recognizer:
         e = np.exp(logits)
         return e / e.sum(axis=1, keepdims=True)
 
-    def recognize(self, frame: np.ndarray) -> Recognition:
-        """Return the detections and visible boxes of the cards in a BGR ``frame``."""
+    def recognize(
+        self,
+        frame: np.ndarray,
+        min_confidence: float | None = None,
+        *,
+        sizes: Sequence[int] = (),
+        proposals: Recognition | None = None,
+    ) -> Recognition:
+        """Return the detections and visible boxes of the cards in a BGR ``frame``.
+
+        A card is left out when its confidence, or its code's probability, is below
+        ``min_confidence`` (default: the floors tuned for single photos). ``sizes`` and
+        ``proposals`` go to :meth:`find_cards`.
+        """
+        floor, code_floor = (
+            (self.min_confidence, self.min_code_conf)
+            if min_confidence is None
+            else (float(min_confidence),) * 2
+        )
         frame = _as_bgr(frame)
-        cand = self.find_cards(frame)
+        cand = self.find_cards(frame, sizes, proposals)
         n = len(cand)
         if n == 0:
             return Recognition(Detections.empty())
@@ -684,7 +719,7 @@ class Recognizer:
 
         for slot in (0, 1):
             classify(slot, valid[:, :, slot], self.classifier, self.spec)
-        code_idx, code_conf, hyp = read_cards(probs[:, :, :2], valid[:, :, :2], self.min_code_conf)
+        code_idx, code_conf, hyp = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
         if slots == 3:
             # A small card whose index corners read unsurely is also read whole. Cards read
             # surely by their corners keep that reading: the corners are the better witness.
@@ -701,7 +736,7 @@ class Recognizer:
                 both = read_cards(
                     probs,
                     valid & unsure[:, None, None],
-                    self.min_code_conf,
+                    code_floor,
                     [1.0, 1.0, self.thumb_weight],
                 )
                 redo = use.any(axis=1)
@@ -710,7 +745,7 @@ class Recognizer:
                     for a, b in zip((code_idx, code_conf, hyp), both, strict=True)
                 )
         card_conf = np.sqrt(code_conf * cand.scores)
-        ok = np.flatnonzero((code_idx >= 0) & (card_conf >= self.min_confidence))
+        ok = np.flatnonzero((code_idx >= 0) & (card_conf >= floor))
         if not len(ok):
             return Recognition(Detections.empty())
         quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])

@@ -20,6 +20,13 @@ import numpy as np
 
 from vision.detections import Detections
 
+# The weakest reading a frame passes on: a card needs several sightings with the same code to
+# count, so the votes over frames filter what one frame is unsure of. One of those sightings
+# must be sure (``SURE_CONFIDENCE``, the recognizer's floor for a single photo): a card that is
+# only ever read unsurely is a misreading (a half-covered 3♣ taken for J♣ now and then).
+MIN_CONFIDENCE = 0.3
+SURE_CONFIDENCE = 0.5
+
 
 @dataclass(frozen=True)
 class TrackedCard:
@@ -244,9 +251,10 @@ class _Track:
     first_seen: float
     last_seen: float
     hits: deque
+    best: float = 0.0  # the surest reading of its code so far
     confirmed: bool = False
     order: int = -1  # confirmation order: later cards may cover earlier ones
-    settled: int = 0  # consecutive still sightings while tentative
+    settled: int = 0  # sightings in a row (missed frames aside) at the same place while tentative
     covered: int = 0
     absent_visible: int = 0
     covered_by: str = ""
@@ -270,7 +278,8 @@ class Tracker:
     card present; ``remove_frames`` frames in a row of evidence (covered, or place visible)
     make it gone. ``match_distance`` is the largest centre distance, in card sizes, at which
     a detection continues a track; ``still`` the largest move, in card sizes, between
-    sightings of a card that is being laid. ``min_confidence`` drops weak detections.
+    sightings of a card that is being laid. ``min_confidence`` drops weak detections;
+    a card becomes present only once one of its readings reached ``sure_confidence``.
     ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
 
     A lying card seen twice in a row turned by more than ``relay_angle`` degrees or shifted by
@@ -286,7 +295,8 @@ class Tracker:
         remove_frames: int = 3,
         match_distance: float = 0.5,
         still: float = 0.15,
-        min_confidence: float = 0.3,
+        min_confidence: float = MIN_CONFIDENCE,
+        sure_confidence: float = SURE_CONFIDENCE,
         table_model: TableModel | None = None,
         visible: Callable[[np.ndarray], bool] | None = None,
         relay_angle: float = 0.8,
@@ -300,6 +310,7 @@ class Tracker:
         self.match_distance = match_distance
         self.still = still
         self.min_confidence = min_confidence
+        self.sure_confidence = sure_confidence
         self.table_model = table_model or TableModel()
         self.visible_override = visible
         self.relay_angle = relay_angle
@@ -344,6 +355,7 @@ class Tracker:
             if track.confirmed:
                 self._check_relaid(track, corners, shake, events)
             track.hidden = 0
+            track.best = max(track.best, float(detections.confidence[det_index]))
             track.corners = corners.copy()
             track.last_seen = self.time
             track.hits.append(True)
@@ -352,17 +364,19 @@ class Tracker:
         for i in range(len(detections)):
             if i not in matched:
                 t = self._new_track(detections.codes[i], detections.corners[i].copy(), self.time)
+                t.best = float(detections.confidence[i])
                 seen_tracks.add(t.id)
         for track in self._tracks:
             if track.id not in seen_tracks:
                 track.hits.append(False)
                 track.hidden += 1
-                if not track.confirmed:
-                    track.settled = 0
         # Confirm tentative cards that have lain still long enough.
         for track in list(self._tracks):
             if not track.confirmed and sum(track.hits) >= self.confirm_hits:
-                if track.settled >= min(self.confirm_hits, 2):
+                if (
+                    track.settled >= min(self.confirm_hits, 2)
+                    and track.best >= self.sure_confidence
+                ):
                     self._confirm(track)
                     events.append(
                         TableEvent("laid", track.code, self.time, track.id, track.corners.copy())

@@ -76,7 +76,9 @@ def make_recognizer(source: str) -> Any:
     rec = _get_recognizer()
     if rec is None:
         return None
-    return lambda image: rec.recognize(image).detections
+    from vision.pipeline import VideoRecognizer
+
+    return VideoRecognizer(rec)
 
 
 def draw_detections(image: Any, detections: Any) -> Any:

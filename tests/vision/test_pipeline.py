@@ -6,6 +6,8 @@ the guard sees the staged table directly, so these tests need no rendering.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -165,12 +167,20 @@ def test_skipbo_wild_laid_on_a_wild_is_followed(seed):
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
 
 
-def test_skipbo_zones_are_proposed_from_the_stock_cards():
+@pytest.mark.parametrize("turned", [False, True])
+def test_skipbo_zones_are_proposed_from_the_stock_cards(turned):
     rng = np.random.default_rng(4)
     stager = SkipBoStager(rng, SkipBoDeck(1), 3)
     rules, initial, _ = play_script("skipbo", 3, 4, max_moves=1)
     table, _ = stager.setup(rules, initial)
     state = Ids().state(table, 0.0)
+    if turned:
+        # A recognizer cannot tell a card from the card turned half round (the index
+        # corners swap): the seats must come out the same from the layout alone.
+        state = TableState(
+            state.time,
+            tuple(replace(c, corners=np.roll(c.corners, 2, axis=0)) for c in state.cards),
+        )
     tops = [s[-1].code for s in initial.stocks]
     proposed = propose_zones(state, 3, tops)
     truth = {(z["kind"], z.get("owner"), z.get("index", 0)): z["center"] for z in stager.zones_mm()}
@@ -325,3 +335,57 @@ def _board_cards(state):
         if pile is not None:
             out += [Card("std", RANKS[r - 1], SUITS[si]) for r in range(pile[0], pile[1] + 1)]
     return out
+
+
+def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
+    from vision.detections import Detections
+    from vision.pipeline import VideoRecognizer
+    from vision.recognizer import Recognition
+    from vision.tracker import MIN_CONFIDENCE
+
+    calls = []
+
+    class Spy:
+        def recognize(self, image, min_confidence=None, *, sizes=(), proposals=None):
+            calls.append((min_confidence, tuple(sizes), proposals))
+            quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32) + len(calls)
+            return Recognition(
+                Detections(quad[None], ("AS",), np.ones(1, np.float32)),
+                np.array([[0, 0, 10, 14]], np.float32),
+            )
+
+    video = VideoRecognizer(Spy(), survey_size=800, survey_every=3)
+    frame = np.zeros((20, 20, 3), np.uint8)
+    outs = [video(frame) for _ in range(5)]
+    assert [c[0] for c in calls] == [MIN_CONFIDENCE] * 5
+    assert [c[1] for c in calls] == [(800,), (), (), (800,), ()]
+    assert calls[0][2] is None
+    # Each frame proposes the cards the previous one found.
+    for k in range(1, 5):
+        assert np.array_equal(calls[k][2].detections.corners, outs[k - 1].corners)
+
+
+def test_sten_board_ignores_a_card_read_in_another_suits_column():
+    def card(i, code, cx, cy, turn=5.0):
+        a = np.radians(turn)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        box = np.array([[-30, -42], [30, -42], [30, 42], [-30, 42]], float) @ rot.T
+        return TrackedCard(i, code, (box + np.array([cx, cy])).astype(np.float32), 0.0, 0.0)
+
+    # 7♠ and 7♣ side by side (a tilted row); 6♠ below its 7, the clubs' pile 6♣ 5♣ below its.
+    board = [
+        card(1, "7S", 100, 100),
+        card(2, "7C", 180, 107),
+        card(3, "6S", 92, 195),
+        card(4, "6C", 172, 202),
+        card(5, "5C", 170, 222),
+    ]
+    reader = StenReader()
+    view = reader.observe(TableState(1.0, tuple(board)))
+    assert view["S"] == [True, None, 6] and view["C"] == [True, None, 5]
+    # The half-covered 5♣ read as 5♠ lies in the clubs' column: spades' pile still ends at 6.
+    misread = TableState(2.0, (*board, card(6, "5S", 169, 224)))
+    assert reader.observe(misread)["S"] == [True, None, 6]
+    # A 5♠ laid below the 6♠ counts.
+    laid = TableState(3.0, (*board, card(6, "5S", 90, 215)))
+    assert reader.observe(laid)["S"] == [True, None, 5]

@@ -107,3 +107,26 @@ def test_shipped_models_run_on_real_photos(recognizer):
     # A guard against a broken model or run-time, well below the figures in models/README.md
     # (these 12 photos: 10 of 12 cards right, 4 false finds).
     assert total.recall >= 0.6 and total.precision >= 0.6, total.summary()
+
+
+def test_a_video_passes_readings_below_the_photo_floor(recognizer):
+    from vision.pipeline import VideoRecognizer
+    from vision.synth import random_scene
+    from vision.tracker import MIN_CONFIDENCE
+
+    floors = set()
+    for index in range(3):
+        frame = random_scene(seed=4242, index=index, layouts=("road",)).jpeg_image()
+        photo = recognizer.recognize(frame).detections
+        video = VideoRecognizer(recognizer, survey_every=0)(frame)
+        assert (photo.confidence >= recognizer.min_confidence).all()
+        assert (video.confidence >= MIN_CONFIDENCE).all()
+        # Every card the photo floor keeps is also passed to the tracker.
+        assert sorted(photo.codes) == sorted(
+            c
+            for c, p in zip(video.codes, video.confidence, strict=True)
+            if p >= recognizer.min_confidence
+        )
+        floors.add(len(video) > len(photo))
+    assert recognizer.min_confidence > MIN_CONFIDENCE
+    assert True in floors  # far road cards read unsurely: some pass only in a video

@@ -122,6 +122,28 @@ def test_card_in_motion_is_not_laid_until_it_rests():
     assert [(e.kind, e.code) for e in events] == [("laid", "7D")]
 
 
+def test_card_read_in_every_other_frame_is_laid():
+    # An unsure reading comes and goes between frames; the card lies still all along.
+    tr = Tracker(confirm_hits=3, window=5)
+    seen = (dets(("2D", A)), scene([A]))
+    unseen = (dets(), scene([A]))
+    events = run(tr, [seen, unseen, seen, unseen, seen, unseen])
+    assert [(e.kind, e.code, round(e.time, 1)) for e in events] == [("laid", "2D", 0.4)]
+
+
+def test_a_card_only_ever_read_unsurely_is_not_laid():
+    tr = Tracker(min_confidence=0.3, sure_confidence=0.5)
+    img = scene([A])
+
+    def read(code, conf):
+        return Detections(A[None], (code,), np.array([conf], np.float32))
+
+    assert run(tr, [(read("JC", 0.4), img)] * 6) == []
+    # The same card read surely once, then unsurely: present.
+    events = run(tr, [(read("3C", 0.7), img)] + [(read("3C", 0.35), img)] * 3, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "3C")]
+
+
 def test_two_cards_with_the_same_code_are_two_cards():
     tr = Tracker()
     events = run(tr, [(dets(("SB7", A), ("SB7", B)), scene([A, B]))] * 3)

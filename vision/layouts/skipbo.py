@@ -143,11 +143,20 @@ class ZoneMap:
         return out
 
 
-def _axes(card: TrackedCard) -> tuple[np.ndarray, np.ndarray, float, float]:
+def _seat_axes(card: TrackedCard, middle: np.ndarray) -> tuple[np.ndarray, float]:
+    """Return (the unit direction to the right of the player whose stock ``card`` is, the
+    card's width): along the card's short side, turned so that the player faces ``middle``.
+
+    A card reads the same turned half round (its two index corners swap), so which way it
+    lies does not say where its player sits; the table's middle does.
+    """
     q = np.asarray(card.corners, np.float64)
-    right, down = q[1] - q[0], q[3] - q[0]
-    w, h = float(np.linalg.norm(right)) or 1.0, float(np.linalg.norm(down)) or 1.0
-    return right / w, down / h, w, h
+    right = q[1] - q[0]
+    w = float(np.linalg.norm(right)) or 1.0
+    right = right / w
+    toward = np.asarray(middle, np.float64) - card.center
+    facing_right = np.array([-toward[1], toward[0]])  # a quarter turn clockwise on screen
+    return (right if float(right @ facing_right) >= 0 else -right), w
 
 
 def propose_zones(
@@ -189,7 +198,7 @@ def propose_zones(
     seat_centres = []
     sizes = []
     for seat, card in enumerate(stocks):
-        right, _, w, _ = _axes(card)
+        right, w = _seat_axes(card, mid)
         gap = SPACING * w
         sizes.append(card.size)
         c = card.center
@@ -199,8 +208,8 @@ def propose_zones(
             zones.append(Zone("discard", (float(p[0]), float(p[1])), seat, k))
         seat_centres.append(c + right * gap * 2.5)
     # The table's middle: halfway between seat 0 and the seat facing it.
-    right0, _, w0, _ = _axes(stocks[0])
-    facing = min(range(1, n), key=lambda s: float(np.dot(_axes(stocks[s])[0], right0)))
+    right0, w0 = _seat_axes(stocks[0], mid)
+    facing = min(range(1, n), key=lambda s: float(np.dot(_seat_axes(stocks[s], mid)[0], right0)))
     middle = (seat_centres[0] + seat_centres[facing]) / 2
     for k in range(PILES):
         p = middle + right0 * SPACING * w0 * (k - 1.5)

@@ -8,6 +8,8 @@ the finishing card shows only briefly (a transient view).
 
 from __future__ import annotations
 
+import numpy as np
+
 from referee.cards import parse_card
 from vision.tracker import TableState
 
@@ -41,16 +43,36 @@ def _key(code: str) -> tuple[int, int]:
     return SUIT_ORDER.index(c.suit.value), c.rank_value
 
 
+def _column_of(center: np.ndarray, sevens: dict[str, np.ndarray]) -> str:
+    """Return the suit whose column (the line through its 7, along the 7's long side) lies
+    nearest to ``center``."""
+
+    def offset(corners: np.ndarray) -> float:
+        along = corners[3] + corners[2] - corners[0] - corners[1]  # top edge to bottom edge
+        along = along / max(float(np.linalg.norm(along)), 1e-6)
+        d = center - corners.mean(axis=0)
+        return abs(float(d[0] * along[1] - d[1] * along[0]))
+
+    return min(sevens, key=lambda suit: offset(sevens[suit]))
+
+
 class StenReader:
-    """The Sten board as the guard sees it: ``{suit: [seven down, upper top, lower top]}``."""
+    """The Sten board as the guard sees it: ``{suit: [seven down, upper top, lower top]}``.
+
+    The piles of a suit lie above and below its 7. A card that lies in another suit's column
+    is a misreading (a 5♣ half covered on the clubs' pile read as 5♠), and does not count.
+    """
 
     def observe(self, table: TableState) -> dict[str, list]:
         """Return the board read from the stable table (ranks A=1 … K=13)."""
         view = {s: [False, None, None] for s in SUIT_ORDER}
-        for card in table.cards:
-            c = parse_card(card.code)
-            if c.kind != "std":
-                continue
+        cards = [(card, parse_card(card.code)) for card in table.cards]
+        cards = [(card, c) for card, c in cards if c.kind == "std"]
+        sevens = {c.suit.value: card.corners for card, c in cards if c.rank_value == 7}
+        for card, c in cards:
+            if c.rank_value != 7 and c.suit.value in sevens:
+                if _column_of(card.center, sevens) != c.suit.value:
+                    continue
             v = view[c.suit.value]
             r = c.rank_value
             if r == 7:

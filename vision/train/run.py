@@ -270,12 +270,15 @@ def _train_thumbs(opts: TrainOptions, out: Path, log=print) -> Path:
     tried = [out / "classifier_last.pt"]  # this run's corner classifier
     if opts.start_from:
         tried[:0] = [Path(opts.start_from) / n for n in ("card_thumbs.pt", "card_classifier.pt")]
+    start = next((p for p in tried if p.is_file()), None)
     cfg = _classifier_config(
         opts,
         out=str(out / "thumbs"),
         seed=opts.seed + 77,
         time_limit_s=opts.setting("thumbs_seconds"),
-        start_from=next((str(p) for p in tried if p.is_file()), None),
+        start_from=str(start) if start else None,
+        # Going on from a trained whole-card reader steps gently, as the corner fine-tune does.
+        **({"lr": FINE_TUNE_LR} if start and start.name == "card_thumbs.pt" else {}),
         spec=THUMB_SPEC,
         width_px=(30.0, 1.1 * RUN_TIME["thumbs"]["max_width"]),
         onnx_name=THUMBS_FILE,
