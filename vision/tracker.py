@@ -26,6 +26,9 @@ from vision.detections import Detections
 # only ever read unsurely is a misreading (a half-covered 3♣ taken for J♣ now and then).
 MIN_CONFIDENCE = 0.3
 SURE_CONFIDENCE = 0.5
+# A card laid onto one of its own code must move it this many times its usual wobble (the
+# mean change of its outline from frame to frame while it lies still).
+WOBBLE_MARGIN = 4.0
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,9 @@ class _Track:
     anchor: np.ndarray | None = None  # where it lies on the table, camera shake taken out
     anchor_angle: float = 0.0
     pending: int = 0  # sightings in a row away from the anchor
+    # How much its reading wobbles from frame to frame while it lies still: (shift in card
+    # sizes, turn in degrees). A re-laid card must stand out from it.
+    wobble: np.ndarray = field(default_factory=lambda: np.zeros(2))
     relaid: int = 0
     extra: dict = field(default_factory=dict)
 
@@ -283,7 +289,8 @@ class Tracker:
     ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
 
     A lying card seen twice in a row turned by more than ``relay_angle`` degrees or shifted by
-    more than ``relay_shift`` card sizes (camera shake taken out) is another card of the same
+    more than ``relay_shift`` card sizes (camera shake taken out), and by ``WOBBLE_MARGIN``
+    times as much as its reading wobbles while it lies still, is another card of the same
     code laid onto it: no two cards land alike.
     """
 
@@ -351,7 +358,13 @@ class Tracker:
             corners = detections.corners[det_index]
             moved = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
             if not track.confirmed:
-                track.settled = track.settled + 1 if moved <= self.still * card_size(corners) else 1
+                size = card_size(corners)
+                if moved <= self.still * size:
+                    track.settled += 1
+                    turn = _turn(_axis_angle(corners), _axis_angle(track.corners))
+                    track.wobble = 0.7 * track.wobble + 0.3 * np.array([moved / size, turn])
+                else:
+                    track.settled = 1
             if track.confirmed:
                 self._check_relaid(track, corners, shake, events)
             track.hidden = 0
@@ -407,6 +420,8 @@ class Tracker:
     def _new_track(self, code: str, corners: np.ndarray, time: float) -> _Track:
         t = _Track(self._next_id, code, corners, time, time, deque([True], maxlen=self.window))
         t.settled = 1
+        # Until it has been watched lying still, assume it wobbles as much as a re-lay moves.
+        t.wobble = np.array([self.relay_shift, self.relay_angle])
         self._next_id += 1
         self._tracks.append(t)
         return t
@@ -429,11 +444,10 @@ class Tracker:
         if track.anchor is None:
             track.anchor, track.anchor_angle = here, angle
             return
-        turn = abs(angle - track.anchor_angle) % 180.0
-        shift = float(np.linalg.norm(here - track.anchor))
-        if min(turn, 180.0 - turn) > self.relay_angle or shift > self.relay_shift * card_size(
-            corners
-        ):
+        turn = _turn(angle, track.anchor_angle)
+        shift = float(np.linalg.norm(here - track.anchor)) / card_size(corners)
+        limit = np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
+        if shift > limit[0] or turn > limit[1]:
             track.pending += 1
             if track.pending >= 2:
                 track.relaid += 1
@@ -452,6 +466,7 @@ class Tracker:
             return
         track.pending = 0
         track.anchor = 0.8 * track.anchor + 0.2 * here
+        track.wobble = 0.9 * track.wobble + 0.1 * np.array([shift, turn])
 
     def _confirm(self, track: _Track) -> None:
         track.confirmed = True
@@ -513,6 +528,12 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _turn(a: float, b: float) -> float:
+    """Return the angle in degrees between two axis directions (``_axis_angle``), 0–90."""
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
 
 
 def _axis_angle(corners: np.ndarray) -> float:

@@ -205,3 +205,22 @@ def test_camera_shake_is_not_a_card_laid_again():
         events += tr.update(dets(("SBW", a), ("KH", b)), i * 0.1, scene([a, b]))
     assert [(e.kind, e.code) for e in events] == [("laid", "SBW"), ("laid", "KH")]
     assert all(c.relaid == 0 for c in tr.state.cards)
+
+
+def test_a_wobbly_reading_is_not_a_card_laid_again_but_a_new_card_is():
+    # A recognizer's outline of a lying card wobbles a little from frame to frame (each
+    # corner a pixel or two); a wild laid onto the wild moves it clearly more.
+    tr = Tracker()
+    rng = np.random.default_rng(5)
+
+    def wobbly(q):
+        return (q + rng.normal(0, 1.5, (4, 2))).astype(np.float32)
+
+    events = []
+    for i in range(40):
+        a = wobbly(A)
+        events += tr.update(dets(("SBW", a)), i * 0.1, scene([A]))
+    assert [(e.kind, e.code) for e in events] == [("laid", "SBW")]
+    on_top = turned(A, 8.0) + np.float32(9.0)
+    events = run(tr, [(dets(("SBW", wobbly(on_top))), scene([on_top]))] * 4, t0=5.0)
+    assert [(e.kind, e.reason) for e in events] == [("laid", "onto a SBW")]
