@@ -29,6 +29,7 @@ SURE_CONFIDENCE = 0.5
 # A card laid onto one of its own code must move it this many times its usual wobble (the
 # mean change of its outline from frame to frame while it lies still).
 WOBBLE_MARGIN = 4.0
+RELAY_SIGHTINGS = 3  # sightings in a row, alike and off its place, that make a card re-laid
 
 
 @dataclass(frozen=True)
@@ -264,7 +265,7 @@ class _Track:
     hidden: int = 0  # frames in a row not seen
     anchor: np.ndarray | None = None  # where it lies on the table, camera shake taken out
     anchor_angle: float = 0.0
-    pending: int = 0  # sightings in a row away from the anchor
+    pending: list = field(default_factory=list)  # (place, angle) seen in a row off the anchor
     # How much its reading wobbles from frame to frame while it lies still: (shift in card
     # sizes, turn in degrees). A re-laid card must stand out from it.
     wobble: np.ndarray = field(default_factory=lambda: np.zeros(2))
@@ -288,10 +289,10 @@ class Tracker:
     a card becomes present only once one of its readings reached ``sure_confidence``.
     ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
 
-    A lying card seen twice in a row turned by more than ``relay_angle`` degrees or shifted by
-    more than ``relay_shift`` card sizes (camera shake taken out), and by ``WOBBLE_MARGIN``
-    times as much as its reading wobbles while it lies still, is another card of the same
-    code laid onto it: no two cards land alike.
+    A lying card seen ``RELAY_SIGHTINGS`` times in a row, alike, turned by more than
+    ``relay_angle`` degrees or shifted by more than ``relay_shift`` card sizes (camera shake
+    taken out), and by ``WOBBLE_MARGIN`` times as much as its reading wobbles while it lies
+    still, is another card of the same code laid onto it: no two cards land alike.
     """
 
     def __init__(
@@ -438,20 +439,30 @@ class Tracker:
     def _check_relaid(
         self, track: _Track, corners: np.ndarray, shake: np.ndarray, events: list[TableEvent]
     ) -> None:
-        """Follow where a lying card lies; two sightings in a row that differ from it (turned,
-        or shifted with the camera's shake taken out) are another card laid onto it."""
+        """Follow where a lying card lies; ``RELAY_SIGHTINGS`` sightings in a row that lie
+        alike but differ from it (turned, or shifted with the camera's shake taken out) are
+        another card laid onto it. (A hand passing over the card bends its outline for a
+        frame or two, each time differently.)"""
         here, angle = corners.mean(axis=0) - shake, _axis_angle(corners)
         if track.anchor is None:
             track.anchor, track.anchor_angle = here, angle
             return
-        turn = _turn(angle, track.anchor_angle)
-        shift = float(np.linalg.norm(here - track.anchor)) / card_size(corners)
+        size = card_size(corners)
         limit = np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
-        if shift > limit[0] or turn > limit[1]:
-            track.pending += 1
-            if track.pending >= 2:
+
+        def differs(place: np.ndarray, turned: float) -> tuple[bool, float, float]:
+            shift = float(np.linalg.norm(here - place)) / size
+            turn = _turn(angle, turned)
+            return bool(shift > limit[0] or turn > limit[1]), shift, turn
+
+        away, shift, turn = differs(track.anchor, track.anchor_angle)
+        if away:
+            if track.pending and differs(*track.pending[0])[0]:
+                track.pending = []  # not where the last sightings were: still settling
+            track.pending.append((here, angle))
+            if len(track.pending) >= RELAY_SIGHTINGS:
                 track.relaid += 1
-                track.pending = 0
+                track.pending = []
                 track.anchor, track.anchor_angle = here, angle
                 events.append(
                     TableEvent(
@@ -464,7 +475,7 @@ class Tracker:
                     )
                 )
             return
-        track.pending = 0
+        track.pending = []
         track.anchor = 0.8 * track.anchor + 0.2 * here
         track.wobble = 0.9 * track.wobble + 0.1 * np.array([shift, turn])
 

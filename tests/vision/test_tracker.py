@@ -224,3 +224,16 @@ def test_a_wobbly_reading_is_not_a_card_laid_again_but_a_new_card_is():
     on_top = turned(A, 8.0) + np.float32(9.0)
     events = run(tr, [(dets(("SBW", wobbly(on_top))), scene([on_top]))] * 4, t0=5.0)
     assert [(e.kind, e.reason) for e in events] == [("laid", "onto a SBW")]
+
+
+def test_a_hand_bending_the_outline_for_two_frames_is_not_a_card_laid_again():
+    tr = Tracker()
+    run(tr, [(dets(("SBW", A)), scene([A]))] * 6)
+    # A hand over one side: the recognizer's outline of the card shrinks, differently each
+    # frame; then the hand is gone and the card lies where it lay.
+    bent1, bent2 = A.copy(), A.copy()
+    bent1[1:3, 0] -= 18
+    bent2[1:3, 0] -= 9
+    frames = [(dets(("SBW", q)), scene([A])) for q in (bent1, bent2, A, A, A)]
+    assert run(tr, frames, t0=1.0) == []
+    assert tr.state.cards[0].relaid == 0
