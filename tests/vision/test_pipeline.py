@@ -389,3 +389,21 @@ def test_sten_board_ignores_a_card_read_in_another_suits_column():
     # A 5♠ laid below the 6♠ counts.
     laid = TableState(3.0, (*board, card(6, "5S", 90, 215)))
     assert reader.observe(laid)["S"] == [True, None, 5]
+
+
+def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
+    # Seat 0 sits at the bottom of the picture: its discard piles fan downward, toward it.
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
+    zones += [Zone("stock", (340.0, -100.0), 1)]
+    zones += [Zone("discard", (270.0 - 70 * k, -100.0), 1, k) for k in range(4)]
+    reader = SkipBoReader(ZoneMap(tuple(zones), 2, 70.0))
+
+    def card(i, code, cy):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([130, cy], np.float32), 0.0, 0.0)
+
+    # The 6 was lost under the 8's outline for a while and found again: seen last, lies below.
+    table = TableState(1.0, (card(1, "SB8", 318), card(2, "SB6", 300)))
+    assert reader.observe(table)["discard"][0][0] == ["SB6", "SB8"]

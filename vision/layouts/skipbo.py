@@ -253,7 +253,16 @@ class SkipBoReader:
             elif z.kind == "stock" and z.owner is not None and z.owner < n:
                 view["stock"][z.owner] = card.code
             elif z.kind == "discard" and z.owner is not None and z.owner < n:
-                view["discard"][z.owner][z.index].append(card.code)
+                view["discard"][z.owner][z.index].append(card)
+        for seat, piles in enumerate(view["discard"]):
+            fan = self.zones._fan_dirs.get(seat)
+            for k, pile in enumerate(piles):
+                if fan is not None:
+                    # Bottom to top is the way the pile fans out (toward its seat), not the
+                    # order the cards were seen in: a lower card lost for a moment under the
+                    # top one's outline and found again is still below it.
+                    pile = sorted(pile, key=lambda c: float(c.center @ fan))
+                piles[k] = [c.code for c in pile]
         return view
 
     def expect(self, rules, state) -> dict[str, Any]:
