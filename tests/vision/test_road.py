@@ -149,6 +149,19 @@ def test_discard_reader_tells_the_goal_from_a_drawn_joker():
     assert reader.observe(TableState(2.0, tuple(tracked))) == {"discard": "JK"}
 
 
+def test_discard_reader_ignores_a_card_read_on_the_road_itself():
+    cards, _ = lay_road("rows", 9)
+    tracked = [TrackedCard(i, c, q, 0.0, 0.0) for i, (c, q) in enumerate(cards)]
+    reader = StigespillReader()
+    far = np.array([[-900, 0], [-837, 0], [-837, 88], [-900, 88]], float)
+    tracked.append(TrackedCard(100, "3D", far, 1.0, 1.0))
+    # An outline half on one road card and half beside it, read as a 4♣.
+    on_road = next(q for c, q in cards if c in ROAD_CODES)
+    phantom = on_road + np.array([W / 2, 0.0])
+    tracked.append(TrackedCard(101, "4C", phantom, 2.0, 2.0))
+    assert reader.observe(TableState(2.0, tuple(tracked))) == {"discard": "3D"}
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "kortbord", *args], capture_output=True, text=True, timeout=120

@@ -71,6 +71,25 @@ def _is_road_code(code: str) -> bool:
     return code in ROAD_CODES
 
 
+# The discard pile lies beside the road: a die card more than this share on road cards is a
+# misreading of them.
+ON_ROAD = 0.3
+
+
+def _share_covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
+    """Return the share of the convex ``quad``'s area that lies on the ``others``."""
+    import cv2
+
+    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    area = abs(cv2.contourArea(q))
+    if area <= 0:
+        return 0.0
+    on = sum(
+        cv2.intersectConvexConvex(q, np.asarray(o, np.float32).reshape(-1, 1, 2))[0] for o in others
+    )
+    return float(on / area)
+
+
 def _iou_like(a: np.ndarray, b: np.ndarray) -> float:
     """Return how much two cards coincide: 1 − centre distance / card size, floored at 0."""
     d = float(np.linalg.norm(a.mean(0) - b.mean(0)))
@@ -526,6 +545,8 @@ class StigespillReader:
         for c in table.cards:  # in the order they were laid: the last is on top
             if _is_road_code(c.code) or c.id == self.goal_id:
                 continue
+            if _share_covered(c.corners, [r.corners for r in road]) > ON_ROAD:
+                continue  # read on the road itself: parts of road cards taken for one card
             if c.code == "JK" and self.goal_at is not None:
                 if float(np.linalg.norm(c.center - self.goal_at)) < 0.5 * c.size:
                     continue  # the goal, lost for a moment and found again
