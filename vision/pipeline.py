@@ -398,8 +398,9 @@ class VideoRecognizer:
     The tracker confirms a card only after several sightings with one code, so each frame
     passes readings below the single-photo floor, down to the tracker's. The cards of the
     last frame are proposed again, so a card once found is followed where the detector alone
-    is unsure of it; and every ``survey_every`` frames the detector also looks at
-    ``survey_size``, where small far cards (a stock pile across the table) show.
+    is unsure of it. Every ``survey_every`` frames the detector also looks at ``survey_size``,
+    where small far cards (a stock pile across the table) show, and at the model's extra
+    sizes for large cards; between surveys it runs at its main size alone, to keep up.
     """
 
     def __init__(self, recognizer: Any, *, survey_size: int = 800, survey_every: int = 8):
@@ -416,6 +417,7 @@ class VideoRecognizer:
             TRACKER_MIN_CONFIDENCE,
             sizes=(self.survey_size,) if survey else (),
             proposals=self._last,
+            extra=survey,
         )
         self._frames += 1
         self._last = rec

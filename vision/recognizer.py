@@ -530,6 +530,9 @@ class Recognizer:
         self.conf_threshold = float(
             conf_threshold if conf_threshold is not None else self.meta.get("conf_threshold", 0.3)
         )
+        self.extra_conf_threshold = float(
+            self.meta.get("extra_conf_threshold", self.conf_threshold)
+        )
         self.nms_iou = float(self.meta.get("nms_iou", 0.6))
         self.min_code_conf = float(self.meta.get("min_code_conf", 0.5))
         # A card is reported only when its confidence (√(detector score × code probability))
@@ -584,16 +587,20 @@ class Recognizer:
         frame: np.ndarray,
         sizes: Sequence[int] = (),
         proposals: Recognition | None = None,
+        extra: bool = True,
     ) -> CardCandidates:
         """Run the detector: card outlines and visible boxes, codes not yet read.
 
         Besides the main input size the detector also runs at each of ``extra_sizes`` (smaller),
-        which finds cards that fill much of the picture, as in a close-up photo, and at each
-        of ``sizes``. ``proposals`` (say, the cards of a video's last frame) are read as well.
+        which find large cards, as in a close-up or a small photo, keeping their finds scored
+        ``extra_conf_threshold`` or more (unless ``extra`` is false), and at each of ``sizes``.
+        ``proposals`` (say, the cards of a video's last frame) are read as well.
         """
-        parts = [
-            self.detect_at(frame, size) for size in (self.detector_size, *self.extra_sizes, *sizes)
-        ]
+        parts = [self.detect_at(frame, size) for size in (self.detector_size, *sizes)]
+        if extra:
+            parts += [
+                self.detect_at(frame, size, self.extra_conf_threshold) for size in self.extra_sizes
+            ]
         if self.bright_quads:
             quads = bright_card_quads(frame)
             boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
@@ -612,11 +619,15 @@ class Recognizer:
             np.concatenate([p.corner_conf for p in parts])[keep],
         )
 
-    def detect_at(self, frame: np.ndarray, size: int) -> CardCandidates:
-        """Run the detector once, on the frame letterboxed to long side ``size``."""
+    def detect_at(
+        self, frame: np.ndarray, size: int, conf_threshold: float | None = None
+    ) -> CardCandidates:
+        """Run the detector once, on the frame letterboxed to long side ``size``; keep finds
+        scored ``conf_threshold`` (default: the main pass's) or more."""
         blob, scale = letterbox(frame, size)
         (out,) = self.detector.run(None, {self._det_input: blob})[:1]
-        return decode_pose_output(out, scale, self.conf_threshold, self.nms_iou)
+        floor = self.conf_threshold if conf_threshold is None else conf_threshold
+        return decode_pose_output(out, scale, floor, self.nms_iou)
 
     def refine_outlines(self, frame: np.ndarray | _Pyramid, quads: np.ndarray) -> np.ndarray:
         """Return the ``(n, 4, 2)`` outlines moved onto the cards' edges by the refiner (each
@@ -668,12 +679,13 @@ class Recognizer:
         *,
         sizes: Sequence[int] = (),
         proposals: Recognition | None = None,
+        extra: bool = True,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.
 
         A card is left out when its confidence, or its code's probability, is below
-        ``min_confidence`` (default: the floors tuned for single photos). ``sizes`` and
-        ``proposals`` go to :meth:`find_cards`.
+        ``min_confidence`` (default: the floors tuned for single photos). ``sizes``,
+        ``proposals`` and ``extra`` go to :meth:`find_cards`.
         """
         floor, code_floor = (
             (self.min_confidence, self.min_code_conf)
@@ -681,7 +693,7 @@ class Recognizer:
             else (float(min_confidence),) * 2
         )
         frame = _as_bgr(frame)
-        cand = self.find_cards(frame, sizes, proposals)
+        cand = self.find_cards(frame, sizes, proposals, extra)
         n = len(cand)
         if n == 0:
             return Recognition(Detections.empty())

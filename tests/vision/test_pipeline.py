@@ -346,8 +346,8 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
     calls = []
 
     class Spy:
-        def recognize(self, image, min_confidence=None, *, sizes=(), proposals=None):
-            calls.append((min_confidence, tuple(sizes), proposals))
+        def recognize(self, image, min_confidence=None, *, sizes=(), proposals=None, extra=True):
+            calls.append((min_confidence, tuple(sizes), proposals, extra))
             quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32) + len(calls)
             return Recognition(
                 Detections(quad[None], ("AS",), np.ones(1, np.float32)),
@@ -359,6 +359,8 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
     outs = [video(frame) for _ in range(5)]
     assert [c[0] for c in calls] == [MIN_CONFIDENCE] * 5
     assert [c[1] for c in calls] == [(800,), (), (), (800,), ()]
+    # The model's extra passes (large cards) run with the survey only.
+    assert [c[3] for c in calls] == [True, False, False, True, False]
     assert calls[0][2] is None
     # Each frame proposes the cards the previous one found.
     for k in range(1, 5):

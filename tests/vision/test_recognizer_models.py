@@ -117,8 +117,9 @@ def test_a_video_passes_readings_below_the_photo_floor(recognizer):
     floors = set()
     for index in range(3):
         frame = random_scene(seed=4242, index=index, layouts=("road",)).jpeg_image()
-        photo = recognizer.recognize(frame).detections
-        video = VideoRecognizer(recognizer, survey_every=0)(frame)
+        # A first frame is a survey: the same passes as a photo with the survey's size.
+        photo = recognizer.recognize(frame, sizes=(800,)).detections
+        video = VideoRecognizer(recognizer, survey_size=800)(frame)
         assert (photo.confidence >= recognizer.min_confidence).all()
         assert (video.confidence >= MIN_CONFIDENCE).all()
         # Every card the photo floor keeps is also passed to the tracker.
@@ -130,3 +131,29 @@ def test_a_video_passes_readings_below_the_photo_floor(recognizer):
         floors.add(len(video) > len(photo))
     assert recognizer.min_confidence > MIN_CONFIDENCE
     assert True in floors  # far road cards read unsurely: some pass only in a video
+
+
+def test_extra_passes_keep_only_their_sure_finds(recognizer, monkeypatch):
+    from vision.synth import random_scene
+
+    calls = []
+    detect_at = recognizer.detect_at
+
+    def spy(frame, size, conf_threshold=None):
+        cand = detect_at(frame, size, conf_threshold)
+        calls.append((size, conf_threshold, cand.scores))
+        return cand
+
+    monkeypatch.setattr(recognizer, "detect_at", spy)
+    frame = random_scene(seed=4242, index=1, layouts=("scatter",)).jpeg_image()
+    recognizer.find_cards(frame)
+    assert [c[:2] for c in calls] == [(recognizer.detector_size, None)] + [
+        (size, recognizer.extra_conf_threshold) for size in recognizer.extra_sizes
+    ]
+    assert recognizer.extra_sizes and recognizer.extra_conf_threshold > recognizer.conf_threshold
+    for _, floor, scores in calls[1:]:
+        assert (scores >= floor).all()
+    assert (calls[0][2] >= recognizer.conf_threshold).all()
+    calls.clear()
+    recognizer.find_cards(frame, sizes=(800,), extra=False)
+    assert [c[:2] for c in calls] == [(recognizer.detector_size, None), (800, None)]
