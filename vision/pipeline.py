@@ -399,11 +399,12 @@ class VideoRecognizer:
     passes readings below the single-photo floor, down to the tracker's. The cards of the
     last frame are proposed again, so a card once found is followed where the detector alone
     is unsure of it. Every ``survey_every`` frames the detector also looks at ``survey_size``,
-    where small far cards (a stock pile across the table) show, and at the model's extra
-    sizes for large cards; between surveys it runs at its main size alone, to keep up.
+    where small far cards show (Skip-Bo stock cards 32 px wide across the table: 2 of 3 at
+    800 px, all at 1024), and at the model's extra sizes for large cards; between surveys it
+    runs at its main size alone, to keep up.
     """
 
-    def __init__(self, recognizer: Any, *, survey_size: int = 800, survey_every: int = 8):
+    def __init__(self, recognizer: Any, *, survey_size: int = 1024, survey_every: int = 8):
         self.recognizer = recognizer
         self.survey_size = survey_size
         self.survey_every = survey_every

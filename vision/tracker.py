@@ -30,6 +30,9 @@ SURE_CONFIDENCE = 0.5
 # mean change of its outline from frame to frame while it lies still).
 WOBBLE_MARGIN = 4.0
 RELAY_SIGHTINGS = 3  # sightings in a row, alike and off its place, that make a card re-laid
+# An outline holding a present card this much smaller (square root of the area) is drawn
+# round two cards, not one (two cards side by side: √½ ≈ 0.71 of their joint outline).
+HOLDS_SIZE = 0.8
 
 
 @dataclass(frozen=True)
@@ -390,6 +393,7 @@ class Tracker:
                 if (
                     track.settled >= min(self.confirm_hits, 2)
                     and track.best >= self.sure_confidence
+                    and not self._holds_a_card(track)
                 ):
                     self._confirm(track)
                     events.append(
@@ -514,6 +518,19 @@ class Tracker:
                 if sum(point_in_quad(p, other.corners) for p in corners) >= 3:
                     return other
         return None
+
+    def _holds_a_card(self, track: _Track) -> bool:
+        """Return whether ``track``'s outline holds a present card of much smaller size: it is
+        drawn round two cards lying side by side (read as some third card), not one card.
+        Cards near each other look the same size; a pile's lower card holds one of its own."""
+        size = card_size(track.corners)
+        for other in self._tracks:
+            if other.confirmed and card_size(other.corners) <= HOLDS_SIZE * size:
+                c = other.corners.mean(axis=0)
+                inner = c + (other.corners - c) * 0.9
+                if all(point_in_quad(p, track.corners) for p in inner):
+                    return True
+        return False
 
     def _match(self, detections: Detections) -> dict[int, _Track]:
         """Match detections to tracks of the same code, nearest first; ``{det: track}``."""

@@ -409,3 +409,32 @@ def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
     # The 6 was lost under the 8's outline for a while and found again: seen last, lies below.
     table = TableState(1.0, (card(1, "SB8", 318), card(2, "SB6", 300)))
     assert reader.observe(table)["discard"][0][0] == ["SB6", "SB8"]
+
+
+def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
+    def view(pile):
+        return {
+            "building": [None] * 4,
+            "wilds": [0] * 4,
+            "stock": ["SB9", "SB3"],
+            "discard": [[pile, [], [], []], [[], [], [], ["SB2"]]],
+        }
+
+    game = view(["SB4", "SB10", "SB8"])
+    fits = SkipBoReader.mismatch
+    assert fits(game, view(["SB4", "SB10", "SB8"])) == 0
+    # A lower card lost under the top card's outline is hidden, not gone.
+    assert fits(game, view(["SB10", "SB8"])) == 0
+    assert fits(game, view(["SB4", "SB8"])) == 0
+    assert fits(game, view(["SB8"])) == 0
+    # The top must be the game's top; a card seen must lie in the pile, in its order.
+    assert fits(game, view(["SB4", "SB10"])) > 0
+    assert fits(game, view(["SB4", "SB5", "SB8"])) > 0
+    assert fits(game, view(["SB10", "SB4", "SB8"])) > 0
+    assert fits(game, view([])) > 0
+    assert fits(view([]), view(["SB8"])) > 0
+    assert fits(game, view(["SB4", "SB10", "SB8", "SB8"])) > 0
+    # Two wilds on top: both must show (playing one leaves the same top).
+    wilds = view(["SB4", "SBW", "SBW"])
+    assert fits(wilds, view(["SBW", "SBW"])) == 0
+    assert fits(wilds, view(["SB4", "SBW"])) > 0

@@ -265,3 +265,20 @@ def test_a_partial_label_counts_every_code_the_card_may_be():
     assert loss(possible_classes("K", "S")) > 20  # the king of spades: wrong suit
     assert loss(possible_classes("J", "SHDC")) > 20  # a jack: wrong rank
     assert [CLASS_NAMES[c] for c in BACKGROUND_CLASSES] == ["background"]
+
+
+def test_a_card_on_a_pile_gets_an_outline_drawn_partly_round_the_card_below():
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    from vision.train.refiner import align, pile_outline
+
+    top = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
+    below = np.roll(top + np.array([8, -10], np.float32), 2, axis=0)  # listed from another corner
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        rough = pile_outline(top, below, rng)
+        near_top = np.linalg.norm(rough - top, axis=1) < 4
+        near_below = np.linalg.norm(rough - align(top, below), axis=1) < 4
+        # Corner k of the rough outline stands for corner k of the top card; some are the lower
+        # card's, the others the top card's own.
+        assert (near_top | near_below).all()
+        assert near_below.any() and near_top.any()

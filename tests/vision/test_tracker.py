@@ -237,3 +237,20 @@ def test_a_hand_bending_the_outline_for_two_frames_is_not_a_card_laid_again():
     frames = [(dets(("SBW", q)), scene([A])) for q in (bent1, bent2, A, A, A)]
     assert run(tr, frames, t0=1.0) == []
     assert tr.state.cards[0].relaid == 0
+
+
+def test_an_outline_round_two_cards_side_by_side_is_not_a_card():
+    # The 2 lies beside the 3, touching; the detector now and then draws one outline round
+    # both and reads it as a third card.
+    three, two = quad(150, 150), quad(150, 240)
+    both = np.array([three[0], three[1], two[2], two[3]], np.float32)
+    tr = Tracker()
+    img = scene([three, two])
+    run(tr, [(dets(("SB3", three), ("SB2", two)), img)] * 4)
+    events = run(tr, [(dets(("SB3", three), ("SB2", two), ("SB1", both)), img)] * 6, t0=1.0)
+    assert events == []
+    assert sorted(tr.state.codes()) == ["SB2", "SB3"]
+    # A card laid on a pile (its own size) still is one.
+    top = quad(155, 156)
+    events = run(tr, [(dets(("SB4", top), ("SB2", two)), scene([top, two]))] * 8, t0=2.0)
+    assert ("laid", "SB4") in [(e.kind, e.code) for e in events]

@@ -286,10 +286,40 @@ class SkipBoReader:
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
         bad = 0
-        for key in ("building", "wilds", "stock", "discard"):
+        for key in ("building", "wilds", "stock"):
             e, o = expected.get(key, []), observed.get(key, [])
             bad += sum(a != b for a, b in zip(e, o, strict=False)) + abs(len(e) - len(o))
+        e, o = expected.get("discard", []), observed.get("discard", [])
+        bad += abs(len(e) - len(o))
+        for mine, seen in zip(e, o, strict=False):
+            bad += abs(len(mine) - len(seen))
+            bad += sum(not _pile_fits(a, b) for a, b in zip(mine, seen, strict=False))
         return float(bad)
+
+
+def _pile_fits(expected: list[str], seen: list[str]) -> bool:
+    """Return whether a discard pile seen (codes bottom→top) fits the pile the game holds.
+
+    The top card must be the game's top card; a lower card may be missing, as the fan's
+    lower cards show only a strip that the camera can lose under the top card's outline
+    (cards leave a discard pile only from the top, so a missing lower card is hidden, not
+    gone), but every card seen must lie in the pile, in its order. The cards of the top's
+    code lying in a row on top must all show: playing one of two wilds changes nothing else.
+    """
+    if not expected or not seen:
+        return not expected and not seen
+    if _top_run(expected) != _top_run(seen):
+        return False
+    rest = iter(expected)
+    return all(code in rest for code in seen)  # a subsequence, in order
+
+
+def _top_run(codes: list[str]) -> tuple[str, int]:
+    """Return the top card's code and how many cards of it lie in a row on top."""
+    n = 1
+    while n < len(codes) and codes[-1 - n] == codes[-1]:
+        n += 1
+    return codes[-1], n
 
 
 def _wild_run(codes: list[str]) -> int:

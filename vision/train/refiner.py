@@ -112,24 +112,62 @@ def _photometric(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 255).astype(np.uint8)
 
 
-def scene_cards(truth_file: Path) -> tuple[Path, list[np.ndarray]]:
-    """Return a rendered scene's image and the true outlines of its face-up cards."""
+def pile_outline(truth: np.ndarray, below: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Return a rough outline of the card ``truth`` lying on the card ``below`` (a pile) that
+    takes some corners from the lower card, as the detector's outline of a pile does (it
+    is drawn round both), disturbed a little."""
+    below = align(truth, below)
+    take = rng.random(4) < 0.5
+    if take.all() or not take.any():
+        take[int(rng.integers(4))] = not take[0]
+    mixed = np.where(take[:, None], below, truth).astype(np.float32)
+    w = card_width(truth)
+    q = mixed + rng.normal(0, 0.02, (4, 2)).astype(np.float32) * w
+    return q if quad_is_sane(q, min_side=3.0) else mixed
+
+
+def scene_cards(truth_file: Path) -> tuple[Path, list[np.ndarray], list[np.ndarray | None]]:
+    """Return a rendered scene's image, the true outlines of its face-up cards and, for each,
+    the outline of a card lying just under it, or None (a pile: every corner within 40% of a
+    card's width of the top card's)."""
     t = json.loads(truth_file.read_text())
     image = truth_file.parent.parent.parent / t["image"]
-    cards = [
-        order_clockwise(np.array(c["corners"], np.float32))
-        for c in t["cards"]
-        if c["face_up"] and c["code"] is not None and c["visible"] >= MIN_VISIBLE
-    ]
-    return image, cards
+    every = [order_clockwise(np.array(c["corners"], np.float32)) for c in t["cards"]]
+    cards, below = [], []
+    for i, c in enumerate(t["cards"]):  # bottom to top, as drawn
+        if not (c["face_up"] and c["code"] is not None and c["visible"] >= MIN_VISIBLE):
+            continue
+        q = every[i]
+        near = [
+            u
+            for u in every[:i]
+            if np.linalg.norm(align(q, u) - q, axis=1).max() < 0.4 * card_width(q)
+        ]
+        cards.append(q)
+        below.append(near[-1] if near else None)
+    return image, cards, below
 
 
-def samples_of(image: np.ndarray, cards: list[np.ndarray], rng: np.random.Generator, k: int):
-    """Yield ``k`` (patch, offsets) samples of random cards of one scene, some refined twice."""
+PILE_SHARE = 0.5  # of the samples of a card on a pile, how many start from a pile's outline
+
+
+def samples_of(
+    image: np.ndarray,
+    cards: list[np.ndarray],
+    rng: np.random.Generator,
+    k: int,
+    below: list[np.ndarray | None] | None = None,
+):
+    """Yield ``k`` (patch, offsets) samples of random cards of one scene; a card lying on a
+    pile (``below``) is often given an outline drawn partly round the card under it."""
     pyr = _Pyramid(image)
     for idx in rng.choice(len(cards), size=min(k, len(cards)), replace=False):
         truth = cards[int(idx)]
-        rough = disturb(truth, rng)
+        under = below[int(idx)] if below is not None else None
+        if under is not None and rng.random() < PILE_SHARE:
+            rough = pile_outline(truth, under, rng)
+        else:
+            rough = disturb(truth, rng)
         rough = np.roll(rough, -int(rng.integers(4)), axis=0)
         target = patch_offsets(rough, align(rough, truth))
         yield _photometric(cut_patch(pyr, rough), rng), target.reshape(8)
@@ -149,11 +187,11 @@ class SceneStream(IterableDataset):
             files = sorted((self.data / "truth" / "train").glob("*.json"))
             random.Random(int(rng.integers(1 << 30))).shuffle(files)
             for f in files:
-                image_path, cards = scene_cards(f)
+                image_path, cards, below = scene_cards(f)
                 image = cv2.imread(str(image_path))
                 if image is None or not cards:
                     continue
-                pool.extend(samples_of(image, cards, rng, self.per_scene))
+                pool.extend(samples_of(image, cards, rng, self.per_scene, below))
                 while len(pool) > self.buffer:
                     j = int(rng.integers(len(pool)))
                     patch, target = pool[j]
@@ -175,7 +213,7 @@ def validation_set(data: Path, cache: Path, size: int = 1500) -> tuple[np.ndarra
     files = sorted((data / "truth" / "val").glob("*.json"))
     files = files or sorted((data / "truth" / "train").glob("*.json"))  # a tiny build
     for f in files:
-        image_path, cards = scene_cards(f)
+        image_path, cards, _ = scene_cards(f)
         image = cv2.imread(str(image_path))
         if image is None or not cards:
             continue
