@@ -512,7 +512,7 @@ class Tracker:
         the one below, a card of a fanned pile leaves the one below it showing.
         """
         c = track.corners.mean(axis=0)
-        corners = c + (track.corners - c) * 0.9
+        corners = _shrunk(track.corners)
         for other in seen:
             if other.order > track.order and point_in_quad(c, other.corners):
                 if sum(point_in_quad(p, other.corners) for p in corners) >= 3:
@@ -526,9 +526,7 @@ class Tracker:
         size = card_size(track.corners)
         for other in self._tracks:
             if other.confirmed and card_size(other.corners) <= HOLDS_SIZE * size:
-                c = other.corners.mean(axis=0)
-                inner = c + (other.corners - c) * 0.9
-                if all(point_in_quad(p, track.corners) for p in inner):
+                if all(point_in_quad(p, track.corners) for p in _shrunk(other.corners)):
                     return True
         return False
 
@@ -556,6 +554,13 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _shrunk(corners: np.ndarray, share: float = 0.9) -> np.ndarray:
+    """Return a card's corners moved toward its centre, to ``share`` of its size (an outline
+    a pixel or two off still lies inside the card that holds it)."""
+    c = corners.mean(axis=0)
+    return c + (corners - c) * share
 
 
 def _turn(a: float, b: float) -> float:

@@ -308,25 +308,23 @@ def _pile_fits(expected: list[str], seen: list[str]) -> bool:
     """
     if not expected or not seen:
         return not expected and not seen
-    if _top_run(expected) != _top_run(seen):
+    top = expected[-1]
+    if seen[-1] != top or _run_on_top(seen, top) != _run_on_top(expected, top):
         return False
     rest = iter(expected)
     return all(code in rest for code in seen)  # a subsequence, in order
 
 
-def _top_run(codes: list[str]) -> tuple[str, int]:
-    """Return the top card's code and how many cards of it lie in a row on top."""
-    n = 1
-    while n < len(codes) and codes[-1 - n] == codes[-1]:
+def _run_on_top(codes: list[str], code: str) -> int:
+    """Return how many cards of ``code`` lie in a row at the top of a pile (codes bottom→top)."""
+    n = 0
+    for c in reversed(codes):
+        if c != code:
+            break
         n += 1
-    return codes[-1], n
+    return n
 
 
 def _wild_run(codes: list[str]) -> int:
     """Return how many wild cards lie in a row at the top of a pile (codes bottom→top)."""
-    n = 0
-    for code in reversed(codes):
-        if code != WILD:
-            break
-        n += 1
-    return n
+    return _run_on_top(codes, WILD)

@@ -137,12 +137,8 @@ def scene_cards(truth_file: Path) -> tuple[Path, list[np.ndarray], list[np.ndarr
     for i, c in enumerate(t["cards"]):  # bottom to top, as drawn
         if not (c["face_up"] and c["code"] is not None and c["visible"] >= MIN_VISIBLE):
             continue
-        q = every[i]
-        near = [
-            u
-            for u in every[:i]
-            if np.linalg.norm(align(q, u) - q, axis=1).max() < 0.4 * card_width(q)
-        ]
+        q, w = every[i], card_width(every[i])
+        near = [u for u in every[:i] if np.linalg.norm(align(q, u) - q, axis=1).max() < 0.4 * w]
         cards.append(q)
         below.append(near[-1] if near else None)
     return image, cards, below
