@@ -10,6 +10,8 @@ any other), comparing the view each sequence predicts with what is seen:
 * exactly one sequence fits → its moves are applied and reported;
 * one fits but a longer one is still under way (a player going out card by card, a Skip-Bo
   pile of 12 about to be set aside) → wait up to ``patience`` seconds for more;
+* none fits for a while, but one sequence comes clearly closest (a phantom card lies on
+  the table, and a move was made meanwhile) → it is accepted;
 * none fits, or two with different outcomes fit → "out of sync — please confirm", with the
   candidates; the game does not change.
 
@@ -32,6 +34,7 @@ from vision.tracker import MIN_CONFIDENCE as TRACKER_MIN_CONFIDENCE
 from vision.tracker import TableEvent, TableState, Tracker
 
 Observation = dict[str, Any]
+QUIET = 0.5  # seconds a view must hold before the guard reports it out of sync
 
 
 class GameReader(Protocol):
@@ -94,7 +97,9 @@ class Guard:
     explanation; ``patience`` seconds to wait for a change still under way before settling;
     ``settle`` seconds a new view must hold before a move is read from it (a card taken
     from one pile may still show there for a few frames while it lands on another);
-    ``limit`` hypotheses per search, so a confused table cannot stall the loop.
+    ``limit`` hypotheses per search, so a confused table cannot stall the loop;
+    ``tolerance``: how far off (the reader's mismatch) the view of the one clearly best
+    explanation may be when nothing fits exactly and the table has disagreed a while.
     """
 
     def __init__(
@@ -107,6 +112,7 @@ class Guard:
         patience: float = 2.5,
         settle: float = 0.6,
         limit: int = 20000,
+        tolerance: float = 2.0,
     ) -> None:
         self.rules = rules
         self.state = state
@@ -115,6 +121,7 @@ class Guard:
         self.patience = patience
         self.settle = settle
         self.limit = limit
+        self.tolerance = tolerance
         self.history: list[Move] = []
         self._observed: Observation | None = None
         self._since = 0.0
@@ -123,20 +130,32 @@ class Guard:
         self._unexplained: float | None = None  # when the table stopped matching the game
         self._cache: tuple | None = None  # the last search, reused while nothing changed
         self._checkpoints: list[tuple[Any, int]] = []  # (state, history length) before moves
+        self._uncorrectable: tuple | None = None  # the last view _correct could not explain
+        self._near_cache: tuple | None = None  # the last _nearest search and its answer
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Compare the stable table at ``time`` with the game; return what was decided."""
         now = table.time if time is None else time
         observed = self.reader.observe(table)
-        if observed != self._observed:
-            self._observed = observed
+        if not self._same_view(observed, self._observed):
             self._since = now
+        self._observed = observed
         events = self._decide(observed, now, final=False)
         if not any(e.kind == "move" for e in events) and observed not in self._trail:
             expected = self.reader.expect(self.rules, self.state)
-            if self.reader.mismatch(expected, observed) != 0:
+            if not self._fits(expected, observed):
                 self._trail.append(observed)
         return events
+
+    def _fits(self, expected: Observation, observed: Observation) -> bool:
+        return self.reader.mismatch(expected, observed) == 0
+
+    def _same_view(self, a: Observation, b: Observation | None) -> bool:
+        """Return whether two views show the same (each fits the other: the reader may
+        leave some wobble uncompared, such as lower cards' order in a Skip-Bo fan)."""
+        if b is None or a == b:
+            return a == b
+        return self.reader.mismatch(a, b) == 0 and self.reader.mismatch(b, a) == 0
 
     def finish(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Settle what is still waiting (the video ended): accept a lone fit, else report."""
@@ -146,7 +165,8 @@ class Guard:
     # ---- deciding ------------------------------------------------------------------------
     def _decide(self, observed: Observation, now: float, final: bool) -> list[GuardEvent]:
         expected = self.reader.expect(self.rules, self.state)
-        if self.reader.mismatch(expected, observed) == 0:
+        off = self.reader.mismatch(expected, observed)
+        if off == 0:
             self._unexplained = None
             if self._reported is not None:
                 self._reported = None
@@ -156,6 +176,8 @@ class Guard:
             return self._report(observed, now, (), "the game is over, but the table changed")
         if self._unexplained is None:
             self._unexplained = now
+        if not final and now - self._since < min(self.settle, QUIET):
+            return []  # nothing is decided on a view this young: spare the search
         key = (id(self.state), repr(observed), len(self._trail))
         if self._cache is not None and self._cache[0] == key:
             full, partial = self._cache[1]
@@ -170,7 +192,7 @@ class Guard:
         waited = final or now - self._since >= self.patience
         # Out of sync once the table has disagreed for a while and the latest view has
         # settled, even if it keeps changing (cards laid one after another).
-        stuck = final or (now - self._unexplained >= self.patience and now - self._since >= 0.5)
+        stuck = final or (now - self._unexplained >= self.patience and now - self._since >= QUIET)
         outcomes = _distinct(self.rules, full)
         settled = final or now - self._since >= self.settle
         if len(outcomes) == 1 and settled and (not partial or waited):
@@ -184,13 +206,16 @@ class Guard:
             corrected = self._correct(observed, now)
             if corrected:
                 return corrected
+            nearest = self._nearest(observed, off)
+            if nearest is not None:
+                return self._accept(nearest, now)
             return self._report(observed, now, (), "no legal move fits what the camera sees")
         return []
 
     def _trail_score(self, h: Hypothesis, observed: Observation) -> int:
         """Return how many of the views seen since the last move ``h`` passes through."""
         trail = [v for v in self._trail if v != observed]
-        return sum(any(self.reader.mismatch(w, v) == 0 for w in h.views) for v in trail)
+        return sum(any(self._fits(w, v) for w in h.views) for v in trail)
 
     def _correct(self, observed: Observation, now: float) -> list[GuardEvent]:
         """Re-read the last accepted moves when only a different reading explains the table.
@@ -199,6 +224,10 @@ class Guard:
         card shows and nothing fits any more, the moves since an earlier position are
         searched again, and replaced if exactly one explanation fits from there.
         """
+        key = (id(self.state), repr(observed), len(self.history))
+        if key == self._uncorrectable:
+            return []  # searched already, in vain
+        self._uncorrectable = key
         for state, keep in reversed(self._checkpoints):
             saved, self.state = self.state, state
             try:
@@ -225,6 +254,31 @@ class Guard:
                     )
                 ]
         return []
+
+    def _nearest(self, observed: Observation, now_off: float) -> Hypothesis | None:
+        """Return the one explanation that clearly fits best, when none fits exactly.
+
+        A card misread for good (a phantom card on a pile, a strip read as another card)
+        leaves the table off the game by a little for as long as it lies. Moves made
+        meanwhile still show: the sequence whose view is off by the least — by at most
+        ``tolerance``, and by less than the game as it stands — wins, when it is the only
+        outcome that close with the fewest choices.
+        """
+        key = (id(self.state), repr(observed))
+        if self._near_cache is not None and self._near_cache[0] == key:
+            return self._near_cache[1]
+        close: list[tuple[float, int, Hypothesis]] = []
+        for h, off in self._walk(observed, self.max_branching):
+            if off < now_off and off <= self.tolerance:
+                close.append((off, h.branching, h))
+        best = None
+        if close:
+            least = min((off, b) for off, b, _ in close)
+            group = [h for off, b, h in close if (off, b) == least]
+            if len(_distinct(self.rules, group)) == 1:
+                best = min(group, key=lambda h: len(h.moves))
+        self._near_cache = (key, best)
+        return best
 
     def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
@@ -271,9 +325,20 @@ class Guard:
 
     def _search_at(self, observed: Observation, depth: int):
         """Return (full, partial) hypotheses with at most ``depth`` real choices."""
-        rules, reader = self.rules, self.reader
         full: list[Hypothesis] = []
         partial: list[Hypothesis] = []
+        for h, off in self._walk(observed, depth):
+            if off == 0:
+                full.append(h)
+            elif any(self._fits(v, observed) for v in h.views):
+                partial.append(h)
+        return _dedupe(full), _dedupe(partial)
+
+    def _walk(self, observed: Observation, depth: int) -> Iterator[tuple[Hypothesis, float]]:
+        """Yield each sequence of legal moves with at most ``depth`` real choices, with how
+        far its final view is off ``observed``. A sequence is not extended past a fit, so
+        trailing forced moves wait until something shows that they happened."""
+        rules, reader = self.rules, self.reader
         count = 0
         stack = [Hypothesis([], self.state, 0)]
         while stack and count < self.limit:
@@ -291,14 +356,12 @@ class Guard:
                 views = [*h.views, *reader.transients(rules, h.state, move, after)]
                 final = reader.expect(rules, after)
                 child = Hypothesis([*h.moves, move], after, b, views)
-                if reader.mismatch(final, observed) == 0:
-                    full.append(child)
+                off = reader.mismatch(final, observed)
+                yield child, off
+                if off == 0:
                     continue
-                if any(reader.mismatch(v, observed) == 0 for v in views):
-                    partial.append(child)
                 if len(child.moves) < 12 and (b < depth or _forced_next(rules, after)):
                     stack.append(Hypothesis(child.moves, after, b, [*views, final]))
-        return _dedupe(full), _dedupe(partial)
 
 
 def _forced_next(rules: Rules, state: Any) -> bool:

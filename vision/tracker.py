@@ -33,6 +33,11 @@ RELAY_SIGHTINGS = 3  # sightings in a row, alike and off its place, that make a 
 # An outline holding a present card this much smaller (square root of the area) is drawn
 # round two cards, not one (two cards side by side: √½ ≈ 0.71 of their joint outline).
 HOLDS_SIZE = 0.8
+# Matching a detection to a track: a size change counts SIZE_WEIGHT times its log ratio as
+# distance (in card sizes); a lying card's outline may change size by SIZE_GATE at most.
+SIZE_WEIGHT = 2.0
+SIZE_GATE = float(np.log(1.15))
+TABLE_SAMPLE = 3  # the table's colour is sampled every 3rd row and column
 
 
 @dataclass(frozen=True)
@@ -196,7 +201,9 @@ class TableModel:
             c = quad.mean(axis=0)
             grown = (c + (quad - c) * 1.15) * self.scale
             cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
-        pixels = lab[mask > 0]
+        # Every few rows and columns: a sample is plenty for the median.
+        sample = (slice(None, None, TABLE_SAMPLE),) * 2
+        pixels = lab[sample][mask[sample] > 0]
         if len(pixels) < 50:
             self._table = None
             return
@@ -217,16 +224,23 @@ class TableModel:
         self._prepare()
         if self._table is None or self._lab is None:
             return False
-        lab = self._lab
         c = quad.mean(axis=0)
-        inner = (c + (quad - c) * 0.8) * self.scale
+        inner = np.round((c + (quad - c) * 0.8) * self.scale).astype(np.int32)
+        # Work in the place's bounding box only: a frame has many places to look at.
+        h, w = self._lab.shape[:2]
+        x0, y0 = np.clip(inner.min(axis=0), 0, [w, h])
+        x1, y1 = np.clip(inner.max(axis=0) + 1, 0, [w, h])
+        if x1 <= x0 or y1 <= y0:
+            return False
+        lab = self._lab[y0:y1, x0:x1]
+        offset = np.array([x0, y0])
         mask = np.zeros(lab.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 255)
+        cv2.fillConvexPoly(mask, inner - offset, 255)
         whole = int((mask > 0).sum())
         for other in others or []:
             oc = other.mean(axis=0)
-            grown = (oc + (other - oc) * 1.05) * self.scale
-            cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
+            grown = np.round((oc + (other - oc) * 1.05) * self.scale).astype(np.int32)
+            cv2.fillConvexPoly(mask, grown - offset, 0)
         sel = mask > 0
         if sel.sum() < max(6, 0.1 * whole):
             return False
@@ -243,8 +257,8 @@ class TableModel:
         table_like = np.all(np.abs(pixels - med) <= tol, axis=1).mean()
         if table_like < self.table_fraction:
             return False
-        if self._prev is not None and self._prev.shape == lab.shape:
-            change = float(np.abs(self._prev[sel] - pixels).mean())
+        if self._prev is not None and self._prev.shape == self._lab.shape:
+            change = float(np.abs(self._prev[y0:y1, x0:x1][sel] - pixels).mean())
             if change > self.calm:
                 return False
         return True
@@ -274,6 +288,7 @@ class _Track:
     wobble: np.ndarray = field(default_factory=lambda: np.zeros(2))
     relaid: int = 0
     extra: dict = field(default_factory=dict)
+    size: float = 0.0  # its size as it lies (card_size), followed slowly once confirmed
 
     def card(self) -> TrackedCard:
         return TrackedCard(
@@ -372,6 +387,8 @@ class Tracker:
             if track.confirmed:
                 self._check_relaid(track, corners, shake, events)
             track.hidden = 0
+            size = card_size(corners)
+            track.size = 0.8 * track.size + 0.2 * size if track.confirmed else size
             track.best = max(track.best, float(detections.confidence[det_index]))
             track.corners = corners.copy()
             track.last_seen = self.time
@@ -394,6 +411,7 @@ class Tracker:
                     track.settled >= min(self.confirm_hits, 2)
                     and track.best >= self.sure_confidence
                     and not self._holds_a_card(track)
+                    and not self._part_of_a_card(track)
                 ):
                     self._confirm(track)
                     events.append(
@@ -424,6 +442,7 @@ class Tracker:
     # ---- internals ------------------------------------------------------------
     def _new_track(self, code: str, corners: np.ndarray, time: float) -> _Track:
         t = _Track(self._next_id, code, corners, time, time, deque([True], maxlen=self.window))
+        t.size = card_size(corners)
         t.settled = 1
         # Until it has been watched lying still, assume it wobbles as much as a re-lay moves.
         t.wobble = np.array([self.relay_shift, self.relay_angle])
@@ -530,8 +549,27 @@ class Tracker:
                     return True
         return False
 
+    def _part_of_a_card(self, track: _Track) -> bool:
+        """Return whether ``track`` is an outline of a present card of its code, drawn
+        wrong: centred on that card, but of another size (shrunk to the part a hand leaves
+        showing, or grown round the pile below). A second card of the code laid onto or
+        fanned over the first is the same size as it."""
+        center = track.corners.mean(axis=0)
+        for other in self._tracks:
+            if other.confirmed and other.code == track.code and other is not track:
+                if point_in_quad(center, other.corners):
+                    if abs(float(np.log(track.size / other.size))) > SIZE_GATE:
+                        return True
+        return False
+
     def _match(self, detections: Detections) -> dict[int, _Track]:
-        """Match detections to tracks of the same code, nearest first; ``{det: track}``."""
+        """Match detections to tracks of the same code, nearest first; ``{det: track}``.
+
+        Nearest counts the size too, and a lying card is not matched to an outline of a
+        clearly different size: an outline drawn round two cards of a pile would drag the
+        lower card's track onto the pile's middle, and the card itself, found again where
+        it lies, would become a second card.
+        """
         if not len(detections) or not self._tracks:
             return {}
         centers = detections.centers
@@ -542,6 +580,10 @@ class Tracker:
                 if track.code != code:
                     continue
                 d = float(np.linalg.norm(track.corners.mean(axis=0) - centers[i])) / size
+                resized = abs(float(np.log(size / track.size)))
+                if track.confirmed and resized > SIZE_GATE:
+                    continue
+                d += SIZE_WEIGHT * resized
                 if d <= self.match_distance:
                     # Prefer confirmed tracks at equal distance: they are the known cards.
                     pairs.append((d - (0.01 if track.confirmed else 0.0), i, track))

@@ -241,6 +241,31 @@ def test_a_card_that_fits_no_legal_move_is_out_of_sync_and_changes_nothing():
     assert [e.kind for e in guard.update(seven, 4.0)] == ["in_sync"]
 
 
+def test_moves_made_while_a_phantom_card_lies_are_followed():
+    import random
+
+    rules = make_rules("sten", players=2)
+    guard = Guard(rules, rules.initial_state(random.Random(1)), StenReader(), patience=1.0)
+    phantom = _discard("10S", 1)  # misread for good: no 7♠ is down
+    events = [e for t in (0.0, 0.6, 1.2) for e in guard.update(TableState(t, (phantom,)), t)]
+    assert [e.kind for e in events] == ["out_of_sync"]  # no move comes closer to it
+    # The 7♥ is laid: only that move comes closer to the table, by the 7♥.
+    table = TableState(2.0, (phantom, _discard("7H", 2)))
+    assert guard.update(table, 2.0) == []
+    events = guard.update(table, 2.6)
+    assert [e.kind for e in events] == ["move"]
+    assert [m.to_json()["card"] for m in events[0].moves] == ["7H"]
+    # The phantom still lies there: the next move is read the same way.
+    table = TableState(3.0, (phantom, _discard("7H", 2), _discard("8H", 3)))
+    events = [e for t in (3.0, 3.6, 4.2) for e in guard.update(table, t)]
+    assert [m.to_json()["card"] for e in events for m in e.moves] == ["8H"]
+    # A card that fits nothing still does not change the game.
+    table = TableState(5.0, (*table.cards, _discard("KC", 4)))
+    events = [e for t in (5.0, 5.6, 6.2) for e in guard.update(table, t)]
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert [m.to_json()["card"] for m in guard.history] == ["7H", "8H"]
+
+
 def test_a_drawn_card_is_the_chance_outcome_it_shows():
     rules, state = _stige_setup()
     guard = Guard(rules, state, StigespillReader())
@@ -411,6 +436,56 @@ def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
     assert reader.observe(table)["discard"][0][0] == ["SB6", "SB8"]
 
 
+def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
+    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+
+    def card(i, code, cy):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([130, cy], np.float32), 0.0, 0.0)
+
+    six, eight = card(1, "SB6", 300), card(2, "SB8", 318)
+    assert reader.observe(TableState(1.0, (six, eight)))["discard"][0][0] == ["SB6", "SB8"]
+    # The 6's outline, lost a while under the 8's, comes back a little off: a second track.
+    again = card(3, "SB6", 306)
+    pile = reader.observe(TableState(2.0, (six, eight, again)))["discard"][0][0]
+    assert pile == ["SB6", "SB8"]
+    # Should the first track go, the second stands for the card.
+    assert reader.observe(TableState(3.0, (eight, again)))["discard"][0][0] == ["SB6", "SB8"]
+    # A card of the same code laid onto the pile lands beyond the fan's end: it counts.
+    top = card(4, "SB8", 336)
+    pile = reader.observe(TableState(4.0, (eight, again, top)))["discard"][0][0]
+    assert pile == ["SB6", "SB8", "SB8"]
+
+
+class WobblyStenReader(StenReader):
+    """A reader whose views carry a detail that changes every frame and is not compared
+    (as a Skip-Bo fan's lower cards may seem to swap places)."""
+
+    frame = 0
+
+    def observe(self, table):
+        self.frame += 1
+        return {**super().observe(table), "wobble": self.frame % 2}
+
+    def mismatch(self, expected, observed):
+        strip = {k: v for k, v in observed.items() if k != "wobble"}
+        return super().mismatch({k: v for k, v in expected.items() if k != "wobble"}, strip)
+
+
+def test_a_detail_the_reader_does_not_compare_does_not_keep_a_view_from_settling():
+    import random
+
+    rules = make_rules("sten", players=2)
+    guard = Guard(rules, rules.initial_state(random.Random(1)), WobblyStenReader())
+    seven = TableState(0.0, (_discard("7H", 1),))
+    events = [e for i in range(10) for e in guard.update(seven, 0.1 * i)]
+    assert [e.kind for e in events] == ["move"]
+    assert 0.6 <= events[0].time <= 0.7
+
+
 def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
     def view(pile):
         return {
@@ -427,10 +502,12 @@ def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
     assert fits(game, view(["SB10", "SB8"])) == 0
     assert fits(game, view(["SB4", "SB8"])) == 0
     assert fits(game, view(["SB8"])) == 0
-    # The top must be the game's top; a card seen must lie in the pile, in its order.
+    # Lower cards' strips wobble: two of them may seem to swap places.
+    assert fits(game, view(["SB10", "SB4", "SB8"])) == 0
+    # The top must be the game's top; a card seen must lie in the pile, as often as there.
     assert fits(game, view(["SB4", "SB10"])) > 0
     assert fits(game, view(["SB4", "SB5", "SB8"])) > 0
-    assert fits(game, view(["SB10", "SB4", "SB8"])) > 0
+    assert fits(game, view(["SB4", "SB4", "SB8"])) > 0
     assert fits(game, view([])) > 0
     assert fits(view([]), view(["SB8"])) > 0
     assert fits(game, view(["SB4", "SB10", "SB8", "SB8"])) > 0

@@ -254,3 +254,36 @@ def test_an_outline_round_two_cards_side_by_side_is_not_a_card():
     top = quad(155, 156)
     events = run(tr, [(dets(("SB4", top), ("SB2", two)), scene([top, two]))] * 8, t0=2.0)
     assert ("laid", "SB4") in [(e.kind, e.code) for e in events]
+
+
+def test_an_outline_round_a_pile_neither_drags_its_lower_card_nor_doubles_it():
+    # A fanned Skip-Bo pile: the 6 below, the 8 over it a third of a card further on. Now
+    # and then the detector draws the 6's outline round both and reads it as the 6.
+    six, eight = quad(150, 150), quad(150, 180)
+    both = quad(150, 165, 70, 110)
+    img = scene([six, eight])
+    tr = Tracker()
+    run(tr, [(dets(("SB6", six), ("SB8", eight)), img)] * 4)
+    frames = [(dets(("SB6", both), ("SB8", eight)), img)] * 3
+    frames += [(dets(("SB6", six), ("SB6", both), ("SB8", eight)), img)] * 6
+    assert run(tr, frames, t0=1.0) == []
+    assert sorted(tr.state.codes()) == ["SB6", "SB8"]
+    (lying,) = [c for c in tr.state.cards if c.code == "SB6"]
+    assert np.allclose(lying.corners, six)
+    # A second 8 fanned over the first is its own size: it is a card.
+    eight2 = quad(150, 210)
+    img = scene([six, eight, eight2])
+    events = run(tr, [(dets(("SB6", six), ("SB8", eight), ("SB8", eight2)), img)] * 4, t0=2.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "SB8")]
+
+
+def test_a_lying_card_outlined_only_in_part_is_not_a_second_card():
+    # A hand over the 4 leaves a corner showing; the detector outlines that part steadily.
+    part = quad(405, 160, 40, 60)
+    img = scene([B])
+    tr = Tracker()
+    run(tr, [(dets(("SB4", B)), img)] * 4)
+    events = run(tr, [(dets(("SB4", part)), img)] * 6, t0=1.0)
+    events += run(tr, [(dets(("SB4", B)), img)] * 3, t0=2.0)
+    assert events == []
+    assert tr.state.codes() == ["SB4"]

@@ -11,6 +11,7 @@ confirm or drag, and stores it per table as JSON (:meth:`ZoneMap.to_json`,
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -24,6 +25,12 @@ PILES = 4
 WILD = "SBW"
 SPACING = 1.2  # pile spacing in card widths
 FAN_DISCOUNT = 0.25  # how much distance along a discard pile's fan counts
+# A card new to a discard pile, no further along the fan than the pile's end plus TOP_MARGIN
+# card sizes and within TWIN_DISTANCE of a card of its code there, is that card found again
+# (a fan's step is about a third of a card).
+TOP_MARGIN = 0.1
+LEVEL = 0.12  # cards of a fan closer than this (card sizes) along it lie level
+TWIN_DISTANCE = 0.6
 
 
 class ZoneError(ValueError):
@@ -231,6 +238,7 @@ class SkipBoReader:
         # A card keeps the zone it was first seen in: cards lie still, and a card between
         # two zones must not flicker from one to the other with the camera's shake.
         self._zone_of: dict[int, Zone | None] = {}
+        self._twin_of: dict[int, int] = {}  # a discard pile's card found twice: id → first id
 
     def observe(self, table: TableState) -> dict[str, Any]:
         n = self.zones.players
@@ -240,11 +248,13 @@ class SkipBoReader:
             "stock": [None] * n,
             "discard": [[[] for _ in range(PILES)] for _ in range(n)],
         }
+        present = {card.id: card for card in table.cards}
         for card in table.cards:  # in the order they were laid
             if card.id not in self._zone_of:
                 self._zone_of[card.id] = self.zones.assign(card.center)
+                self._find_twin(card, present)
             z = self._zone_of[card.id]
-            if z is None:
+            if z is None or self._twin_of.get(card.id) in present:
                 continue
             if z.kind == "building":
                 view["building"][z.index] = card.code
@@ -258,12 +268,30 @@ class SkipBoReader:
             fan = self.zones._fan_dirs.get(seat)
             for k, pile in enumerate(piles):
                 if fan is not None:
-                    # Bottom to top is the way the pile fans out (toward its seat), not the
-                    # order the cards were seen in: a lower card lost for a moment under the
-                    # top one's outline and found again is still below it.
-                    pile = sorted(pile, key=lambda c: float(c.center @ fan))
+                    pile = _along_fan(pile, fan)
                 piles[k] = [c.code for c in pile]
         return view
+
+    def _find_twin(self, card: TrackedCard, present: dict[int, TrackedCard]) -> None:
+        """Remember whether a card new to a discard pile is one of its cards found again.
+
+        A card laid on a discard pile lands beyond the fan's end. One that shows up inside
+        the fan, next to a card of its code, is that card (its outline lost for a while
+        under the top card's and found again), and does not count while that card lies.
+        """
+        z = self._zone_of[card.id]
+        fan = self.zones._fan_dirs.get(z.owner) if z is not None and z.kind == "discard" else None
+        if fan is None:
+            return
+        pile = [c for c in present.values() if c.id != card.id and self._zone_of.get(c.id) == z]
+        along = float(card.center @ fan)
+        if not pile or along > max(float(c.center @ fan) for c in pile) + TOP_MARGIN * card.size:
+            return
+        for other in pile:
+            near = float(np.linalg.norm(other.center - card.center)) < TWIN_DISTANCE * card.size
+            if other.code == card.code and near:
+                self._twin_of[card.id] = self._twin_of.get(other.id, other.id)
+                return
 
     def expect(self, rules, state) -> dict[str, Any]:
         return {
@@ -293,26 +321,47 @@ class SkipBoReader:
         bad += abs(len(e) - len(o))
         for mine, seen in zip(e, o, strict=False):
             bad += abs(len(mine) - len(seen))
-            bad += sum(not _pile_fits(a, b) for a, b in zip(mine, seen, strict=False))
+            bad += sum(_pile_off(a, b) for a, b in zip(mine, seen, strict=False))
         return float(bad)
 
 
-def _pile_fits(expected: list[str], seen: list[str]) -> bool:
-    """Return whether a discard pile seen (codes bottom→top) fits the pile the game holds.
+def _along_fan(pile: list[TrackedCard], fan: np.ndarray) -> list[TrackedCard]:
+    """Return a discard pile's cards (given in the order they were laid) bottom to top.
+
+    Bottom to top is the way the pile fans out (toward its seat), not the order the cards
+    were seen in: a lower card lost for a moment under the top one's outline and found
+    again is still below it. But two cards whose outlines lie level along the fan (one
+    outline drawn too far, round the pile) keep the order they were laid in.
+    """
+    out = sorted(pile, key=lambda c: float(c.center @ fan))
+    laid = {id(c): i for i, c in enumerate(pile)}
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        level = float((b.center - a.center) @ fan) < LEVEL * a.size
+        if level and laid[id(a)] > laid[id(b)]:
+            out[i], out[i + 1] = b, a
+    return out
+
+
+def _pile_off(expected: list[str], seen: list[str]) -> int:
+    """Return how far a discard pile seen (codes bottom→top) is off the pile the game
+    holds: 0 when it fits, else one for a wrong top and one for each card seen too many.
+
+    The top card must be the game's top card; a lower card may be missing, as the fan's
 
     The top card must be the game's top card; a lower card may be missing, as the fan's
     lower cards show only a strip that the camera can lose under the top card's outline
     (cards leave a discard pile only from the top, so a missing lower card is hidden, not
-    gone), but every card seen must lie in the pile, in its order. The cards of the top's
-    code lying in a row on top must all show: playing one of two wilds changes nothing else.
+    gone), but every card seen must lie in the pile. Their order below the top is not
+    compared: the strips' outlines wobble, and two lower cards may seem to swap places
+    (a move only ever changes a pile's top). The cards of the top's code lying in a row on
+    top must all show: playing one of two wilds changes nothing else.
     """
     if not expected or not seen:
-        return not expected and not seen
+        return max(len(seen), 1) if expected or seen else 0
     top = expected[-1]
-    if seen[-1] != top or _run_on_top(seen, top) != _run_on_top(expected, top):
-        return False
-    rest = iter(expected)
-    return all(code in rest for code in seen)  # a subsequence, in order
+    wrong_top = seen[-1] != top or _run_on_top(seen, top) != _run_on_top(expected, top)
+    return int(wrong_top) + (Counter(seen) - Counter(expected)).total()
 
 
 def _run_on_top(codes: list[str], code: str) -> int:
