@@ -33,10 +33,12 @@ RELAY_SIGHTINGS = 3  # sightings in a row, alike and off its place, that make a 
 # An outline holding a present card this much smaller (square root of the area) is drawn
 # round two cards, not one (two cards side by side: √½ ≈ 0.71 of their joint outline).
 HOLDS_SIZE = 0.8
-# Matching a detection to a track: a size change counts SIZE_WEIGHT times its log ratio as
-# distance (in card sizes); a lying card's outline may change size by SIZE_GATE at most.
+# Matching a detection to a track: of the outlines near enough, a size change counts
+# SIZE_WEIGHT times its log ratio as distance (in card sizes); a lying card's outline may
+# shrink by SIZE_GATE at most.
 SIZE_WEIGHT = 2.0
 SIZE_GATE = float(np.log(1.15))
+SIZE_MEMORY = 15  # sightings whose median size is a card's size
 TABLE_SAMPLE = 3  # the table's colour is sampled every 3rd row and column
 
 
@@ -282,13 +284,21 @@ class _Track:
     hidden: int = 0  # frames in a row not seen
     anchor: np.ndarray | None = None  # where it lies on the table, camera shake taken out
     anchor_angle: float = 0.0
-    pending: list = field(default_factory=list)  # (place, angle) seen in a row off the anchor
+    anchor_size: float = 0.0
+    # (place, angle, size) seen in a row off the anchor
+    pending: list = field(default_factory=list)
     # How much its reading wobbles from frame to frame while it lies still: (shift in card
     # sizes, turn in degrees). A re-laid card must stand out from it.
     wobble: np.ndarray = field(default_factory=lambda: np.zeros(2))
     relaid: int = 0
     extra: dict = field(default_factory=dict)
-    size: float = 0.0  # its size as it lies (card_size), followed slowly once confirmed
+    # Its outline's recent sizes (card_size): their median is its size, which an outline
+    # drawn wrong for a few frames does not change.
+    sizes: deque = field(default_factory=lambda: deque(maxlen=SIZE_MEMORY))
+
+    @property
+    def size(self) -> float:
+        return float(np.median(self.sizes))
 
     def card(self) -> TrackedCard:
         return TrackedCard(
@@ -384,11 +394,11 @@ class Tracker:
                     track.wobble = 0.7 * track.wobble + 0.3 * np.array([moved / size, turn])
                 else:
                     track.settled = 1
+            size = card_size(corners)
             if track.confirmed:
                 self._check_relaid(track, corners, shake, events)
             track.hidden = 0
-            size = card_size(corners)
-            track.size = 0.8 * track.size + 0.2 * size if track.confirmed else size
+            track.sizes.append(size)
             track.best = max(track.best, float(detections.confidence[det_index]))
             track.corners = corners.copy()
             track.last_seen = self.time
@@ -442,7 +452,7 @@ class Tracker:
     # ---- internals ------------------------------------------------------------
     def _new_track(self, code: str, corners: np.ndarray, time: float) -> _Track:
         t = _Track(self._next_id, code, corners, time, time, deque([True], maxlen=self.window))
-        t.size = card_size(corners)
+        t.sizes.append(card_size(corners))
         t.settled = 1
         # Until it has been watched lying still, assume it wobbles as much as a re-lay moves.
         t.wobble = np.array([self.relay_shift, self.relay_angle])
@@ -465,28 +475,34 @@ class Tracker:
         """Follow where a lying card lies; ``RELAY_SIGHTINGS`` sightings in a row that lie
         alike but differ from it (turned, or shifted with the camera's shake taken out) are
         another card laid onto it. (A hand passing over the card bends its outline for a
-        frame or two, each time differently.)"""
-        here, angle = corners.mean(axis=0) - shake, _axis_angle(corners)
+        frame or two, each time differently.) Sightings of another size are not a card laid
+        onto it, which would be its size: they say only where its outline now lies (more of
+        the card shows once the hand laying it is drawn back; an outline drawn round the
+        pile below it for a while)."""
+        here, angle, size = corners.mean(axis=0) - shake, _axis_angle(corners), card_size(corners)
         if track.anchor is None:
-            track.anchor, track.anchor_angle = here, angle
+            track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
             return
-        size = card_size(corners)
         limit = np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
 
-        def differs(place: np.ndarray, turned: float) -> tuple[bool, float, float]:
+        def differs(place: np.ndarray, turned: float, sized: float) -> tuple[bool, float, float]:
             shift = float(np.linalg.norm(here - place)) / size
             turn = _turn(angle, turned)
-            return bool(shift > limit[0] or turn > limit[1]), shift, turn
+            resized = abs(float(np.log(size / sized))) > SIZE_GATE
+            return bool(shift > limit[0] or turn > limit[1] or resized), shift, turn
 
-        away, shift, turn = differs(track.anchor, track.anchor_angle)
+        away, shift, turn = differs(track.anchor, track.anchor_angle, track.anchor_size)
         if away:
             if track.pending and differs(*track.pending[0])[0]:
                 track.pending = []  # not where the last sightings were: still settling
-            track.pending.append((here, angle))
+            track.pending.append((here, angle, size))
             if len(track.pending) >= RELAY_SIGHTINGS:
-                track.relaid += 1
+                resized = abs(float(np.log(size / track.anchor_size))) > SIZE_GATE
                 track.pending = []
-                track.anchor, track.anchor_angle = here, angle
+                track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
+                if resized:
+                    return
+                track.relaid += 1
                 events.append(
                     TableEvent(
                         "laid",
@@ -565,10 +581,11 @@ class Tracker:
     def _match(self, detections: Detections) -> dict[int, _Track]:
         """Match detections to tracks of the same code, nearest first; ``{det: track}``.
 
-        Nearest counts the size too, and a lying card is not matched to an outline of a
-        clearly different size: an outline drawn round two cards of a pile would drag the
-        lower card's track onto the pile's middle, and the card itself, found again where
-        it lies, would become a second card.
+        Nearest counts the size too: an outline drawn round two cards of a pile must not
+        take the lower card's place, or the card itself, found where it lies, would become
+        a second card. And a lying card is not matched to an outline clearly smaller than
+        it: the part a hand leaves showing would drag it (and seem a card laid onto it). A
+        larger outline may be the whole card, first seen half under the hand laying it.
         """
         if not len(detections) or not self._tracks:
             return {}
@@ -580,13 +597,13 @@ class Tracker:
                 if track.code != code:
                     continue
                 d = float(np.linalg.norm(track.corners.mean(axis=0) - centers[i])) / size
-                resized = abs(float(np.log(size / track.size)))
-                if track.confirmed and resized > SIZE_GATE:
+                resized = float(np.log(size / track.size))
+                if track.confirmed and resized < -SIZE_GATE:
                     continue
-                d += SIZE_WEIGHT * resized
                 if d <= self.match_distance:
                     # Prefer confirmed tracks at equal distance: they are the known cards.
-                    pairs.append((d - (0.01 if track.confirmed else 0.0), i, track))
+                    d += SIZE_WEIGHT * abs(resized) - (0.01 if track.confirmed else 0.0)
+                    pairs.append((d, i, track))
         pairs.sort(key=lambda p: (p[0], p[1], p[2].id))
         out: dict[int, _Track] = {}
         used: set[int] = set()

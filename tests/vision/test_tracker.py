@@ -261,19 +261,21 @@ def test_an_outline_round_a_pile_neither_drags_its_lower_card_nor_doubles_it():
     # and then the detector draws the 6's outline round both and reads it as the 6.
     six, eight = quad(150, 150), quad(150, 180)
     both = quad(150, 165, 70, 110)
-    img = scene([six, eight])
+    stock = ("SB2", B)  # another card on the table, which lies still
+    img = scene([six, eight, B])
     tr = Tracker()
-    run(tr, [(dets(("SB6", six), ("SB8", eight)), img)] * 4)
-    frames = [(dets(("SB6", both), ("SB8", eight)), img)] * 3
-    frames += [(dets(("SB6", six), ("SB6", both), ("SB8", eight)), img)] * 6
+    run(tr, [(dets(("SB6", six), ("SB8", eight), stock), img)] * 4)
+    frames = [(dets(("SB6", both), ("SB8", eight), stock), img)] * 3
+    frames += [(dets(("SB6", six), ("SB6", both), ("SB8", eight), stock), img)] * 6
     assert run(tr, frames, t0=1.0) == []
-    assert sorted(tr.state.codes()) == ["SB6", "SB8"]
+    assert sorted(tr.state.codes()) == ["SB2", "SB6", "SB8"]
     (lying,) = [c for c in tr.state.cards if c.code == "SB6"]
     assert np.allclose(lying.corners, six)
     # A second 8 fanned over the first is its own size: it is a card.
     eight2 = quad(150, 210)
-    img = scene([six, eight, eight2])
-    events = run(tr, [(dets(("SB6", six), ("SB8", eight), ("SB8", eight2)), img)] * 4, t0=2.0)
+    img = scene([six, eight, eight2, B])
+    frames = [(dets(("SB6", six), ("SB8", eight), ("SB8", eight2), stock), img)] * 4
+    events = run(tr, frames, t0=2.0)
     assert [(e.kind, e.code) for e in events] == [("laid", "SB8")]
 
 
@@ -287,3 +289,13 @@ def test_a_lying_card_outlined_only_in_part_is_not_a_second_card():
     events += run(tr, [(dets(("SB4", B)), img)] * 3, t0=2.0)
     assert events == []
     assert tr.state.codes() == ["SB4"]
+
+
+def test_a_card_first_seen_half_under_the_hand_laying_it_stays_one_card():
+    half = quad(400, 172.5, 60, 45)  # the hand still hides its upper half
+    img = scene([])  # a white card on a pale table: its place alone does not tell
+    tr = Tracker()
+    events = run(tr, [(dets(("2H", half)), img)] * 4)
+    events += run(tr, [(dets(("2H", B)), img)] * 6, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "2H")]
+    assert tr.state.codes() == ["2H"]
