@@ -13,7 +13,7 @@ import pytest
 
 from referee import make_rules
 from vision.layouts.road import StigespillReader
-from vision.layouts.skipbo import SkipBoReader, Zone, ZoneMap, propose_zones
+from vision.layouts.skipbo import SkipBoReader, Zone, ZoneError, ZoneMap, propose_zones
 from vision.layouts.sten import StenReader
 from vision.pipeline import Guard
 from vision.synth.faces import ProceduralDeck, SkipBoDeck
@@ -188,6 +188,13 @@ def test_skipbo_zones_are_proposed_from_the_stock_cards(turned):
         t = truth[(z.kind, z.owner, z.index)]
         assert np.hypot(z.center[0] - t[0], z.center[1] - t[1]) < 0.3 * stager.w, z
     assert ZoneMap.from_json(proposed.to_json()).to_json() == proposed.to_json()
+    # A stock card found late, after a discard (of a stock top's code) lies there too.
+    first = state.cards[0]
+    discard = replace(first, id=99, corners=first.corners + np.float32(2 * stager.w))
+    later = TableState(state.time, (*state.cards, discard))
+    assert propose_zones(later, 3, tops) == proposed
+    with pytest.raises(ZoneError):
+        propose_zones(later, 3)  # which are the stock cards, nothing says
 
 
 def test_zone_map_errors_name_the_bad_entry():

@@ -176,6 +176,8 @@ def propose_zones(
     """
     cards = list(table.cards)
     want = players if players is not None else (len(stock_tops) if stock_tops else None)
+    if stock_tops is not None and want is not None and len(cards) > want:
+        cards = _stock_cards(cards, stock_tops) or cards
     if want is not None and len(cards) != want:
         raise ZoneError(f"expected {want} face-up stock cards at the start, saw {len(cards)}")
     if len(cards) < 2:
@@ -222,6 +224,19 @@ def propose_zones(
         p = middle + right0 * SPACING * w0 * (k - 1.5)
         zones.append(Zone("building", (float(p[0]), float(p[1])), None, k))
     return ZoneMap(tuple(zones), n, float(np.median(sizes)))
+
+
+def _stock_cards(cards: list[TrackedCard], stock_tops: list[str]) -> list[TrackedCard] | None:
+    """Return the stock cards among ``cards`` (in the order they were laid): for each stock
+    top, the first-laid card of its code, or None when one is missing. A stock card too
+    small to be found at once may show only after the first discards lie there too."""
+    chosen: list[TrackedCard] = []
+    for code in stock_tops:
+        card = next((c for c in cards if c.code == code and all(c is not x for x in chosen)), None)
+        if card is None:
+            return None
+        chosen.append(card)
+    return chosen
 
 
 class SkipBoReader:
