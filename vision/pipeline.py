@@ -155,7 +155,7 @@ class Guard:
         leave some wobble uncompared, such as lower cards' order in a Skip-Bo fan)."""
         if b is None or a == b:
             return a == b
-        return self.reader.mismatch(a, b) == 0 and self.reader.mismatch(b, a) == 0
+        return self._fits(a, b) and self._fits(b, a)
 
     def finish(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Settle what is still waiting (the video ended): accept a lone fit, else report."""

@@ -386,17 +386,16 @@ class Tracker:
             seen_tracks.add(track.id)
             corners = detections.corners[det_index]
             moved = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
+            size = card_size(corners)
             if not track.confirmed:
-                size = card_size(corners)
                 if moved <= self.still * size:
                     track.settled += 1
                     turn = _turn(_axis_angle(corners), _axis_angle(track.corners))
                     track.wobble = 0.7 * track.wobble + 0.3 * np.array([moved / size, turn])
                 else:
                     track.settled = 1
-            size = card_size(corners)
             if track.confirmed:
-                self._check_relaid(track, corners, shake, events)
+                self._check_relaid(track, corners, size, shake, events)
             track.hidden = 0
             track.sizes.append(size)
             track.best = max(track.best, float(detections.confidence[det_index]))
@@ -470,7 +469,12 @@ class Tracker:
         return np.median(shifts, axis=0) if len(shifts) >= 2 else np.zeros(2)
 
     def _check_relaid(
-        self, track: _Track, corners: np.ndarray, shake: np.ndarray, events: list[TableEvent]
+        self,
+        track: _Track,
+        corners: np.ndarray,
+        size: float,
+        shake: np.ndarray,
+        events: list[TableEvent],
     ) -> None:
         """Follow where a lying card lies; ``RELAY_SIGHTINGS`` sightings in a row that lie
         alike but differ from it (turned, or shifted with the camera's shake taken out) are
@@ -479,7 +483,7 @@ class Tracker:
         onto it, which would be its size: they say only where its outline now lies (more of
         the card shows once the hand laying it is drawn back; an outline drawn round the
         pile below it for a while)."""
-        here, angle, size = corners.mean(axis=0) - shake, _axis_angle(corners), card_size(corners)
+        here, angle = corners.mean(axis=0) - shake, _axis_angle(corners)
         if track.anchor is None:
             track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
             return
@@ -488,7 +492,7 @@ class Tracker:
         def differs(place: np.ndarray, turned: float, sized: float) -> tuple[bool, float, float]:
             shift = float(np.linalg.norm(here - place)) / size
             turn = _turn(angle, turned)
-            resized = abs(float(np.log(size / sized))) > SIZE_GATE
+            resized = abs(_resized(size, sized)) > SIZE_GATE
             return bool(shift > limit[0] or turn > limit[1] or resized), shift, turn
 
         away, shift, turn = differs(track.anchor, track.anchor_angle, track.anchor_size)
@@ -497,7 +501,7 @@ class Tracker:
                 track.pending = []  # not where the last sightings were: still settling
             track.pending.append((here, angle, size))
             if len(track.pending) >= RELAY_SIGHTINGS:
-                resized = abs(float(np.log(size / track.anchor_size))) > SIZE_GATE
+                resized = abs(_resized(size, track.anchor_size)) > SIZE_GATE
                 track.pending = []
                 track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
                 if resized:
@@ -574,7 +578,7 @@ class Tracker:
         for other in self._tracks:
             if other.confirmed and other.code == track.code and other is not track:
                 if point_in_quad(center, other.corners):
-                    if abs(float(np.log(track.size / other.size))) > SIZE_GATE:
+                    if abs(_resized(track.size, other.size)) > SIZE_GATE:
                         return True
         return False
 
@@ -597,7 +601,7 @@ class Tracker:
                 if track.code != code:
                     continue
                 d = float(np.linalg.norm(track.corners.mean(axis=0) - centers[i])) / size
-                resized = float(np.log(size / track.size))
+                resized = _resized(size, track.size)
                 if track.confirmed and resized < -SIZE_GATE:
                     continue
                 if d <= self.match_distance:
@@ -613,6 +617,11 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _resized(size: float, before: float) -> float:
+    """Return how much an outline's size changed: the log of the ratio (0: the same)."""
+    return float(np.log(size / before))
 
 
 def _shrunk(corners: np.ndarray, share: float = 0.9) -> np.ndarray:

@@ -363,8 +363,6 @@ def _pile_off(expected: list[str], seen: list[str]) -> int:
     holds: 0 when it fits, else one for a wrong top and one for each card seen too many.
 
     The top card must be the game's top card; a lower card may be missing, as the fan's
-
-    The top card must be the game's top card; a lower card may be missing, as the fan's
     lower cards show only a strip that the camera can lose under the top card's outline
     (cards leave a discard pile only from the top, so a missing lower card is hidden, not
     gone), but every card seen must lie in the pile. Their order below the top is not
