@@ -10,8 +10,10 @@ any other), comparing the view each sequence predicts with what is seen:
 * exactly one sequence fits → its moves are applied and reported;
 * one fits but a longer one is still under way (a player going out card by card, a Skip-Bo
   pile of 12 about to be set aside) → wait up to ``patience`` seconds for more;
-* none fits for a while, but one sequence comes clearly closest (a phantom card lies on
-  the table, and a move was made meanwhile) → it is accepted;
+* no short sequence fits for a while, but one longer one does, each of its moves showing
+  on the table (cards found late: three or more moves show at once) → it is accepted;
+* none fits for longer still, but one sequence comes clearly closest (a phantom card lies
+  on the table, and a move was made meanwhile) → it is accepted;
 * none fits, or two with different outcomes fit → "out of sync — please confirm", with the
   candidates; the game does not change.
 
@@ -35,6 +37,7 @@ from vision.tracker import TableEvent, TableState, Tracker
 
 Observation = dict[str, Any]
 QUIET = 0.5  # seconds a view must hold before the guard reports it out of sync
+DEEP_TRIES = 3  # longer searches per position while the table stays unexplained
 
 
 class GameReader(Protocol):
@@ -51,6 +54,12 @@ class GameReader(Protocol):
 
     def mismatch(self, expected: Observation, observed: Observation) -> float:
         """Return how badly an expected view disagrees with the observed one (0: fits)."""
+
+    def parts(self, view: Observation) -> dict[Any, Any]:
+        """Return a view's parts (a pile, a suit) by name: a move changes a few of them."""
+
+    # Optional: ``touches(state, move)``, the parts a move will change (None: not known),
+    # which spares the search playing moves that would change parts the camera sees unchanged.
 
 
 @dataclass
@@ -99,7 +108,11 @@ class Guard:
     from one pile may still show there for a few frames while it lands on another);
     ``limit`` hypotheses per search, so a confused table cannot stall the loop;
     ``tolerance``: how far off (the reader's mismatch) the view of the one clearly best
-    explanation may be when nothing fits exactly and the table has disagreed a while.
+    explanation may be when nothing fits exactly and the table has disagreed a while;
+    ``deep_branching`` choices for an explanation whose every move shows (see :meth:`_deep`),
+    searched through at most ``deep_limit`` hypotheses per number of choices;
+    ``last_resort`` seconds the table must disagree before accepted moves are read again
+    (:meth:`_correct`) or an inexact explanation is taken (:meth:`_nearest`).
     """
 
     def __init__(
@@ -113,6 +126,9 @@ class Guard:
         settle: float = 0.6,
         limit: int = 20000,
         tolerance: float = 2.0,
+        deep_branching: int = 5,
+        deep_limit: int = 3000,
+        last_resort: float = 5.0,
     ) -> None:
         self.rules = rules
         self.state = state
@@ -122,6 +138,9 @@ class Guard:
         self.settle = settle
         self.limit = limit
         self.tolerance = tolerance
+        self.deep_branching = deep_branching
+        self.deep_limit = deep_limit
+        self.last_resort = last_resort
         self.history: list[Move] = []
         self._observed: Observation | None = None
         self._since = 0.0
@@ -132,6 +151,7 @@ class Guard:
         self._checkpoints: list[tuple[Any, int]] = []  # (state, history length) before moves
         self._uncorrectable: tuple | None = None  # the last view _correct could not explain
         self._near_cache: tuple | None = None  # the last _nearest search and its answer
+        self._deep_last: tuple | None = None  # (state id, time, view, tries) of the last _deep
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Compare the stable table at ``time`` with the game; return what was decided."""
@@ -203,12 +223,18 @@ class Guard:
             cands = tuple(tuple(h.moves) for h in full if len(h.moves) == shortest)[:8]
             return self._report(observed, now, cands, "two or more moves fit what the camera sees")
         if not full and not partial and stuck:
-            corrected = self._correct(observed, now)
-            if corrected:
-                return corrected
-            nearest = self._nearest(observed, off)
-            if nearest is not None:
-                return self._accept(nearest, now)
+            deep = self._deep(observed, now, final)
+            if deep is not None:
+                return self._accept(deep, now)
+            # Re-reading accepted moves or taking an inexact fit waits longer: a card found
+            # late may yet show, and make the table fit the moves as they were made.
+            if final or now - self._unexplained >= self.last_resort:
+                corrected = self._correct(observed, now)
+                if corrected:
+                    return corrected
+                nearest = self._nearest(observed, off)
+                if nearest is not None:
+                    return self._accept(nearest, now)
             return self._report(observed, now, (), "no legal move fits what the camera sees")
         return []
 
@@ -280,6 +306,36 @@ class Guard:
         self._near_cache = (key, best)
         return best
 
+    def _deep(self, observed: Observation, now: float, final: bool) -> Hypothesis | None:
+        """Return the one longer explanation in which every move shows, when none is short.
+
+        A card found late (small, far off, or under a hand for seconds) lets three or more
+        moves show at once. Longer sequences are searched only through moves that change
+        parts of the view (piles) where the table differs from the game: the search stays
+        small, and a part that already fits is taken as unchanged. Still it is costly (up to
+        a second or two): while the table stays unexplained it runs only every ``patience``
+        seconds, ``DEEP_TRIES`` times (and once more when the video ends).
+        """
+        last = self._deep_last
+        if last is not None and last[0] == id(self.state) and not final:
+            if now - last[1] < self.patience or self._same_view(observed, last[2]):
+                return None
+            if last[3] >= DEEP_TRIES:
+                return None  # the table stays off the game: a misread, not a late card
+        tries = last[3] + 1 if last is not None and last[0] == id(self.state) else 1
+        best = None
+        for depth in range(self.max_branching + 1, self.deep_branching + 1):
+            full = [h for h, off in self._walk(observed, depth, True) if off == 0]
+            if full:  # the fewest choices first, then what was seen on the way
+                score = {id(h): self._trail_score(h, observed) for h in full}
+                most = max(score.values())
+                full = [h for h in full if score[id(h)] == most]
+                if len(_distinct(self.rules, full)) == 1:
+                    best = min(full, key=lambda h: len(h.moves))
+                break
+        self._deep_last = (id(self.state), now, observed, tries)
+        return best
+
     def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
         self.state = h.state
@@ -334,27 +390,56 @@ class Guard:
                 partial.append(h)
         return _dedupe(full), _dedupe(partial)
 
-    def _walk(self, observed: Observation, depth: int) -> Iterator[tuple[Hypothesis, float]]:
+    def _walk(
+        self, observed: Observation, depth: int, shown_only: bool = False
+    ) -> Iterator[tuple[Hypothesis, float]]:
         """Yield each sequence of legal moves with at most ``depth`` real choices, with how
         far its final view is off ``observed``. A sequence is not extended past a fit, so
-        trailing forced moves wait until something shows that they happened."""
+        trailing forced moves wait until something shows that they happened.
+
+        ``shown_only``: only moves that change no part of the view which fits ``observed``
+        (see :meth:`_deep`), and no position again with more choices than before (moves in
+        another order meet there, but with as many choices they stay: the order they pass
+        what was seen on the way may differ)."""
         rules, reader = self.rules, self.reader
         count = 0
         stack = [Hypothesis([], self.state, 0)]
-        while stack and count < self.limit:
+        seen_parts = reader.parts(observed) if shown_only else {}
+        reached: dict[Any, int] = {}  # shown_only: position → fewest choices it was reached with
+        touches = getattr(reader, "touches", None)  # optional: a move's parts, before playing it
+        limit = self.deep_limit if shown_only else self.limit
+        while stack and count < limit:
             h = stack.pop()
             if rules.is_over(h.state):
                 continue
             moves = rules.legal_moves(h.state)
             forced = len(moves) == 1 and rules.to_move(h.state) != CHANCE
+            fitting = set()
+            if shown_only:
+                now = reader.parts(reader.expect(rules, h.state))
+                fitting = {k for k, v in now.items() if seen_parts.get(k) == v}
             for move in moves:
                 b = h.branching + (0 if forced else 1)
                 if b > depth:
                     continue
+                if (
+                    shown_only
+                    and touches is not None
+                    and fitting & (touches(h.state, move) or set())
+                ):
+                    continue  # it would change a pile the camera sees unchanged
                 count += 1
                 after = rules.apply(h.state, move)
-                views = [*h.views, *reader.transients(rules, h.state, move, after)]
                 final = reader.expect(rules, after)
+                if shown_only:
+                    parts = reader.parts(final)
+                    if any(parts.get(k) != now[k] for k in fitting):
+                        continue  # it would change a pile the camera sees unchanged
+                    position = hash(after)  # hashed once: hashing a position is slow
+                    if reached.get(position, depth + 1) < b:
+                        continue
+                    reached[position] = b
+                views = [*h.views, *reader.transients(rules, h.state, move, after)]
                 child = Hypothesis([*h.moves, move], after, b, views)
                 off = reader.mismatch(final, observed)
                 yield child, off
@@ -463,11 +548,12 @@ class VideoRecognizer:
     last frame are proposed again, so a card once found is followed where the detector alone
     is unsure of it. Every ``survey_every`` frames the detector also looks at ``survey_size``,
     where small far cards show (Skip-Bo stock cards 32 px wide across the table: 2 of 3 at
-    800 px, all at 1024), and at the model's extra sizes for large cards; between surveys it
+    800 px, all at 1024; a fanned Skip-Bo discard pile's top card scores about 0.2 at 1024
+    and 0.55 at 1280), and at the model's extra sizes for large cards; between surveys it
     runs at its main size alone, to keep up.
     """
 
-    def __init__(self, recognizer: Any, *, survey_size: int = 1024, survey_every: int = 8):
+    def __init__(self, recognizer: Any, *, survey_size: int = 1280, survey_every: int = 8):
         self.recognizer = recognizer
         self.survey_size = survey_size
         self.survey_every = survey_every

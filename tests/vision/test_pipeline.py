@@ -46,8 +46,11 @@ class Ids:
         return TableState(time, tuple(cards))
 
 
-def drive(game: str, players: int, seed: int, stager, reader_factory, max_moves=400):
-    """Play, stage and guard one game; return (true moves, guard, all guard events)."""
+def drive(game: str, players: int, seed: int, stager, reader_factory, max_moves=400, every=1):
+    """Play, stage and guard one game; return (true moves, guard, all guard events).
+
+    The table stays a while after every ``every`` moves, and shows only for a moment
+    between (cards found late: the moves in between never settle)."""
     rules, initial, moves = play_script(game, players, seed, max_moves=max_moves)
     table, _ = stager.setup(rules, initial)
     ids = Ids()
@@ -56,11 +59,15 @@ def drive(game: str, players: int, seed: int, stager, reader_factory, max_moves=
     guard.initial = initial
     events = list(guard.update(ids.state(table, t)))
     state = initial
-    for move in moves:
+    for i, move in enumerate(moves):
         after = rules.apply(state, move)
         for new_table, _ in stager.stage(rules, state, move, after, table):
             table = new_table
-            for _ in range(2):  # the table stays a while
+            if (i + 1) % every:
+                t += 0.2
+                events += guard.update(ids.state(table, t))
+                continue
+            for _ in range(2 * every):  # the table stays a while
                 t += 1.0
                 events += guard.update(ids.state(table, t))
         state = after
@@ -141,19 +148,23 @@ def _skipbo_zones(stager: SkipBoStager, players: int) -> ZoneMap:
     return ZoneMap(zones, players, float(stager.w))
 
 
+# every=4: cards found late (a hand held over the table) let three or four moves show at once.
+@pytest.mark.parametrize("every", [1, 4])
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2)])
-def test_skipbo_turns_are_followed_through_zones(players, seed):
+def test_skipbo_turns_are_followed_through_zones(players, seed, every):
     rng = np.random.default_rng(seed)
     stager = SkipBoStager(rng, SkipBoDeck(0), players)
-    moves, guard, _ = drive(
+    moves, guard, events = drive(
         "skipbo",
         players,
         seed,
         stager,
         lambda t: SkipBoReader(_skipbo_zones(stager, players)),
         max_moves=30,
+        every=every,
     )
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+    assert max(len(e.moves) for e in events if e.kind == "move") >= every
 
 
 @pytest.mark.parametrize("seed", [3, 8])  # a wild from the hand / a discard pile onto a wild
@@ -252,7 +263,9 @@ def test_moves_made_while_a_phantom_card_lies_are_followed():
     import random
 
     rules = make_rules("sten", players=2)
-    guard = Guard(rules, rules.initial_state(random.Random(1)), StenReader(), patience=1.0)
+    guard = Guard(
+        rules, rules.initial_state(random.Random(1)), StenReader(), patience=1.0, last_resort=1.0
+    )
     phantom = _discard("10S", 1)  # misread for good: no 7♠ is down
     events = [e for t in (0.0, 0.6, 1.2) for e in guard.update(TableState(t, (phantom,)), t)]
     assert [e.kind for e in events] == ["out_of_sync"]  # no move comes closer to it
@@ -343,7 +356,7 @@ def test_a_misread_move_is_corrected_when_only_another_reading_explains_the_tabl
         )
         for i, c in enumerate(_board_cards(state))
     ]
-    guard = Guard(rules, state, StenReader(), patience=1.0)
+    guard = Guard(rules, state, StenReader(), patience=1.0, last_resort=2.0)
     wrong, right = lays[0].card.code, lays[1].card.code
     quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 300
     seen_wrong = TableState(0.0, (*laid, TrackedCard(900, wrong, quad, 0.0, 0.0)))
@@ -353,6 +366,9 @@ def test_a_misread_move_is_corrected_when_only_another_reading_explains_the_tabl
     assert events[0].moves[0].card.code == wrong
     seen_right = TableState(1.0, (*laid, TrackedCard(901, right, quad, 1.0, 1.0)))
     guard.update(seen_right, 1.0)
+    # Stuck a while: out of sync, but the accepted move is read again only at last resort
+    # (a card found late might yet make the table fit it).
+    assert [e.kind for e in guard.update(seen_right, 2.5)] == ["out_of_sync"]
     events = guard.update(seen_right, 3.0)
     assert [e.kind for e in events] == ["corrected"]
     assert events[0].to_json()["retracted"][0]["card"] == wrong
@@ -465,6 +481,29 @@ def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
     top = card(4, "SB8", 336)
     pile = reader.observe(TableState(4.0, (eight, again, top)))["discard"][0][0]
     assert pile == ["SB6", "SB8", "SB8"]
+
+
+def test_skipbo_card_left_below_a_relaid_card_of_its_code_counts():
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
+    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+
+    def card(i, code, cy, relaid=0):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([130, cy], np.float32), 0.0, 0.0, relaid)
+
+    six, seven = card(1, "SB6", 300), card(2, "SB7", 318)
+    assert reader.observe(TableState(1.0, (six, seven)))["discard"][0][0] == ["SB6", "SB7"]
+    # A second 7 laid onto the pile: the tracker's 7 follows the new, whole outline (relaid
+    # onto a 7), and the outline left where the first 7 lay becomes a new track.
+    moved, below = card(2, "SB7", 336, relaid=1), card(3, "SB7", 318)
+    pile = reader.observe(TableState(2.0, (six, moved, below)))["discard"][0][0]
+    assert pile == ["SB6", "SB7", "SB7"]
+    # That card found again once more is not a third.
+    again = card(4, "SB7", 321)
+    pile = reader.observe(TableState(3.0, (six, moved, below, again)))["discard"][0][0]
+    assert pile == ["SB6", "SB7", "SB7"]
 
 
 class WobblyStenReader(StenReader):

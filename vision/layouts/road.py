@@ -22,6 +22,7 @@ import numpy as np
 
 from referee.cards import CardError, parse_card
 from vision.detections import Detections
+from vision.layouts import entries
 from vision.tracker import TableState, card_size
 
 ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
@@ -568,6 +569,8 @@ class StigespillReader:
             if move.card.is_joker:
                 return [{"discard": "JK"}]
         return []
+
+    parts = staticmethod(entries)
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:

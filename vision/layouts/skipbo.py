@@ -302,6 +302,11 @@ class SkipBoReader:
         along = float(card.center @ fan)
         if not pile or along > max(float(c.center @ fan) for c in pile) + TOP_MARGIN * card.size:
             return
+        same = [c for c in pile if c.code == card.code]
+        if sum(c.relaid for c in same) >= len(same) > 0:
+            # A card of this code was laid onto one of them and its outline followed the
+            # new top card: this one is the card below, left where it lay.
+            return
         for other in pile:
             near = float(np.linalg.norm(other.center - card.center)) < TWIN_DISTANCE * card.size
             if other.code == card.code and near:
@@ -325,6 +330,40 @@ class SkipBoReader:
             view["wilds"][move.pile] = _wild_run(shown)
             return [view]
         return []
+
+    @staticmethod
+    def parts(view: dict) -> dict[tuple, Any]:
+        """Return the view's piles by name: each building pile, stock and discard pile."""
+        out: dict[tuple, Any] = {}
+        for k, top in enumerate(view["building"]):
+            out["building", k] = (top, view["wilds"][k])
+        for seat, top in enumerate(view["stock"]):
+            out["stock", seat] = top
+        for seat, piles in enumerate(view["discard"]):
+            for k, pile in enumerate(piles):
+                out["discard", seat, k] = tuple(pile)
+        return out
+
+    @staticmethod
+    def touches(state, move) -> set[tuple] | None:
+        """Return the piles (:meth:`parts`) ``move`` changes in ``state``, known without
+        playing it (None: not known)."""
+        kind = getattr(move, "kind", "")
+        if kind == "discard":
+            return {("discard", state.turn, move.pile)}
+        if kind != "play":
+            return None
+        owner = state.turn if move.owner is None else move.owner
+        out = {("building", move.pile)}
+        if move.source == "discard":
+            out.add(("discard", owner, move.index))
+        elif move.source == "stock":
+            if getattr(state, "hidden", False):
+                return None  # the card below is not known yet
+            stock = state.stocks[owner]
+            if len(stock) < 2 or stock[-2].code != stock[-1].code:
+                out.add(("stock", owner))  # the top shown changes (not to a card alike)
+        return out
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:

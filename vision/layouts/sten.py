@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from referee.cards import parse_card
+from vision.layouts import entries
 from vision.tracker import TableState
 
 SUIT_ORDER = ("S", "H", "D", "C")
@@ -109,6 +110,8 @@ class StenReader:
             if i < len(cards) - 1:
                 views.append(view)
         return views
+
+    parts = staticmethod(entries)
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
