@@ -96,7 +96,7 @@ def test_a_card_is_read_from_its_true_outline(recognizer):
     not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
 )
 def test_shipped_models_run_on_real_photos(recognizer):
-    photos = load_split(DEFAULT_DIR, "test")[:12]
+    photos = load_split(DEFAULT_DIR, "test")
     total = Tally()
     for p in photos:
         frame = cv2.imread(str(p.image))
@@ -104,9 +104,22 @@ def test_shipped_models_run_on_real_photos(recognizer):
         assert len(rec.visible_boxes) == len(rec.detections)
         total.add(score_real(rec, p.boxes, p.codes))
     assert total.tp + total.fn == sum(len(p.boxes) for p in photos)
-    # A guard against a broken model or run-time, well below the figures in models/README.md
-    # (these 12 photos: 10 of 12 cards right, 4 false finds).
-    assert total.recall >= 0.6 and total.precision >= 0.6, total.summary()
+    # A guard against a broken model or run-time, below the figures in models/README.md
+    # (recall 0.93, precision 0.98; int8 convolutions that saturate gave recall 0.73).
+    assert total.recall >= 0.85 and total.precision >= 0.9, total.summary()
+
+
+def test_int8_convolutions_are_trusted_only_where_they_do_not_saturate(monkeypatch):
+    import platform
+
+    from vision.recognizer import int8_is_exact
+
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    assert not int8_is_exact("flags : fpu sse avx avx2 fma")
+    assert int8_is_exact("flags : fpu avx2 avx512f avx512_vnni")
+    assert int8_is_exact("flags : fpu avx2 avx_vnni")
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    assert int8_is_exact("Features : fp asimd")
 
 
 def test_a_video_passes_readings_below_the_photo_floor(recognizer):
