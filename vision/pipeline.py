@@ -206,9 +206,7 @@ class Guard:
             self._cache = (key, (full, partial))
         if len(_distinct(self.rules, full)) > 1 and self._trail:
             # What was seen on the way (a drawn joker shown, a card soon covered) decides.
-            best = max(self._trail_score(h, observed) for h in full)
-            if best > 0:
-                full = [h for h in full if self._trail_score(h, observed) == best]
+            full = self._most_seen(full, observed)
         waited = final or now - self._since >= self.patience
         # Out of sync once the table has disagreed for a while and the latest view has
         # settled, even if it keeps changing (cards laid one after another).
@@ -237,6 +235,12 @@ class Guard:
                     return self._accept(nearest, now)
             return self._report(observed, now, (), "no legal move fits what the camera sees")
         return []
+
+    def _most_seen(self, hs: list[Hypothesis], observed: Observation) -> list[Hypothesis]:
+        """Keep the hypotheses that pass through the most views seen since the last move."""
+        score = {id(h): self._trail_score(h, observed) for h in hs}
+        most = max(score.values(), default=0)
+        return [h for h in hs if score[id(h)] == most]
 
     def _trail_score(self, h: Hypothesis, observed: Observation) -> int:
         """Return how many of the views seen since the last move ``h`` passes through."""
@@ -317,19 +321,18 @@ class Guard:
         seconds, ``DEEP_TRIES`` times (and once more when the video ends).
         """
         last = self._deep_last
-        if last is not None and last[0] == id(self.state) and not final:
+        here = last is not None and last[0] == id(self.state)  # searched from this position
+        if here and not final:
             if now - last[1] < self.patience or self._same_view(observed, last[2]):
                 return None
             if last[3] >= DEEP_TRIES:
                 return None  # the table stays off the game: a misread, not a late card
-        tries = last[3] + 1 if last is not None and last[0] == id(self.state) else 1
+        tries = last[3] + 1 if here else 1
         best = None
         for depth in range(self.max_branching + 1, self.deep_branching + 1):
             full = [h for h, off in self._walk(observed, depth, True) if off == 0]
             if full:  # the fewest choices first, then what was seen on the way
-                score = {id(h): self._trail_score(h, observed) for h in full}
-                most = max(score.values())
-                full = [h for h in full if score[id(h)] == most]
+                full = self._most_seen(full, observed)
                 if len(_distinct(self.rules, full)) == 1:
                     best = min(full, key=lambda h: len(h.moves))
                 break
@@ -416,8 +419,8 @@ class Guard:
             forced = len(moves) == 1 and rules.to_move(h.state) != CHANCE
             fitting = set()
             if shown_only:
-                now = reader.parts(reader.expect(rules, h.state))
-                fitting = {k for k, v in now.items() if seen_parts.get(k) == v}
+                current = reader.parts(reader.expect(rules, h.state))
+                fitting = {k for k, v in current.items() if seen_parts.get(k) == v}
             for move in moves:
                 b = h.branching + (0 if forced else 1)
                 if b > depth:
@@ -433,7 +436,7 @@ class Guard:
                 final = reader.expect(rules, after)
                 if shown_only:
                     parts = reader.parts(final)
-                    if any(parts.get(k) != now[k] for k in fitting):
+                    if any(parts.get(k) != current[k] for k in fitting):
                         continue  # it would change a pile the camera sees unchanged
                     position = hash(after)  # hashed once: hashing a position is slow
                     if reached.get(position, depth + 1) < b:
