@@ -415,13 +415,15 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
         assert np.array_equal(calls[k][2].detections.corners, outs[k - 1].corners)
 
 
-def test_sten_board_ignores_a_card_read_in_another_suits_column():
-    def card(i, code, cx, cy, turn=5.0):
-        a = np.radians(turn)
-        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        box = np.array([[-30, -42], [30, -42], [30, 42], [-30, 42]], float) @ rot.T
-        return TrackedCard(i, code, (box + np.array([cx, cy])).astype(np.float32), 0.0, 0.0)
+def _sten_card(i, code, cx, cy, turn=5.0):
+    a = np.radians(turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    box = np.array([[-30, -42], [30, -42], [30, 42], [-30, 42]], float) @ rot.T
+    return TrackedCard(i, code, (box + np.array([cx, cy])).astype(np.float32), 0.0, 0.0)
 
+
+def test_sten_board_ignores_a_card_read_in_another_suits_column():
+    card = _sten_card
     # 7♠ and 7♣ side by side (a tilted row); 6♠ below its 7, the clubs' pile 6♣ 5♣ below its.
     board = [
         card(1, "7S", 100, 100),
@@ -439,6 +441,30 @@ def test_sten_board_ignores_a_card_read_in_another_suits_column():
     # A 5♠ laid below the 6♠ counts.
     laid = TableState(3.0, (*board, card(6, "5S", 90, 215)))
     assert reader.observe(laid)["S"] == [True, None, 5]
+
+
+def test_sten_board_ignores_a_card_read_on_the_wrong_side_of_its_seven():
+    card = _sten_card
+    # A row of 7s; upper piles lie below the row (8♠, 9♣), lower piles above it (6♥ 5♥).
+    # The 7♥ lies upside down: sides are taken along the row's common axis all the same.
+    board = [
+        card(1, "7S", 100, 100),
+        card(2, "7H", 180, 100, turn=185.0),
+        card(3, "7C", 260, 100),
+        card(4, "8S", 100, 195),
+        card(5, "9C", 262, 210),
+        card(6, "6H", 182, 5),
+        card(7, "5H", 182, -15),
+    ]
+    reader = StenReader()
+    assert reader.observe(TableState(1.0, tuple(board)))["H"] == [True, None, 5]
+    # The 6♥ under the 5♥ misread as 8♥ lies on the lower piles' side: no upper hearts pile.
+    phantom = TableState(2.0, (*board, card(8, "8H", 181, 3)))
+    assert reader.observe(phantom)["H"] == [True, None, 5]
+    # An 8♥ laid below the 7♥ counts, and so does a lone card of a suit without its 7.
+    laid = TableState(3.0, (*board, card(8, "8H", 180, 195), card(9, "6D", 340, 5)))
+    view = reader.observe(laid)
+    assert view["H"] == [True, 8, 5] and view["D"] == [False, None, 6]
 
 
 def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():

@@ -44,24 +44,52 @@ def _key(code: str) -> tuple[int, int]:
     return SUIT_ORDER.index(c.suit.value), c.rank_value
 
 
+def _long_axis(corners: np.ndarray) -> np.ndarray:
+    """Return the unit vector from a card's top edge to its bottom edge (its column)."""
+    along = corners[3] + corners[2] - corners[0] - corners[1]
+    return along / max(float(np.linalg.norm(along)), 1e-6)
+
+
 def _column_of(center: np.ndarray, sevens: dict[str, np.ndarray]) -> str:
     """Return the suit whose column (the line through its 7, along the 7's long side) lies
     nearest to ``center``."""
 
     def offset(corners: np.ndarray) -> float:
-        along = corners[3] + corners[2] - corners[0] - corners[1]  # top edge to bottom edge
-        along = along / max(float(np.linalg.norm(along)), 1e-6)
+        along = _long_axis(corners)
         d = center - corners.mean(axis=0)
         return abs(float(d[0] * along[1] - d[1] * along[0]))
 
     return min(sevens, key=lambda suit: offset(sevens[suit]))
 
 
+def _sides(cards: list, sevens: dict[str, np.ndarray]) -> dict[int, int]:
+    """Return, by card id, on which side of its suit's 7 each card lies along the column
+    (+1, -1, or 0 when it lies too near the 7 to tell). The 7s' axes are turned alike, so a
+    side means the same in every column; a 7 lying upside down would otherwise flip it."""
+    first = next(iter(sevens.values()))
+    ref = _long_axis(first)
+    out = {}
+    for card, c in cards:
+        seven = sevens.get(c.suit.value)
+        if seven is None or c.rank_value == 7:
+            continue
+        axis = _long_axis(seven)
+        if float(axis @ ref) < 0:
+            axis = -axis
+        length = float(np.linalg.norm(seven[3] + seven[2] - seven[0] - seven[1])) / 2
+        d = float((card.center - seven.mean(axis=0)) @ axis)
+        out[card.id] = 0 if abs(d) < 0.25 * length else (1 if d > 0 else -1)
+    return out
+
+
 class StenReader:
     """The Sten board as the guard sees it: ``{suit: [seven down, upper top, lower top]}``.
 
     The piles of a suit lie above and below its 7. A card that lies in another suit's column
-    is a misreading (a 5♣ half covered on the clubs' pile read as 5♠), and does not count.
+    is a misreading (a 5♣ half covered on the clubs' pile read as 5♠), and does not count;
+    nor does one on the wrong side of its 7 (a 6♥ in the lower pile read as 8♥): the side of
+    the upper piles is the one where most of the board's cards above 7 lie and most below 7
+    do not.
     """
 
     def observe(self, table: TableState) -> dict[str, list]:
@@ -70,10 +98,24 @@ class StenReader:
         cards = [(card, parse_card(card.code)) for card in table.cards]
         cards = [(card, c) for card, c in cards if c.kind == "std"]
         sevens = {c.suit.value: card.corners for card, c in cards if c.rank_value == 7}
-        for card, c in cards:
-            if c.rank_value != 7 and c.suit.value in sevens:
-                if _column_of(card.center, sevens) != c.suit.value:
-                    continue
+        if sevens:
+            cards = [
+                (card, c)
+                for card, c in cards
+                if c.rank_value == 7
+                or c.suit.value not in sevens
+                or _column_of(card.center, sevens) == c.suit.value
+            ]
+            sides = _sides(cards, sevens)
+            ups = sum(sides.get(card.id, 0) * (1 if c.rank_value > 7 else -1) for card, c in cards)
+            up = (ups > 0) - (ups < 0)
+            if up:
+                cards = [
+                    (card, c)
+                    for card, c in cards
+                    if sides.get(card.id, 0) in (0, up if c.rank_value > 7 else -up)
+                ]
+        for _, c in cards:
             v = view[c.suit.value]
             r = c.rank_value
             if r == 7:
