@@ -247,8 +247,8 @@ def test_a_card_that_fits_no_legal_move_is_out_of_sync_and_changes_nothing():
     assert guard.update(seven, 0.0) == []  # a new view settles before a move is read
     assert [e.kind for e in guard.update(seven, 0.7)] == ["move"]
     after = guard.state
-    # 10♠ with no 7♠ down: no short sequence of legal moves shows that.
-    table = TableState(1.0, (_discard("7H", 1), _discard("10S", 2)))
+    # 10♠ with no 7♠ down, lying apart: no short sequence of legal moves shows that.
+    table = TableState(1.0, (_discard("7H", 1), _sten_card(2, "10S", 400, 400)))
     assert guard.update(table, 1.0) == []  # not yet: it may still settle
     events = guard.update(table, 2.5)
     assert [e.kind for e in events] == ["out_of_sync"]
@@ -266,7 +266,7 @@ def test_moves_made_while_a_phantom_card_lies_are_followed():
     guard = Guard(
         rules, rules.initial_state(random.Random(1)), StenReader(), patience=1.0, last_resort=1.0
     )
-    phantom = _discard("10S", 1)  # misread for good: no 7♠ is down
+    phantom = _sten_card(1, "10S", 400, 400)  # misread for good: no 7♠ is down
     events = [e for t in (0.0, 0.6, 1.2) for e in guard.update(TableState(t, (phantom,)), t)]
     assert [e.kind for e in events] == ["out_of_sync"]  # no move comes closer to it
     # The 7♥ is laid: only that move comes closer to the table, by the 7♥.
@@ -280,7 +280,7 @@ def test_moves_made_while_a_phantom_card_lies_are_followed():
     events = [e for t in (3.0, 3.6, 4.2) for e in guard.update(table, t)]
     assert [m.to_json()["card"] for e in events for m in e.moves] == ["8H"]
     # A card that fits nothing still does not change the game.
-    table = TableState(5.0, (*table.cards, _discard("KC", 4)))
+    table = TableState(5.0, (*table.cards, _sten_card(4, "KC", 300, 400)))
     events = [e for t in (5.0, 5.6, 6.2) for e in guard.update(table, t)]
     assert [e.kind for e in events] == ["out_of_sync"]
     assert [m.to_json()["card"] for m in guard.history] == ["7H", "8H"]
@@ -461,10 +461,14 @@ def test_sten_board_ignores_a_card_read_on_the_wrong_side_of_its_seven():
     # The 6♥ under the 5♥ misread as 8♥ lies on the lower piles' side: no upper hearts pile.
     phantom = TableState(2.0, (*board, card(8, "8H", 181, 3)))
     assert reader.observe(phantom)["H"] == [True, None, 5]
-    # An 8♥ laid below the 7♥ counts, and so does a lone card of a suit without its 7.
+    # An 8♥ laid below the 7♥ counts, and so does a lone card of a suit without its 7 (an
+    # early lay, for the guard to report)...
     laid = TableState(3.0, (*board, card(8, "8H", 180, 195), card(9, "6D", 340, 5)))
     view = reader.observe(laid)
     assert view["H"] == [True, 8, 5] and view["D"] == [False, None, 6]
+    # ...but not one lying in another suit's pile: the 5♥ read as 5♦ while the 7♦ is not down.
+    misread = TableState(4.0, (*board, card(10, "5D", 183, -14)))
+    assert reader.observe(misread)["D"] == [False, None, None]
 
 
 def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():

@@ -50,16 +50,28 @@ def _long_axis(corners: np.ndarray) -> np.ndarray:
     return along / max(float(np.linalg.norm(along)), 1e-6)
 
 
-def _column_of(center: np.ndarray, sevens: dict[str, np.ndarray]) -> str:
+def _column_of(center: np.ndarray, sevens: dict[str, np.ndarray]) -> tuple[str, float]:
     """Return the suit whose column (the line through its 7, along the 7's long side) lies
-    nearest to ``center``."""
+    nearest to ``center``, and how far from that line it lies in widths of that 7."""
 
     def offset(corners: np.ndarray) -> float:
         along = _long_axis(corners)
         d = center - corners.mean(axis=0)
-        return abs(float(d[0] * along[1] - d[1] * along[0]))
+        width = float(np.linalg.norm(corners[1] + corners[2] - corners[0] - corners[3])) / 2
+        return abs(float(d[0] * along[1] - d[1] * along[0])) / max(width, 1e-6)
 
-    return min(sevens, key=lambda suit: offset(sevens[suit]))
+    suit = min(sevens, key=lambda suit: offset(sevens[suit]))
+    return suit, offset(sevens[suit])
+
+
+def _in_own_column(center: np.ndarray, suit: str, sevens: dict[str, np.ndarray]) -> bool:
+    """Return whether a card of ``suit`` at ``center`` may be what it reads: in its own
+    suit's column, or, while its 7 is not down, off every other suit's column (a card there
+    is that suit's card misread; one lying apart is an early lay the guard reports)."""
+    column, off = _column_of(center, sevens)
+    if suit in sevens:
+        return column == suit
+    return off > 0.5
 
 
 def _sides(cards: list, sevens: dict[str, np.ndarray]) -> dict[int, int]:
@@ -86,7 +98,8 @@ class StenReader:
     """The Sten board as the guard sees it: ``{suit: [seven down, upper top, lower top]}``.
 
     The piles of a suit lie above and below its 7. A card that lies in another suit's column
-    is a misreading (a 5♣ half covered on the clubs' pile read as 5♠), and does not count;
+    is a misreading (a 5♣ half covered on the clubs' pile read as 5♠, also while the 7♠ is
+    not down), and does not count;
     nor does one on the wrong side of its 7 (a 6♥ in the lower pile read as 8♥): the side of
     the upper piles is the one where most of the board's cards above 7 lie and most below 7
     do not.
@@ -102,9 +115,7 @@ class StenReader:
             cards = [
                 (card, c)
                 for card, c in cards
-                if c.rank_value == 7
-                or c.suit.value not in sevens
-                or _column_of(card.center, sevens) == c.suit.value
+                if c.rank_value == 7 or _in_own_column(card.center, c.suit.value, sevens)
             ]
             sides = _sides(cards, sevens)
             ups = sum(sides.get(card.id, 0) * (1 if c.rank_value > 7 else -1) for card, c in cards)
