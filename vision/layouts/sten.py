@@ -60,8 +60,9 @@ def _column_of(center: np.ndarray, sevens: dict[str, np.ndarray]) -> tuple[str, 
         width = float(np.linalg.norm(corners[1] + corners[2] - corners[0] - corners[3])) / 2
         return abs(float(d[0] * along[1] - d[1] * along[0])) / max(width, 1e-6)
 
-    suit = min(sevens, key=lambda suit: offset(sevens[suit]))
-    return suit, offset(sevens[suit])
+    offsets = {suit: offset(corners) for suit, corners in sevens.items()}
+    suit = min(offsets, key=offsets.get)
+    return suit, offsets[suit]
 
 
 def _in_own_column(center: np.ndarray, suit: str, sevens: dict[str, np.ndarray]) -> bool:
@@ -78,18 +79,18 @@ def _sides(cards: list, sevens: dict[str, np.ndarray]) -> dict[int, int]:
     """Return, by card id, on which side of its suit's 7 each card lies along the column
     (+1, -1, or 0 when it lies too near the 7 to tell). The 7s' axes are turned alike, so a
     side means the same in every column; a 7 lying upside down would otherwise flip it."""
-    first = next(iter(sevens.values()))
-    ref = _long_axis(first)
+    ref = _long_axis(next(iter(sevens.values())))
+    columns = {}  # suit -> (its 7's centre, column axis turned like ref, card length)
+    for suit, seven in sevens.items():
+        axis = _long_axis(seven)
+        length = float(np.linalg.norm(seven[3] + seven[2] - seven[0] - seven[1])) / 2
+        columns[suit] = (seven.mean(axis=0), axis if float(axis @ ref) >= 0 else -axis, length)
     out = {}
     for card, c in cards:
-        seven = sevens.get(c.suit.value)
-        if seven is None or c.rank_value == 7:
+        if c.suit.value not in columns or c.rank_value == 7:
             continue
-        axis = _long_axis(seven)
-        if float(axis @ ref) < 0:
-            axis = -axis
-        length = float(np.linalg.norm(seven[3] + seven[2] - seven[0] - seven[1])) / 2
-        d = float((card.center - seven.mean(axis=0)) @ axis)
+        center, axis, length = columns[c.suit.value]
+        d = float((card.center - center) @ axis)
         out[card.id] = 0 if abs(d) < 0.25 * length else (1 if d > 0 else -1)
     return out
 
@@ -99,10 +100,9 @@ class StenReader:
 
     The piles of a suit lie above and below its 7. A card that lies in another suit's column
     is a misreading (a 5♣ half covered on the clubs' pile read as 5♠, also while the 7♠ is
-    not down), and does not count;
-    nor does one on the wrong side of its 7 (a 6♥ in the lower pile read as 8♥): the side of
-    the upper piles is the one where most of the board's cards above 7 lie and most below 7
-    do not.
+    not down), and does not count; nor does one on the wrong side of its 7 (a 6♥ in the
+    lower pile read as 8♥): the side of the upper piles is the one where most of the board's
+    cards above 7 lie and most below 7 do not.
     """
 
     def observe(self, table: TableState) -> dict[str, list]:
