@@ -138,8 +138,10 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     laptop.wait_for_selector("#next-game", timeout=3000)
     laptop.wait_for_selector("#chart svg polyline", state="attached", timeout=3000)
     assert laptop.locator("#chart polyline").count() == 2
-    totals = laptop.locator("#match tfoot th").all_inner_texts()[1:]
-    assert max(int(v) for v in totals) >= 25
+    totals = [int(v) for v in laptop.locator("#match tfoot th").all_inner_texts()[1:]]
+    # 25 for going out plus 5 a card in the other stock; a stalled game (the shuffle
+    # decides) scores only the 5s, so the points are 5s, and someone scored
+    assert max(totals) > 0 and all(v % 5 == 0 for v in totals)
     shot(laptop, "skipbo-match-laptop")
     laptop.click("#next-game")
     laptop.wait_for_function("document.getElementById('game-no').textContent.includes('2')")
