@@ -59,7 +59,9 @@ class GameReader(Protocol):
         """Return a view's parts (a pile, a suit) by name: a move changes a few of them."""
 
     # Optional: ``touches(state, move)``, the parts a move will change (None: not known),
-    # which spares the search playing moves that would change parts the camera sees unchanged.
+    # which spares the search playing moves that would change parts the camera sees unchanged;
+    # and ``reachable(state, move, seen)``, whether the parts a move changes can still come
+    # to show what is seen (``seen``: the seen view's parts), which prunes the long search.
 
 
 @dataclass
@@ -126,7 +128,7 @@ class Guard:
         settle: float = 0.6,
         limit: int = 20000,
         tolerance: float = 2.0,
-        deep_branching: int = 5,
+        deep_branching: int = 7,
         deep_limit: int = 3000,
         last_resort: float = 5.0,
     ) -> None:
@@ -410,6 +412,7 @@ class Guard:
         seen_parts = reader.parts(observed) if shown_only else {}
         reached: dict[Any, int] = {}  # shown_only: position → fewest choices it was reached with
         touches = getattr(reader, "touches", None)  # optional: a move's parts, before playing it
+        reachable = getattr(reader, "reachable", None)  # optional: can a part still become seen
         limit = self.deep_limit if shown_only else self.limit
         while stack and count < limit:
             h = stack.pop()
@@ -431,6 +434,8 @@ class Guard:
                     and fitting & (touches(h.state, move) or set())
                 ):
                     continue  # it would change a pile the camera sees unchanged
+                if shown_only and reachable and not reachable(h.state, move, seen_parts):
+                    continue  # it would leave a pile as it cannot show in the end
                 count += 1
                 after = rules.apply(h.state, move)
                 final = reader.expect(rules, after)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from referee import make_rules
+from referee.skipbo import Discard, Play
 from vision.layouts.road import StigespillReader
 from vision.layouts.skipbo import SkipBoReader, Zone, ZoneError, ZoneMap, propose_zones
 from vision.layouts.sten import StenReader
@@ -148,8 +149,9 @@ def _skipbo_zones(stager: SkipBoStager, players: int) -> ZoneMap:
     return ZoneMap(zones, players, float(stager.w))
 
 
-# every=4: cards found late (a hand held over the table) let three or four moves show at once.
-@pytest.mark.parametrize("every", [1, 4])
+# every=4, 6: cards found late (a hand held over the table, a fanned pile's top card the
+# recognizer is unsure of) let up to six moves show at once.
+@pytest.mark.parametrize("every", [1, 4, 6])
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2)])
 def test_skipbo_turns_are_followed_through_zones(players, seed, every):
     rng = np.random.default_rng(seed)
@@ -591,3 +593,23 @@ def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
     wilds = view(["SB4", "SBW", "SBW"])
     assert fits(wilds, view(["SBW", "SBW"])) == 0
     assert fits(wilds, view(["SB4", "SBW"])) > 0
+
+
+def test_skipbo_long_search_keeps_only_moves_whose_piles_can_still_show_what_is_seen():
+    rules, state, _ = play_script("skipbo", 2, 7, max_moves=0)  # SB1 and SB2 in hand
+    seat = state.turn
+    hand = {c.code: c for c in state.hands[seat]}
+    reader = SkipBoReader(ZoneMap((), 2, 60.0))
+    seen = reader.parts(reader.expect(rules, state))
+    reachable = SkipBoReader.reachable
+    # A discard pile's new top must be seen there...
+    shown = {**seen, ("discard", seat, 2): ("SB5",)}
+    assert reachable(state, Discard(hand["SB5"], 2), shown)
+    assert not reachable(state, Discard(hand["SB5"], 1), shown)
+    # ...or be played from it later onto a building pile, where it shows on top.
+    assert reachable(state, Discard(hand["SB5"], 1), {**shown, ("building", 3): ("SB5", 0)})
+    # A building pile does not go down: seen with 1 on top, it takes no 2 yet.
+    one = rules.apply(state, Play("hand", hand["SB1"], 0))
+    at_one = reader.parts(reader.expect(rules, one))
+    assert not reachable(one, Play("hand", hand["SB2"], 0), at_one)
+    assert reachable(one, Play("hand", hand["SB2"], 0), {**at_one, ("building", 0): ("SB4", 0)})

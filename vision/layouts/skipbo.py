@@ -366,6 +366,36 @@ class SkipBoReader:
         return out
 
     @staticmethod
+    def reachable(state, move, seen: dict[tuple, Any]) -> bool:
+        """Return whether, after ``move``, the piles it changes can still come to show what
+        is seen (``seen``: the seen view's parts, :meth:`parts`) by later moves.
+
+        Cards go on and come off a discard pile at its top only, so a discard pile's new
+        top card must be seen there, or be played from it later: onto a building pile,
+        where it is seen on top (one covered by more plays is missed: the search this
+        prunes is only the last resort for cards found late). A building pile does not go
+        down (unless it reaches 12 and is set aside).
+        """
+        kind = getattr(move, "kind", "")
+        if kind not in ("discard", "play"):
+            return True
+        building_tops = {v[0] for key, v in seen.items() if key[0] == "building"}
+
+        def shows(pile: tuple, top: str | None) -> bool:
+            return top is None or pile not in seen or top in seen[pile] or top in building_tops
+
+        if kind == "discard":
+            return shows(("discard", state.turn, move.pile), move.card.code)
+        shown = _number(seen.get(("building", move.pile), (None,))[0])
+        if shown is not None and len(state.building[move.pile]) + 1 > shown:
+            return False
+        if move.source == "discard":
+            owner = state.turn if move.owner is None else move.owner
+            below = state.discards[owner][move.index][:-1]
+            return shows(("discard", owner, move.index), below[-1].code if below else None)
+        return True
+
+    @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
         bad = 0
         for key in ("building", "wilds", "stock"):
@@ -424,6 +454,12 @@ def _run_on_top(codes: list[str], code: str) -> int:
             break
         n += 1
     return n
+
+
+def _number(code: str | None) -> int | None:
+    """Return a Skip-Bo card's number (``SB7`` → 7); None for a wild, none or another code."""
+    digits = code[2:] if code and code.startswith("SB") else ""
+    return int(digits) if digits.isdigit() else None
 
 
 def _wild_run(codes: list[str]) -> int:
