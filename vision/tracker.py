@@ -38,7 +38,6 @@ HOLDS_SIZE = 0.8
 # shrink by SIZE_GATE at most.
 SIZE_WEIGHT = 2.0
 SIZE_GATE = float(np.log(1.15))
-SQUARE = 0.2  # a card this near another's centre (in card sizes) lies squarely on it
 SIZE_MEMORY = 15  # sightings whose median size is a card's size
 TABLE_SAMPLE = 3  # the table's colour is sampled every 3rd row and column
 
@@ -292,10 +291,6 @@ class _Track:
     # sizes, turn in degrees). A re-laid card must stand out from it.
     wobble: np.ndarray = field(default_factory=lambda: np.zeros(2))
     relaid: int = 0
-    # Sightings of it while a later card of another code lay squarely over it (by that
-    # card's id): a card under another cannot be seen, so one of the two is a misreading.
-    seen_under: dict = field(default_factory=dict)
-    origin: np.ndarray | None = None  # its centre when it became present
     extra: dict = field(default_factory=dict)
     # Its outline's recent sizes (card_size): their median is its size, which an outline
     # drawn wrong for a few frames does not change.
@@ -431,9 +426,8 @@ class Tracker:
                     events.append(
                         TableEvent("laid", track.code, self.time, track.id, track.corners.copy())
                     )
-        events += self._drop_misreadings([t for t in self._tracks if t.id in seen_tracks])
-        newly_seen = [t for t in self._tracks if t.confirmed and t.id in seen_tracks]
         # Gather evidence for confirmed cards not seen this frame.
+        newly_seen = [t for t in self._tracks if t.confirmed and t.id in seen_tracks]
         for track in list(self._tracks):
             if not track.confirmed or track.id in seen_tracks:
                 continue
@@ -530,7 +524,6 @@ class Tracker:
 
     def _confirm(self, track: _Track) -> None:
         track.confirmed = True
-        track.origin = track.corners.mean(axis=0)
         track.order = self._order
         self._order += 1
 
@@ -539,40 +532,6 @@ class Tracker:
         return TableEvent(
             "removed", track.code, self.time, track.id, track.corners.copy(), reason=reason
         )
-
-    def _drop_misreadings(self, seen: list[_Track]) -> list[TableEvent]:
-        """Remove a card read over a lying card that is still seen (see ``seen_under``).
-
-        A card laid squarely onto another hides it; when the card below keeps being seen,
-        and more often of late than the one over it, the one over it is its misreading
-        (a small 2 read now and then as a 1 on a Skip-Bo stock).
-        """
-        events: list[TableEvent] = []
-        gone: set[int] = set()
-        for below in seen:
-            if not below.confirmed or below.id in gone:
-                continue
-            c = below.corners.mean(axis=0)
-            for over in list(self._tracks):
-                if over.id in gone or not over.confirmed:
-                    continue
-                if not (over.order > below.order and over.code != below.code):
-                    continue
-                # Squarely, and where the card below was laid: a misreading's outline is the
-                # card's own; a fanned pile's next card lies a third of a card further on
-                # (the lower card shows, and its outline is sometimes drawn over the top one).
-                near = SQUARE * below.size
-                at = over.corners.mean(axis=0)
-                if np.linalg.norm(at - c) > near or np.linalg.norm(at - below.origin) > near:
-                    continue
-                if abs(_resized(over.size, below.size)) > SIZE_GATE:
-                    continue
-                n = below.seen_under.get(over.id, 0) + 1
-                below.seen_under[over.id] = n
-                if n >= self.remove_frames and sum(below.hits) > sum(over.hits):
-                    events.append(self._remove(over, f"a misreading of {below.code}"))
-                    gone.add(over.id)
-        return events
 
     def _place_visible(self, quad: np.ndarray, seen: list[_Track]) -> bool:
         if self.visible_override is not None:

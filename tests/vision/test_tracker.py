@@ -102,44 +102,6 @@ def test_card_laid_on_top_covers_the_one_below():
     assert tr.state.codes() == ["3C"]
 
 
-def test_a_card_read_over_a_card_that_is_still_seen_is_a_misreading():
-    # A small 2 on a Skip-Bo stock read as a 1 in a burst of frames: the 1 is laid over the
-    # 2, but the 2 keeps being seen where it lies, which a covered card cannot be.
-    tr = Tracker()
-    img = scene([A])
-    run(tr, [(dets(("SB2", A)), img)] * 4)
-    reads = ["SB1", "SB1", "SB2", "SB1", "SB2", "SB2", "SB2", "SB2"]
-    events = run(tr, [(dets((code, A)), img) for code in reads], t0=1.0)
-    assert [(e.kind, e.code) for e in events] == [("laid", "SB1"), ("removed", "SB1")]
-    assert events[1].reason == "a misreading of SB2"
-    assert tr.state.codes() == ["SB2"]
-
-
-def test_a_card_fanned_over_one_that_still_shows_is_no_misreading():
-    # A Skip-Bo discard fan: the next card lies a third of a card on and the lower one
-    # shows, though its outline is now and then drawn over the top card.
-    tr = Tracker()
-    run(tr, [(dets(("SB6", A)), scene([A]))] * 4)
-    fanned = quad(150, 175)
-    img = scene([A, fanned])
-    both, lower = (dets(("SB6", A), ("SB11", fanned)), img), (dets(("SB6", A)), img)
-    drawn_over = (dets(("SB6", fanned)), img)
-    frames = [both, both, both, lower, both, drawn_over, lower, both, drawn_over, drawn_over]
-    events = run(tr, frames, t0=1.0)
-    assert [(e.kind, e.code) for e in events] == [("laid", "SB11")]
-    assert tr.state.codes() == ["SB6", "SB11"]
-
-
-def test_a_card_laid_on_top_and_now_and_then_read_as_the_one_below_stays():
-    tr = Tracker()
-    run(tr, [(dets(("SB2", A)), scene([A]))] * 4)
-    top = quad(152, 151)
-    reads = ["SB3"] * 4 + ["SB2", "SB3", "SB3", "SB2", "SB3", "SB3", "SB3", "SB2", "SB3"]
-    events = run(tr, [(dets((code, top)), scene([top])) for code in reads], t0=1.0)
-    assert [(e.kind, e.code) for e in events] == [("laid", "SB3"), ("removed", "SB2")]
-    assert tr.state.codes() == ["SB3"]
-
-
 def test_card_moved_in_one_go_is_a_move_event():
     tr = Tracker()
     run(tr, [(dets(("QS", A)), scene([A]))] * 4)
