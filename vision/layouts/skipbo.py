@@ -379,10 +379,11 @@ class SkipBoReader:
         kind = getattr(move, "kind", "")
         if kind not in ("discard", "play"):
             return True
-        building_tops = {v[0] for key, v in seen.items() if key[0] == "building"}
 
         def shows(pile: tuple, top: str | None) -> bool:
-            return top is None or pile not in seen or top in seen[pile] or top in building_tops
+            if top is None or pile not in seen or top in seen[pile]:
+                return True
+            return any(v[0] == top for key, v in seen.items() if key[0] == "building")
 
         if kind == "discard":
             return shows(("discard", state.turn, move.pile), move.card.code)
