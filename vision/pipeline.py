@@ -31,6 +31,7 @@ import numpy as np
 
 from referee.core import CHANCE, Move, Rules
 from vision.detections import Detections
+from vision.recognizer import card_widths
 from vision.sources import Frame
 from vision.tracker import MIN_CONFIDENCE as TRACKER_MIN_CONFIDENCE
 from vision.tracker import TableEvent, TableState, Tracker
@@ -561,12 +562,44 @@ class VideoRecognizer:
     runs at its main size alone, to keep up.
     """
 
-    def __init__(self, recognizer: Any, *, survey_size: int = 1280, survey_every: int = 8):
+    def __init__(
+        self,
+        recognizer: Any,
+        *,
+        survey_size: int = 1280,
+        survey_every: int = 8,
+        margin: float = 2.0,
+    ):
         self.recognizer = recognizer
         self.survey_size = survey_size
         self.survey_every = survey_every
+        self.margin = margin
         self._frames = 0
         self._last = None
+        self._surveyed = None  # the cards found by the last survey
+
+    def region(self, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """Return the part of the frame where cards lie (those of the last survey and of the
+        last frame, widened by ``margin`` card widths), or None for the whole frame.
+
+        The detector looks there alone between surveys: a table's cards often fill a small
+        part of the view, and there the detector sees them larger at the same cost.
+        """
+        quads = [
+            r.detections.corners
+            for r in (self._surveyed, self._last)
+            if r is not None and len(r.detections)
+        ]
+        if not quads:
+            return None
+        pts = np.concatenate(quads).reshape(-1, 2)
+        pad = self.margin * float(np.median(card_widths(np.concatenate(quads))))
+        h, w = shape[:2]
+        x0, y0 = np.maximum(pts.min(axis=0) - pad, 0).astype(int)
+        x1, y1 = np.minimum(pts.max(axis=0) + pad, (w, h)).astype(int)
+        if (x1 - x0) * (y1 - y0) > 0.8 * w * h:
+            return None
+        return int(x0), int(y0), int(x1), int(y1)
 
     def __call__(self, image: np.ndarray) -> Detections:
         survey = self.survey_every > 0 and self._frames % self.survey_every == 0
@@ -576,9 +609,12 @@ class VideoRecognizer:
             sizes=(self.survey_size,) if survey else (),
             proposals=self._last,
             extra=survey,
+            region=None if survey else self.region(image.shape),
         )
         self._frames += 1
         self._last = rec
+        if survey:
+            self._surveyed = rec
         return rec.detections
 
 

@@ -592,6 +592,7 @@ class Recognizer:
         sizes: Sequence[int] = (),
         proposals: Recognition | None = None,
         extra: bool = True,
+        region: Sequence[int] | None = None,
     ) -> CardCandidates:
         """Run the detector: card outlines and visible boxes, codes not yet read.
 
@@ -600,7 +601,8 @@ class Recognizer:
         ``extra_conf_threshold`` or more (unless ``extra`` is false), and at each of ``sizes``.
         ``proposals`` (say, the cards of a video's last frame) are read as well.
         """
-        parts = [self.detect_at(frame, size) for size in (self.detector_size, *sizes)]
+        parts = [self.detect_at(frame, self.detector_size, region=region)]
+        parts += [self.detect_at(frame, size) for size in sizes]
         if extra:
             parts += [
                 self.detect_at(frame, size, self.extra_conf_threshold) for size in self.extra_sizes
@@ -624,14 +626,27 @@ class Recognizer:
         )
 
     def detect_at(
-        self, frame: np.ndarray, size: int, conf_threshold: float | None = None
+        self,
+        frame: np.ndarray,
+        size: int,
+        conf_threshold: float | None = None,
+        region: Sequence[int] | None = None,
     ) -> CardCandidates:
         """Run the detector once, on the frame letterboxed to long side ``size``; keep finds
-        scored ``conf_threshold`` (default: the main pass's) or more."""
+        scored ``conf_threshold`` (default: the main pass's) or more. With ``region``
+        (``x1, y1, x2, y2``) it looks at that part of the frame alone, scaled to ``size``."""
+        x0 = y0 = 0
+        if region is not None:
+            x0, y0, x1, y1 = (int(v) for v in region)
+            frame = frame[y0:y1, x0:x1]
         blob, scale = letterbox(frame, size)
         (out,) = self.detector.run(None, {self._det_input: blob})[:1]
         floor = self.conf_threshold if conf_threshold is None else conf_threshold
-        return decode_pose_output(out, scale, floor, self.nms_iou)
+        cand = decode_pose_output(out, scale, floor, self.nms_iou)
+        if x0 or y0:
+            cand.boxes[:] += np.float32([x0, y0, x0, y0])
+            cand.quads[:] += np.float32([x0, y0])
+        return cand
 
     def refine_outlines(self, frame: np.ndarray | _Pyramid, quads: np.ndarray) -> np.ndarray:
         """Return the ``(n, 4, 2)`` outlines moved onto the cards' edges by the refiner (each
@@ -684,6 +699,7 @@ class Recognizer:
         sizes: Sequence[int] = (),
         proposals: Recognition | None = None,
         extra: bool = True,
+        region: Sequence[int] | None = None,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.
 
@@ -697,7 +713,7 @@ class Recognizer:
             else (float(min_confidence),) * 2
         )
         frame = _as_bgr(frame)
-        cand = self.find_cards(frame, sizes, proposals, extra)
+        cand = self.find_cards(frame, sizes, proposals, extra, region)
         n = len(cand)
         if n == 0:
             return Recognition(Detections.empty())

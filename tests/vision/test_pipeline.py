@@ -396,7 +396,9 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
     calls = []
 
     class Spy:
-        def recognize(self, image, min_confidence=None, *, sizes=(), proposals=None, extra=True):
+        def recognize(
+            self, image, min_confidence=None, *, sizes=(), proposals=None, extra=True, region=None
+        ):
             calls.append((min_confidence, tuple(sizes), proposals, extra))
             quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32) + len(calls)
             return Recognition(
@@ -415,6 +417,48 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
     # Each frame proposes the cards the previous one found.
     for k in range(1, 5):
         assert np.array_equal(calls[k][2].detections.corners, outs[k - 1].corners)
+
+
+def test_video_recognizer_looks_where_the_cards_lie_between_surveys():
+    from vision.detections import Detections
+    from vision.pipeline import VideoRecognizer
+    from vision.recognizer import Recognition
+
+    def at(x, y):  # a card 40 px wide with its top-left corner at x, y
+        return np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32) + np.float32([x, y])
+
+    tables = {  # what each call finds: the survey two cards, a frame then one of them
+        0: [at(600, 300), at(700, 320)],
+        1: [at(600, 300)],
+        2: [at(600, 300)],
+        3: [at(20, 20), at(1200, 640)],  # a survey: cards all over the view
+        4: [at(600, 300)],
+        5: [],
+    }
+    regions = []
+
+    class Spy:
+        def recognize(self, image, min_confidence=None, *, region=None, **kw):
+            regions.append(region)
+            quads = tables[len(regions) - 1]
+            return Recognition(
+                Detections(
+                    np.array(quads).reshape(-1, 4, 2), ("AS",) * len(quads), np.ones(len(quads))
+                ),
+            )
+
+    video = VideoRecognizer(Spy(), survey_every=3, margin=2.0)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    for _ in tables:
+        video(frame)
+    # Surveys look at the whole frame; between them, at the last survey's and the last
+    # frame's cards widened by two card widths (80 px) ...
+    assert regions[0] is None and regions[3] is None
+    assert regions[1] == (520, 220, 820, 456) and regions[2] == regions[1]
+    # ... unless the cards lie all over the view, or none was found.
+    assert regions[4] is None
+    video._last = video._surveyed = Recognition(Detections.empty())
+    assert video.region(frame.shape) is None
 
 
 def _sten_card(i, code, cx, cy, turn=5.0):

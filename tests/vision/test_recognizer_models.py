@@ -146,14 +146,41 @@ def test_a_video_passes_readings_below_the_photo_floor(recognizer):
     assert True in floors  # far road cards read unsurely: some pass only in a video
 
 
+def test_the_detector_looking_at_a_region_finds_small_far_cards_in_frame_pixels(recognizer):
+    from vision.recognizer import polygon_iou
+    from vision.synth import random_scene
+
+    # A Skip-Bo table far from the camera (cards 30 px wide, as a 3-player table's stock
+    # cards in a 720p view): the scene shrunk into one part of the frame.
+    scene = random_scene(seed=4242, index=4, layouts=("skipbo",))
+    small = cv2.resize(scene.jpeg_image(), None, fx=0.43, fy=0.43, interpolation=cv2.INTER_AREA)
+    frame = np.full((720, 1280, 3), (40, 90, 40), np.uint8)
+    x0, y0 = 700, 300
+    frame[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small
+    truth = [0.43 * lab.corners + (x0, y0) for lab in scene.labels if lab.visible >= 0.95]
+    region = (x0 - 20, y0 - 20, x0 + small.shape[1] + 20, y0 + small.shape[0] + 20)
+
+    def found(cand):
+        return sum(any(polygon_iou(q, t) >= 0.5 for q in cand.quads) for t in truth)
+
+    whole = recognizer.detect_at(frame, recognizer.detector_size)
+    part = recognizer.detect_at(frame, recognizer.detector_size, region=region)
+    assert len(truth) >= 10
+    # The region's finds are given in the frame's pixels, inside the region ...
+    assert (part.boxes[:, :2] >= np.array(region[:2]) - 10).all()
+    assert (part.boxes[:, 2:] <= np.array(region[2:]) + 10).all()
+    # ... and there the detector sees the cards larger: it finds most, the whole frame few.
+    assert found(part) >= 0.9 * len(truth) > 2 * found(whole)
+
+
 def test_extra_passes_keep_only_their_sure_finds(recognizer, monkeypatch):
     from vision.synth import random_scene
 
     calls = []
     detect_at = recognizer.detect_at
 
-    def spy(frame, size, conf_threshold=None):
-        cand = detect_at(frame, size, conf_threshold)
+    def spy(frame, size, conf_threshold=None, region=None):
+        cand = detect_at(frame, size, conf_threshold, region)
         calls.append((size, conf_threshold, cand.scores))
         return cand
 
