@@ -29,6 +29,10 @@ SURE_CONFIDENCE = 0.5
 # A card laid onto one of its own code must move it this many times its usual wobble (the
 # mean change of its outline from frame to frame while it lies still).
 WOBBLE_MARGIN = 4.0
+# A card lies under a later one when its centre and three of its corners, moved toward its
+# centre to this share of its size, lie inside that card: a recognizer's outlines of a
+# pile's cards are a few pixels off each other, a fanned pile's lower card shows its far end.
+COVER_SHARE = 0.8
 RELAY_SIGHTINGS = 3  # sightings in a row, alike and off its place, that make a card re-laid
 # An outline holding a present card this much smaller (square root of the area) is drawn
 # round two cards, not one (two cards side by side: √½ ≈ 0.71 of their joint outline).
@@ -359,7 +363,8 @@ class Tracker:
     # ---- public ---------------------------------------------------------------
     @property
     def state(self) -> TableState:
-        """Return the stable state: confirmed cards in the order they were confirmed."""
+        """Return the stable state: confirmed cards in the order they were laid (a card laid
+        onto one of its code counts as laid then)."""
         cards = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.order)
         return TableState(self.time, tuple(t.card() for t in cards))
 
@@ -438,7 +443,8 @@ class Tracker:
             elif self._place_visible(track.corners, newly_seen):
                 track.absent_visible += 1
             else:
-                track.covered = 0
+                # A card once seen squarely under a later one stays under it while its place
+                # is unclear (a hand over the pile): only seeing it again clears that.
                 track.absent_visible = 0
             if track.covered >= self.remove_frames:
                 events.append(self._remove(track, f"covered by {track.covered_by}"))
@@ -507,6 +513,8 @@ class Tracker:
                 if resized:
                     return
                 track.relaid += 1
+                track.order = self._order  # the card laid onto it lies on top of all before
+                self._order += 1
                 events.append(
                     TableEvent(
                         "laid",
@@ -547,11 +555,11 @@ class Tracker:
     def _covering(self, track: _Track, seen: list[_Track]) -> _Track | None:
         """Return a card confirmed after ``track`` that now lies over most of it.
 
-        Over its centre and at least three of its corners: a card laid on a pile covers
-        the one below, a card of a fanned pile leaves the one below it showing.
+        Over its centre and at least three of its corners (``COVER_SHARE``): a card laid on a
+        pile covers the one below, a card of a fanned pile leaves the one below it showing.
         """
         c = track.corners.mean(axis=0)
-        corners = _shrunk(track.corners)
+        corners = _shrunk(track.corners, COVER_SHARE)
         for other in seen:
             if other.order > track.order and point_in_quad(c, other.corners):
                 if sum(point_in_quad(p, other.corners) for p in corners) >= 3:

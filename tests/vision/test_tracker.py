@@ -102,6 +102,33 @@ def test_card_laid_on_top_covers_the_one_below():
     assert tr.state.codes() == ["3C"]
 
 
+def test_card_laid_a_little_turned_on_a_pile_covers_the_one_below():
+    # Hands lay a pile's cards a few degrees and pixels off each other (and a recognizer's
+    # outlines are a few pixels off): the lower card is still squarely under the new one.
+    tr = Tracker()
+    run(tr, [(dets(("5H", A)), scene([A]))] * 4)
+    top = turned(A, 7.0) + np.float32([3.0, -2.0])
+    events = run(tr, [(dets(("3C", top)), scene([top]))] * 8, t0=1.0)
+    assert [(e.kind, e.code, e.reason) for e in events] == [
+        ("laid", "3C", ""),
+        ("removed", "5H", "covered by 3C"),
+    ]
+
+
+def test_a_hand_passing_over_a_covered_card_does_not_restart_the_evidence():
+    tr = Tracker()
+    run(tr, [(dets(("5H", A)), scene([A]))] * 4)
+    top = quad(153, 152)
+    # A card laid on the pile while hands keep passing: every other frame shows nothing there.
+    hand = (dets(), scene([top], hand=(153, 152)))
+    events = run(tr, [(dets(("3C", top)), scene([top])), hand] * 8, t0=1.0)
+    assert [(e.kind, e.code, e.reason) for e in events] == [
+        ("laid", "3C", ""),
+        ("removed", "5H", "covered by 3C"),
+    ]
+    assert tr.state.codes() == ["3C"]
+
+
 def test_card_moved_in_one_go_is_a_move_event():
     tr = Tracker()
     run(tr, [(dets(("QS", A)), scene([A]))] * 4)
@@ -192,7 +219,8 @@ def test_a_card_laid_squarely_on_one_of_its_own_code_is_seen():
     on_top = turned(A, 3.0)
     events = run(tr, [(dets(("SBW", on_top), ("KH", B)), scene([on_top, B]))] * 4, t0=1.0)
     assert [(e.kind, e.code, e.reason) for e in events] == [("laid", "SBW", "onto a SBW")]
-    assert [(c.code, c.relaid) for c in tr.state.cards] == [("SBW", 1), ("KH", 0)]
+    # The table's cards come in the order they were laid: the wild laid last is last.
+    assert [(c.code, c.relaid) for c in tr.state.cards] == [("KH", 0), ("SBW", 1)]
 
 
 def test_camera_shake_is_not_a_card_laid_again():
