@@ -326,6 +326,10 @@ class SkipBo(Rules):
         ]
 
     # ---- set-up -------------------------------------------------------------------
+    def codes(self) -> frozenset[str]:
+        """Return the codes of the cards this game is played with (its deck's)."""
+        return frozenset(c.code for c in self._deck)
+
     def initial_state(self, rng: random.Random) -> SkipBoState:
         """Shuffle, deal the stocks and draw the first player's hand (order known: simulation)."""
         return self._deal(rng, hidden=False)

@@ -668,7 +668,8 @@ def reader_for(game: str, rules: Rules, state: Any, table: TableState | None = N
         return StenReader()
     if game == "skipbo":
         tops = [s[-1].code for s in state.stocks] if not getattr(state, "hidden", False) else None
-        return SkipBoReader(propose_zones(table or TableState(0.0), rules.players, tops))
+        zones = propose_zones(table or TableState(0.0), rules.players, tops)
+        return SkipBoReader(zones, rules.codes())
     raise ValueError(f"unknown game {game!r}")
 
 
@@ -807,5 +808,5 @@ def table_game(
     if game == "skipbo":
         rules = make_rules("skipbo", players=players)
         zmap = zones if isinstance(zones, ZoneMap) else propose_zones(table, players)
-        return rules, rules.table_state(random.Random(0)), SkipBoReader(zmap)
+        return rules, rules.table_state(random.Random(0)), SkipBoReader(zmap, rules.codes())
     raise ValueError(f"unknown game {game!r}; expected stigespill, sten or skipbo")

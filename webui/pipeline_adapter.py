@@ -152,7 +152,7 @@ def pipeline_reader(
         from vision.layouts.skipbo import SkipBoReader, ZoneMap
 
         box["zones"] = zones
-        return SkipBoReader(ZoneMap.from_json(zones))
+        return SkipBoReader(ZoneMap.from_json(zones), rules.codes())
 
     def read(frame: Any) -> Reading:
         detections = _recognize(recognizer, frame)

@@ -535,6 +535,30 @@ def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
     assert reader.observe(table)["discard"][0][0] == ["SB6", "SB8"]
 
 
+def test_skipbo_reader_ignores_cards_its_deck_does_not_have():
+    from referee.skipbo import SkipBo
+
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
+
+    def card(i, code, cx, cy):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0)
+
+    # An A♥ read on a discard pile and a 5♣ on a building pile of a Skip-Bo deck's table.
+    table = TableState(
+        1.0,
+        (card(1, "SB8", 130, 300), card(2, "AH", 130, 318), card(3, "5C", 100, 100)),
+    )
+    view = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0), SkipBo(players=2).codes()).observe(table)
+    assert view["discard"][0][0] == ["SB8"] and view["building"][0] is None
+    # Played with ordinary cards (an improvised deck), the same cards are the game's.
+    improvised = SkipBo(players=2, deck="improvised").codes()
+    view = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0), improvised).observe(table)
+    assert view["discard"][0][0] == ["AH"] and view["building"][0] == "5C"
+
+
 def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
     zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
     zones += [Zone("stock", (60.0, 300.0), 0)]

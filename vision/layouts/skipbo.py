@@ -12,6 +12,7 @@ confirm or drag, and stores it per table as JSON (:meth:`ZoneMap.to_json`,
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -248,8 +249,11 @@ class SkipBoReader:
     each building pile, so that a wild laid on a wild is seen (the tracker's ``relaid``).
     """
 
-    def __init__(self, zones: ZoneMap) -> None:
+    def __init__(self, zones: ZoneMap, codes: Collection[str] | None = None) -> None:
         self.zones = zones
+        # The codes the game's cards have (the rules' deck; None: any): a card read as
+        # another code, an A♥ on a table of Skip-Bo cards, is a misreading and does not count.
+        self.codes = frozenset(codes) if codes is not None else None
         # A card keeps the zone it was first seen in: cards lie still, and a card between
         # two zones must not flicker from one to the other with the camera's shake.
         self._zone_of: dict[int, Zone | None] = {}
@@ -265,6 +269,8 @@ class SkipBoReader:
         }
         present = {card.id: card for card in table.cards}
         for card in table.cards:  # in the order they were laid
+            if self.codes is not None and card.code not in self.codes:
+                continue
             if card.id not in self._zone_of:
                 self._zone_of[card.id] = self.zones.assign(card.center)
                 self._find_twin(card, present)
