@@ -583,17 +583,19 @@ class VideoRecognizer:
         last frame, widened by ``margin`` card widths), or None for the whole frame.
 
         The detector looks there alone between surveys: a table's cards often fill a small
-        part of the view, and there the detector sees them larger at the same cost.
+        part of the view, and there the detector sees them larger for no more than its pass
+        over the whole frame costs (the more cards it finds, the more there are to read).
         """
-        quads = [
+        found = [
             r.detections.corners
             for r in (self._surveyed, self._last)
             if r is not None and len(r.detections)
         ]
-        if not quads:
+        if not found:
             return None
-        pts = np.concatenate(quads).reshape(-1, 2)
-        pad = self.margin * float(np.median(card_widths(np.concatenate(quads))))
+        quads = np.concatenate(found)
+        pts = quads.reshape(-1, 2)
+        pad = self.margin * float(np.median(card_widths(quads)))
         h, w = shape[:2]
         x0, y0 = np.maximum(pts.min(axis=0) - pad, 0).astype(int)
         x1, y1 = np.minimum(pts.max(axis=0) + pad, (w, h)).astype(int)

@@ -280,7 +280,8 @@ class _Track:
     hits: deque
     best: float = 0.0  # the surest reading of its code so far
     confirmed: bool = False
-    order: int = -1  # confirmation order: later cards may cover earlier ones
+    # When it was laid (confirmed, or laid onto again): later cards may cover earlier ones.
+    order: int = -1
     settled: int = 0  # sightings in a row (missed frames aside) at the same place while tentative
     covered: int = 0
     absent_visible: int = 0
@@ -553,7 +554,7 @@ class Tracker:
         return self.table_model.visible(quad, others)
 
     def _covering(self, track: _Track, seen: list[_Track]) -> _Track | None:
-        """Return a card confirmed after ``track`` that now lies over most of it.
+        """Return a card laid after ``track`` that now lies over most of it.
 
         Over its centre and at least three of its corners (``COVER_SHARE``): a card laid on a
         pile covers the one below, a card of a fanned pile leaves the one below it showing.
