@@ -62,7 +62,9 @@ class GameReader(Protocol):
     # Optional: ``touches(state, move)``, the parts a move will change (None: not known),
     # which spares the search playing moves that would change parts the camera sees unchanged;
     # and ``reachable(state, move, seen)``, whether the parts a move changes can still come
-    # to show what is seen (``seen``: the seen view's parts), which prunes the long search.
+    # to show what is seen (``seen``: the seen view's parts), which prunes the long search;
+    # and ``evidence(rules, before, move, after)``, views the camera must have seen for
+    # ``move`` to be believed (a drawn joker, gathered away with the piles, leaves no trace).
 
 
 @dataclass
@@ -115,7 +117,8 @@ class Guard:
     ``deep_branching`` choices for an explanation whose every move shows (see :meth:`_deep`),
     searched through at most ``deep_limit`` hypotheses per number of choices;
     ``last_resort`` seconds the table must disagree before accepted moves are read again
-    (:meth:`_correct`) or an inexact explanation is taken (:meth:`_nearest`).
+    (:meth:`_correct`) or an inexact explanation is taken (:meth:`_nearest`);
+    ``memory`` seconds a view seen stays evidence for a move the reader says must show.
     """
 
     def __init__(
@@ -132,6 +135,7 @@ class Guard:
         deep_branching: int = 7,
         deep_limit: int = 3000,
         last_resort: float = 5.0,
+        memory: float = 10.0,
     ) -> None:
         self.rules = rules
         self.state = state
@@ -144,6 +148,7 @@ class Guard:
         self.deep_branching = deep_branching
         self.deep_limit = deep_limit
         self.last_resort = last_resort
+        self.memory = memory
         self.history: list[Move] = []
         self._observed: Observation | None = None
         self._since = 0.0
@@ -155,6 +160,7 @@ class Guard:
         self._uncorrectable: tuple | None = None  # the last view _correct could not explain
         self._near_cache: tuple | None = None  # the last _nearest search and its answer
         self._deep_last: tuple | None = None  # (state id, time, view, tries) of the last _deep
+        self._sightings: list[tuple[float, Observation]] = []  # (time, view) seen lately
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Compare the stable table at ``time`` with the game; return what was decided."""
@@ -162,6 +168,10 @@ class Guard:
         observed = self.reader.observe(table)
         if not self._same_view(observed, self._observed):
             self._since = now
+            self._sightings.append((now, observed))
+        # The view seen last stays evidence however long it has lain.
+        *older, last = self._sightings or [(now, observed)]
+        self._sightings = [s for s in older if now - s[0] <= self.memory] + [last]
         self._observed = observed
         events = self._decide(observed, now, final=False)
         if not any(e.kind == "move" for e in events) and observed not in self._trail:
@@ -201,7 +211,12 @@ class Guard:
             self._unexplained = now
         if not final and now - self._since < min(self.settle, QUIET):
             return []  # nothing is decided on a view this young: spare the search
-        key = (id(self.state), repr(observed), len(self._trail))
+        key = (
+            id(self.state),
+            repr(observed),
+            len(self._trail),
+            tuple(t for t, _ in self._sightings),
+        )
         if self._cache is not None and self._cache[0] == key:
             full, partial = self._cache[1]
         else:
@@ -343,6 +358,7 @@ class Guard:
         return best
 
     def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:
+        self._use_evidence(h.moves)
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
         self.state = h.state
         self.history += h.moves
@@ -350,6 +366,21 @@ class Guard:
         self._unexplained = None
         self._reported = None
         return [GuardEvent("move", now, moves=tuple(h.moves), message=_last(h.state))]
+
+    def _use_evidence(self, moves: list[Move]) -> None:
+        """Forget the views that made ``moves`` believable: each shows one move only."""
+        evidence = getattr(self.reader, "evidence", None)
+        if evidence is None:
+            return
+        state = self.state
+        for move in moves:
+            after = self.rules.apply(state, move)
+            for view in evidence(self.rules, state, move, after):
+                self._sightings = [s for s in self._sightings if not self._fits(view, s[1])]
+            state = after
+
+    def _was_seen(self, view: Observation) -> bool:
+        return any(self._fits(view, seen) for _, seen in self._sightings)
 
     def _report(self, observed, now, candidates, why) -> list[GuardEvent]:
         if self._reported == observed:
@@ -414,6 +445,7 @@ class Guard:
         reached: dict[Any, int] = {}  # shown_only: position → fewest choices it was reached with
         touches = getattr(reader, "touches", None)  # optional: a move's parts, before playing it
         reachable = getattr(reader, "reachable", None)  # optional: can a part still become seen
+        evidence = getattr(reader, "evidence", None)  # optional: views a move must have shown
         limit = self.deep_limit if shown_only else self.limit
         while stack and count < limit:
             h = stack.pop()
@@ -448,6 +480,10 @@ class Guard:
                     if reached.get(position, depth + 1) < b:
                         continue
                     reached[position] = b
+                if evidence and not all(
+                    self._was_seen(v) for v in evidence(rules, h.state, move, after)
+                ):
+                    continue  # a move that must show, unseen
                 views = [*h.views, *reader.transients(rules, h.state, move, after)]
                 child = Hypothesis([*h.moves, move], after, b, views)
                 off = reader.mismatch(final, observed)

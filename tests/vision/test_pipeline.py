@@ -109,6 +109,50 @@ def test_stigespill_drawn_joker_is_seen_before_the_piles_are_shuffled():
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
 
 
+def test_stigespill_joker_draw_counts_only_when_the_joker_was_seen():
+    # A drawn card misread as one deep in the discard pile is explained by no draw but a
+    # joker's (the piles shuffled together, then that card drawn). Drawing the joker shows
+    # it, so an unseen one is no explanation; once the joker shows, it is.
+    from referee.stigespill import Reveal
+
+    rules, initial, moves = play_script("stigespill", 2, 3)
+    turns = 5  # deeper than the accepted moves the guard may read again
+    assert [m.kind for m in moves[: 2 * turns + 1]] == ["draw", "reveal"] * turns + ["draw"]
+    assert not any(m.card.is_joker for m in moves[: 2 * turns] if m.kind == "reveal")
+    stager = StigespillStager(np.random.default_rng(0), ProceduralDeck(0))
+    table, _ = stager.setup(rules, initial)
+    ids, t, state = Ids(), 0.0, initial
+    guard = Guard(rules, initial, StigespillReader())
+    events = guard.update(ids.state(table, t))
+
+    def show(move, before, seconds):
+        nonlocal table, t, events
+        for staged, _ in stager.stage(rules, before, move, None, table):
+            table = staged
+            for _ in range(seconds):
+                t += 1.0
+                events += guard.update(ids.state(table, t))
+
+    for move in moves[: 2 * turns]:
+        show(move, state, 3)
+        state = rules.apply(state, move)
+    assert guard.history == moves[: 2 * turns]
+    drawing = rules.apply(state, moves[2 * turns])  # the next player draws ...
+    first = moves[1].card
+    show(Reveal(first), drawing, 12)  # ... and the card is read as the first one drawn
+    assert guard.history == moves[: 2 * turns]
+    assert events[-1].kind == "out_of_sync"
+    joker = next(c for c in drawing.die if c.is_joker)
+    show(Reveal(joker), drawing, 3)  # the joker shows, the piles are gathered
+    show(Reveal(first), drawing, 3)
+    read = [m.to_json() for m in guard.history[2 * turns :]]
+    assert read[:2] == [
+        {"kind": "draw", "seat": moves[2 * turns].seat},
+        {"kind": "reveal", "card": "JK"},
+    ]
+    assert read[-1] == {"kind": "reveal", "card": first.code}
+
+
 @pytest.mark.parametrize("seed", [1, 5])
 def test_sten_game_is_followed_including_passes_and_going_out(seed):
     rng = np.random.default_rng(seed)

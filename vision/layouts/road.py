@@ -570,6 +570,12 @@ class StigespillReader:
                 return [{"discard": "JK"}]
         return []
 
+    def evidence(self, rules, before, move, after) -> list[dict[str, Any]]:
+        """Return the views that must have been seen for ``move`` to be believed: a drawn
+        joker leaves no trace once the piles are gathered, so a joker draw the camera did
+        not see never explains a discard pile that looks wrong (a misread die card)."""
+        return self.transients(rules, before, move, after)
+
     parts = staticmethod(entries)
 
     @staticmethod
