@@ -290,6 +290,7 @@ class _Track:
     anchor: np.ndarray | None = None  # where it lies on the table, camera shake taken out
     anchor_angle: float = 0.0
     anchor_size: float = 0.0
+    anchor_corners: np.ndarray | None = None  # its outline there, camera shake taken out
     # (place, angle, size) seen in a row off the anchor
     pending: list = field(default_factory=list)
     # How much its reading wobbles from frame to frame while it lies still: (shift in card
@@ -491,8 +492,10 @@ class Tracker:
         the card shows once the hand laying it is drawn back; an outline drawn round the
         pile below it for a while)."""
         here, angle = corners.mean(axis=0) - shake, _axis_angle(corners)
+        outline = corners - shake
         if track.anchor is None:
             track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
+            track.anchor_corners = outline
             return
         limit = np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
 
@@ -509,9 +512,14 @@ class Tracker:
             track.pending.append((here, angle, size))
             if len(track.pending) >= RELAY_SIGHTINGS:
                 resized = abs(_resized(size, track.anchor_size)) > SIZE_GATE
+                # A card laid onto it moves all its corners; an outline that keeps two
+                # neighbouring corners where they were has one edge drawn elsewhere (round
+                # part of the pile below, or short of a hand): no card moves so.
+                edge = _one_edge_moved(track.anchor_corners, outline, limit[0] * size)
                 track.pending = []
                 track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
-                if resized:
+                track.anchor_corners = outline
+                if resized or edge:
                     return
                 track.relaid += 1
                 track.order = self._order  # the card laid onto it lies on top of all before
@@ -529,6 +537,7 @@ class Tracker:
             return
         track.pending = []
         track.anchor = 0.8 * track.anchor + 0.2 * here
+        track.anchor_corners = outline
         track.wobble = 0.9 * track.wobble + 0.1 * np.array([shift, turn])
 
     def _confirm(self, track: _Track) -> None:
@@ -626,6 +635,15 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _one_edge_moved(before: np.ndarray, after: np.ndarray, still: float) -> bool:
+    """Return whether outline ``after`` keeps two neighbouring corners of ``before`` within
+    ``still`` pixels while another moved three times as far (the outlines' corners may
+    start anywhere; a card turned a little moves all four alike)."""
+    moved = [float(np.linalg.norm(after - c, axis=1).min()) for c in before]
+    kept = any(moved[k] <= still and moved[(k + 1) % 4] <= still for k in range(4))
+    return kept and max(moved) > 3 * still
 
 
 def _resized(size: float, before: float) -> float:

@@ -267,6 +267,23 @@ def test_a_hand_bending_the_outline_for_two_frames_is_not_a_card_laid_again():
     assert tr.state.cards[0].relaid == 0
 
 
+def test_an_outline_drawn_now_and_then_round_part_of_the_pile_is_not_a_card_laid_again():
+    # The top card of a fanned Skip-Bo pile: for seconds at a time the recognizer draws its
+    # far edge a little further on, over the card below (outline 8% longer, its other two
+    # corners where they were). No card laid onto it moves only one edge.
+    tr = Tracker()
+    run(tr, [(dets(("SB11", A)), scene([A]))] * 6)
+    longer = A.copy()
+    longer[2:, 1] += 7
+    frames = [(dets(("SB11", q)), scene([A])) for q in [longer] * 4 + [A] * 4 + [longer] * 4]
+    assert run(tr, frames, t0=1.0) == []
+    assert tr.state.cards[0].relaid == 0
+    # A wild laid onto it, a few degrees turned, moves every corner: it is seen.
+    on_top = turned(A, 4.0)
+    events = run(tr, [(dets(("SB11", on_top)), scene([on_top]))] * 4, t0=3.0)
+    assert [(e.kind, e.reason) for e in events] == [("laid", "onto a SB11")]
+
+
 def test_an_outline_round_two_cards_side_by_side_is_not_a_card():
     # The 2 lies beside the 3, touching; the detector now and then draws one outline round
     # both and reads it as a third card.
