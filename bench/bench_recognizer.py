@@ -55,6 +55,23 @@ def _median_ms(fn, frame, runs: int) -> float:
     return 1000 * statistics.median(times)
 
 
+def _alternating_ms(fns, fs, blocks: int = 4, runs: int = 6, skip: int = 2) -> list[float]:
+    """Return the median ms of each of ``fns`` over the frames, taken turn about in short
+    blocks per frame, so that all see the same machine (a shared machine's speed drifts by a
+    fifth within minutes); each block's first ``skip`` runs are not timed, so none pays for
+    another's threads winding down."""
+    times: list[list[float]] = [[] for _ in fns]
+    for f, _ in fs:
+        for _ in range(blocks):
+            for fn, ts in zip(fns, times, strict=True):
+                for i in range(runs):
+                    t0 = time.perf_counter()
+                    fn(f)
+                    if i >= skip:
+                        ts.append(time.perf_counter() - t0)
+    return [1000 * statistics.median(ts) for ts in times]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark figures as JSON; skip with a message when no models are shipped."""
     import argparse
@@ -77,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         return rec.detect_at(x, rec.detector_size)
 
     det_only = [_median_ms(ours_fn, f, 15) for f, _ in fs]
+    # What starting unsure outlines again (``Recognizer._reseat``) costs: in turns.
+    plain = Recognizer(model_dir, threads=THREADS)
+    plain.reseat_turns = ()
+    with_reseat, without = _alternating_ms((rec, plain), fs)
     found = [len(rec(f)) for f, _ in fs]
     result = {
         "frames": len(fs),
@@ -87,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         "detector_size": rec.detector_size,
         "onnx_full_ms_median": round(statistics.median(full), 1),
         "onnx_detector_ms_median": round(statistics.median(det_only), 1),
+        "onnx_full_ms_median_alternating": round(with_reseat, 1),
+        "onnx_full_ms_median_alternating_without_reseat": round(without, 1),
         "goal_full_ms": 80,
     }
     pt = model_dir / "card_detector.pt"
@@ -111,21 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                     frame, imgsz=rec.detector_size, device="cpu", verbose=False, conf=0.3
                 )
 
-            # Taken turn about with the onnxruntime detector, in short blocks per frame, so
-            # that both see the same machine (a shared machine's speed drifts by a fifth within
-            # minutes); each block's first runs are not timed, so neither pays for the other's
-            # threads winding down.
-            ours, theirs = [], []
-            for f, _ in fs:
-                for _ in range(4):
-                    for fn, times in ((predict, theirs), (ours_fn, ours)):
-                        for i in range(6):
-                            t0 = time.perf_counter()
-                            fn(f)
-                            if i >= 2:
-                                times.append(time.perf_counter() - t0)
-            t = 1000 * statistics.median(theirs)
-            o = 1000 * statistics.median(ours)
+            t, o = _alternating_ms((predict, ours_fn), fs)
             result["torch_predict_ms_median"] = round(t, 1)
             result["onnx_detector_ms_median_alternating"] = round(o, 1)
             result["speedup_full_vs_torch_predict"] = round(t / result["onnx_full_ms_median"], 2)

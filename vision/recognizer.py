@@ -67,6 +67,11 @@ THUMB_SPEC = CropSpec(region=(1.0, 1.0), size=(40, 48))
 # times as much as one corner. (Measured: reading every small card whole cost real photos
 # 7 of 143 cards; gated like this, none.)
 THUMB_DEFAULTS = {"max_width": 110.0, "weight": 2.0, "below": 0.7}
+# Outlines read with at least ``above`` and less than ``below`` of the probability are started
+# again turned by each of ``turns`` degrees (at most ``most`` of them a frame), see
+# ``Recognizer._reseat``; the starts are RESEAT_SCALE of the outline's size.
+RESEAT_DEFAULTS = {"turns": (-30, -20, -10, 10, 20, 30), "below": 0.7, "above": 0.1, "most": 8}
+RESEAT_SCALE = 0.85
 # The detector score given to outlines proposed otherwise (bright quads, a video's last cards).
 PROPOSAL_SCORE = 0.35
 
@@ -369,6 +374,14 @@ def bright_card_quads(
     return np.array(quads, np.float32).reshape(-1, 4, 2)
 
 
+def _turned(quads: np.ndarray, degrees: float, scale: float = 1.0) -> np.ndarray:
+    """Return ``(n, 4, 2)`` quads turned about their centres and scaled."""
+    a = np.radians(degrees)
+    m = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    c = quads.mean(axis=1, keepdims=True)
+    return ((quads - c) * scale) @ m.T + c
+
+
 def _clockwise_order(pts: np.ndarray) -> np.ndarray:
     c = pts.mean(axis=0)
     order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]), kind="stable")
@@ -546,6 +559,11 @@ class Recognizer:
         self.thumb_weight = float(thumb["weight"])
         self.thumb_below = float(thumb["below"])
         self.bright_quads = bool(self.meta.get("bright_quads", True))
+        reseat = {**RESEAT_DEFAULTS, **self.meta.get("reseat", {})}
+        self.reseat_turns = tuple(float(t) for t in reseat["turns"])
+        self.reseat_below = float(reseat["below"])
+        self.reseat_above = float(reseat["above"])
+        self.reseat_most = int(reseat["most"])
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = int(threads or os.cpu_count() or 1)
@@ -673,64 +691,36 @@ class Recognizer:
             busy[np.flatnonzero(busy)[step < SETTLED]] = False
         return quads
 
-    def _thumb_fits(self, quad: np.ndarray, w: int, h: int) -> bool:
-        """Return whether a card is small enough to be read whole, and wholly in the frame."""
-        inside = (quad >= -2).all() and (quad[:, 0] <= w + 2).all() and (quad[:, 1] <= h + 2).all()
-        return bool(inside and card_widths(quad[None])[0] <= self.thumb_max_width)
-
-    def classify_crops(self, crops: np.ndarray, session=None) -> np.ndarray:
-        """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops, read by
-        the corner classifier (or another ``session`` with the same input and classes)."""
-        if not len(crops):
-            return np.zeros((0, len(self.class_names)), np.float32)
-        session = session or self.classifier
-        x = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0
-        name = session.get_inputs()[0].name
-        (logits,) = session.run(None, {name: np.ascontiguousarray(x)})[:1]
-        logits = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return e / e.sum(axis=1, keepdims=True)
-
-    def recognize(
+    def read_outlines(
         self,
-        frame: np.ndarray,
-        min_confidence: float | None = None,
-        *,
-        sizes: Sequence[int] = (),
-        proposals: Recognition | None = None,
-        extra: bool = True,
-        region: Sequence[int] | None = None,
-    ) -> Recognition:
-        """Return the detections and visible boxes of the cards in a BGR ``frame``.
+        frame: np.ndarray | _Pyramid,
+        outlines: np.ndarray,
+        boxes: np.ndarray,
+        corner_conf: np.ndarray,
+        code_floor: float,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Read each card's code from its outline: its index corners, and a small card whole
+        where they read unsurely.
 
-        A card is left out when its confidence, or its code's probability, is below
-        ``min_confidence`` (default: the floors tuned for single photos). ``sizes``,
-        ``proposals`` and ``extra`` go to :meth:`find_cards`.
+        ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
+        the detector's confidence in each outline corner. Returns ``(code index, confidence,
+        reading, corners agree)``: as :func:`read_cards`, and whether both index corners
+        were read and read the card's code.
         """
-        floor, code_floor = (
-            (self.min_confidence, self.min_code_conf)
-            if min_confidence is None
-            else (float(min_confidence),) * 2
-        )
-        frame = _as_bgr(frame)
-        cand = self.find_cards(frame, sizes, proposals, extra, region)
-        n = len(cand)
-        if n == 0:
-            return Recognition(Detections.empty())
-        h, w = frame.shape[:2]
-        pyr = _Pyramid(frame)
-        outlines = self.refine_outlines(pyr, cand.quads)
+        pyr = frame if isinstance(frame, _Pyramid) else _Pyramid(frame)
+        h, w = pyr.level(0).shape[:2]
+        n = len(outlines)
         nh = 2  # hypotheses: the two readings of the card's outline
         slots = 3 if self.thumbs is not None else 2  # two index corners, a small card whole
         valid = np.zeros((n, nh, slots), bool)
         matrices = np.zeros((n, nh, slots, 3, 3))
         for i in range(n):
-            box = cand.boxes[i]
+            box = boxes[i]
             pad = 0.08 * max(box[2] - box[0], box[3] - box[1])
             quad = outlines[i]
             for r in readings(quad, self.reading_ratio):
                 q = np.roll(quad, -r, axis=0)
-                kc = np.roll(cand.corner_conf[i], -r)
+                kc = np.roll(corner_conf[i], -r)
                 for k, corner in enumerate((0, 2)):
                     x, y = q[corner]
                     inside = -2 <= x <= w + 2 and -2 <= y <= h + 2
@@ -776,6 +766,99 @@ class Recognizer:
                     np.where(redo, b, a)
                     for a, b in zip((code_idx, code_conf, hyp), both, strict=True)
                 )
+        rows = np.arange(n)
+        top = probs[rows, hyp, :2, :-1].argmax(axis=-1)  # (n, 2): each corner's code
+        agree = valid[rows, hyp, 0] & valid[rows, hyp, 1] & (top == code_idx[:, None]).all(axis=1)
+        return code_idx, code_conf, hyp, agree
+
+    def _reseat(self, pyr, outlines, boxes, code_floor, read):
+        """Start the outlines of unsurely read cards again, turned and a little smaller, and
+        keep a start the refiner moves onto a card that reads surely.
+
+        The detector draws the outline of a messy pile (a discard pile's cards turned every
+        which way) round the whole pile, and the refiner cannot turn it onto the top card:
+        its index corners then show parts of other cards. Turned by up to 30°, the refiner
+        finds the top card's own edges. A start counts only when both index corners read
+        the code (a lower card's peeking index is one corner), and reads it more surely.
+        """
+        code_idx, code_conf, hyp = (np.array(a) for a in read)
+        unsure = np.flatnonzero((code_conf < self.reseat_below) & (code_conf >= self.reseat_above))[
+            : self.reseat_most
+        ]
+        if not len(unsure):
+            return outlines, code_idx, code_conf, hyp
+        starts = np.concatenate(
+            [_turned(outlines[unsure], t, RESEAT_SCALE) for t in self.reseat_turns]
+        )
+        starts = self.refine_outlines(pyr, starts)
+        k = len(unsure)
+        owner = np.tile(unsure, len(self.reseat_turns))
+        a_idx, a_conf, a_hyp, agree = self.read_outlines(
+            pyr, starts, boxes[owner], np.ones((len(starts), 4), np.float32), code_floor
+        )
+        a_conf = np.where(agree & (a_idx >= 0), a_conf, 0.0).reshape(-1, k)
+        best = a_conf.argmax(axis=0)
+        outlines = outlines.copy()
+        for j, i in enumerate(unsure):
+            m = best[j] * k + j
+            if a_conf[best[j], j] > code_conf[i]:
+                outlines[i] = starts[m]
+                code_idx[i], code_conf[i], hyp[i] = a_idx[m], a_conf[best[j], j], a_hyp[m]
+        return outlines, code_idx, code_conf, hyp
+
+    def _thumb_fits(self, quad: np.ndarray, w: int, h: int) -> bool:
+        """Return whether a card is small enough to be read whole, and wholly in the frame."""
+        inside = (quad >= -2).all() and (quad[:, 0] <= w + 2).all() and (quad[:, 1] <= h + 2).all()
+        return bool(inside and card_widths(quad[None])[0] <= self.thumb_max_width)
+
+    def classify_crops(self, crops: np.ndarray, session=None) -> np.ndarray:
+        """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops, read by
+        the corner classifier (or another ``session`` with the same input and classes)."""
+        if not len(crops):
+            return np.zeros((0, len(self.class_names)), np.float32)
+        session = session or self.classifier
+        x = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+        name = session.get_inputs()[0].name
+        (logits,) = session.run(None, {name: np.ascontiguousarray(x)})[:1]
+        logits = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def recognize(
+        self,
+        frame: np.ndarray,
+        min_confidence: float | None = None,
+        *,
+        sizes: Sequence[int] = (),
+        proposals: Recognition | None = None,
+        extra: bool = True,
+        region: Sequence[int] | None = None,
+    ) -> Recognition:
+        """Return the detections and visible boxes of the cards in a BGR ``frame``.
+
+        A card is left out when its confidence, or its code's probability, is below
+        ``min_confidence`` (default: the floors tuned for single photos). ``sizes``,
+        ``proposals`` and ``extra`` go to :meth:`find_cards`.
+        """
+        floor, code_floor = (
+            (self.min_confidence, self.min_code_conf)
+            if min_confidence is None
+            else (float(min_confidence),) * 2
+        )
+        frame = _as_bgr(frame)
+        cand = self.find_cards(frame, sizes, proposals, extra, region)
+        n = len(cand)
+        if n == 0:
+            return Recognition(Detections.empty())
+        pyr = _Pyramid(frame)
+        outlines = self.refine_outlines(pyr, cand.quads)
+        code_idx, code_conf, hyp, _ = self.read_outlines(
+            pyr, outlines, cand.boxes, cand.corner_conf, code_floor
+        )
+        if self.reseat_turns:
+            outlines, code_idx, code_conf, hyp = self._reseat(
+                pyr, outlines, cand.boxes, code_floor, (code_idx, code_conf, hyp)
+            )
         card_conf = np.sqrt(code_conf * cand.scores)
         ok = np.flatnonzero((code_idx >= 0) & (card_conf >= floor))
         if not len(ok):
