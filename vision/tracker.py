@@ -491,8 +491,8 @@ class Tracker:
         onto it, which would be its size: they say only where its outline now lies (more of
         the card shows once the hand laying it is drawn back; an outline drawn round the
         pile below it for a while)."""
-        here, angle = corners.mean(axis=0) - shake, _axis_angle(corners)
         outline = corners - shake
+        here, angle = outline.mean(axis=0), _axis_angle(corners)
         if track.anchor is None:
             track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
             track.anchor_corners = outline

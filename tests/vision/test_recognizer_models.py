@@ -176,6 +176,7 @@ def test_the_detector_looking_at_a_region_finds_small_far_cards_in_frame_pixels(
 def _pile(turns: list[float], style: int) -> tuple[np.ndarray, list[np.ndarray]]:
     """Return a frame with a messy pile of four cards 50×72 px, each turned its way (the
     last on top), and their outlines."""
+    from vision.recognizer import _turned
     from vision.synth.faces import ProceduralDeck
 
     deck = ProceduralDeck(style)
@@ -184,9 +185,10 @@ def _pile(turns: list[float], style: int) -> tuple[np.ndarray, list[np.ndarray]]
     for code, deg, (dx, dy) in zip(
         ["4S", "6H", "6D", "3C"], turns, [(0, 0), (3, -2), (-2, 3), (2, 1)], strict=True
     ):
-        a = np.radians(deg)
-        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        q = np.array([[-25, -36], [25, -36], [25, 36], [-25, 36]]) @ turn.T + [640 + dx, 360 + dy]
+        upright = np.float32([[-25, -36], [25, -36], [25, 36], [-25, 36]]) + np.float32(
+            [640 + dx, 360 + dy]
+        )
+        q = _turned(upright[None], deg)[0]
         img = deck.face(code).image[..., :3]
         fh, fw = img.shape[:2]
         m = cv2.getPerspectiveTransform(
