@@ -43,6 +43,9 @@ HOLDS_SIZE = 0.8
 SIZE_WEIGHT = 2.0
 SIZE_GATE = float(np.log(1.15))
 SIZE_MEMORY = 15  # sightings whose median size is a card's size
+# A card read in the middle of a lying card of another code, seen in the same frame and read
+# surer by this margin than the new card ever was, is that card misread (see _misread_of).
+MISREAD_MARGIN = 0.05
 TABLE_SAMPLE = 3  # the table's colour is sampled every 3rd row and column
 
 
@@ -279,6 +282,7 @@ class _Track:
     last_seen: float
     hits: deque
     best: float = 0.0  # the surest reading of its code so far
+    conf: float = 0.0  # its reading's confidence when last seen
     confirmed: bool = False
     # When it was laid (confirmed, or laid onto again): later cards may cover earlier ones.
     order: int = -1
@@ -405,7 +409,8 @@ class Tracker:
                 self._check_relaid(track, corners, size, shake, events)
             track.hidden = 0
             track.sizes.append(size)
-            track.best = max(track.best, float(detections.confidence[det_index]))
+            track.conf = float(detections.confidence[det_index])
+            track.best = max(track.best, track.conf)
             track.corners = corners.copy()
             track.last_seen = self.time
             track.hits.append(True)
@@ -414,7 +419,7 @@ class Tracker:
         for i in range(len(detections)):
             if i not in matched:
                 t = self._new_track(detections.codes[i], detections.corners[i].copy(), self.time)
-                t.best = float(detections.confidence[i])
+                t.best = t.conf = float(detections.confidence[i])
                 seen_tracks.add(t.id)
         for track in self._tracks:
             if track.id not in seen_tracks:
@@ -428,6 +433,7 @@ class Tracker:
                     and track.best >= self.sure_confidence
                     and not self._holds_a_card(track)
                     and not self._part_of_a_card(track)
+                    and not self._misread_of(track)
                 ):
                     self._confirm(track)
                     events.append(
@@ -598,6 +604,23 @@ class Tracker:
                 if point_in_quad(center, other.corners):
                     if abs(_resized(track.size, other.size)) > SIZE_GATE:
                         return True
+        return False
+
+    def _misread_of(self, track: _Track) -> bool:
+        """Return whether ``track`` is a present card of another code misread: centred on
+        it, while that card is seen in the same frame and read surer than ``track`` ever was.
+
+        A card laid onto a pile is its top card, read as surely as any card; the one below
+        shows at most a strip, which reads less surely. The outline of a top card read
+        unsurely as another code now and then (a 2 taken for a 3) is not a card laid.
+        """
+        center = track.corners.mean(axis=0)
+        for other in self._tracks:
+            if other.confirmed and other.hidden == 0 and other.code != track.code:
+                if other.conf > track.best + MISREAD_MARGIN and point_in_quad(
+                    center, _shrunk(other.corners, 0.5)
+                ):
+                    return True
         return False
 
     def _match(self, detections: Detections) -> dict[int, _Track]:

@@ -619,11 +619,15 @@ def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
     again = card(3, "SB6", 306)
     pile = reader.observe(TableState(2.0, (six, eight, again)))["discard"][0][0]
     assert pile == ["SB6", "SB8"]
-    # Should the first track go, the second stands for the card.
+    # Should the first track go, the second stands for the card...
     assert reader.observe(TableState(3.0, (eight, again)))["discard"][0][0] == ["SB6", "SB8"]
+    # ... and the card found once more, next to the second, is that card again.
+    third = card(5, "SB6", 303)
+    pile = reader.observe(TableState(3.5, (eight, again, third)))["discard"][0][0]
+    assert pile == ["SB6", "SB8"]
     # A card of the same code laid onto the pile lands beyond the fan's end: it counts.
     top = card(4, "SB8", 336)
-    pile = reader.observe(TableState(4.0, (eight, again, top)))["discard"][0][0]
+    pile = reader.observe(TableState(4.0, (eight, again, third, top)))["discard"][0][0]
     assert pile == ["SB6", "SB8", "SB8"]
 
 

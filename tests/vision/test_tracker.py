@@ -171,6 +171,28 @@ def test_a_card_only_ever_read_unsurely_is_not_laid():
     assert [(e.kind, e.code) for e in events] == [("laid", "3C")]
 
 
+def test_a_lying_card_read_now_and_then_as_another_code_is_not_a_card_laid_on_it():
+    tr = Tracker()
+    img = scene([A])
+
+    def read(*cards):
+        return Detections(
+            np.stack([q for _, q, _ in cards]),
+            tuple(c for c, _, _ in cards),
+            np.array([p for _, _, p in cards], np.float32),
+        )
+
+    run(tr, [(read(("SB2", A, 0.71)), img)] * 4)
+    # The 2 is read surely in every frame; a second outline a few pixels off reads it as a
+    # 3 now and then, less surely: a misreading, not a 3 laid on the 2.
+    both = read(("SB2", A, 0.71), ("SB3", A + 4.0, 0.55))
+    events = run(tr, [(both, img), (read(("SB2", A, 0.7)), img)] * 4, t0=1.0)
+    assert events == [] and tr.state.codes() == ["SB2"]
+    # A 3 laid on the 2 is its top card and reads as surely: laid.
+    events = run(tr, [(read(("SB2", A, 0.5), ("SB3", A + 4.0, 0.7)), img)] * 3, t0=2.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "SB3")]
+
+
 def test_two_cards_with_the_same_code_are_two_cards():
     tr = Tracker()
     events = run(tr, [(dets(("SB7", A), ("SB7", B)), scene([A, B]))] * 3)

@@ -257,7 +257,7 @@ class SkipBoReader:
         # A card keeps the zone it was first seen in: cards lie still, and a card between
         # two zones must not flicker from one to the other with the camera's shake.
         self._zone_of: dict[int, Zone | None] = {}
-        self._twin_of: dict[int, int] = {}  # a discard pile's card found twice: id → first id
+        self._twin_of: dict[int, int] = {}  # a discard pile's card found again: id → beside id
 
     def observe(self, table: TableState) -> dict[str, Any]:
         n = self.zones.players
@@ -275,7 +275,7 @@ class SkipBoReader:
                 self._zone_of[card.id] = self.zones.assign(card.center)
                 self._find_twin(card, present)
             z = self._zone_of[card.id]
-            if z is None or self._twin_of.get(card.id) in present:
+            if z is None or self._found_again(card.id, present):
                 continue
             if z.kind == "building":
                 view["building"][z.index] = card.code
@@ -316,8 +316,19 @@ class SkipBoReader:
         for other in pile:
             near = float(np.linalg.norm(other.center - card.center)) < TWIN_DISTANCE * card.size
             if other.code == card.code and near:
-                self._twin_of[card.id] = self._twin_of.get(other.id, other.id)
+                self._twin_of[card.id] = other.id
                 return
+
+    def _found_again(self, card_id: int, present: dict[int, TrackedCard]) -> bool:
+        """Return whether a card is one found again while the card it was found beside, or
+        that card's own first track, still lies (once that goes, the next stands for it)."""
+        twin, seen = self._twin_of.get(card_id), set()
+        while twin is not None and twin not in seen:
+            if twin in present:
+                return True
+            seen.add(twin)
+            twin = self._twin_of.get(twin)
+        return False
 
     def expect(self, rules, state) -> dict[str, Any]:
         return {
