@@ -113,6 +113,13 @@ class Rules(ABC):
             return False
         return True
 
+    def codes(self) -> frozenset[str]:
+        """Return the codes of the cards this game is played with: by default one standard
+        deck without jokers (a camera's reading of any other code is a misreading)."""
+        from referee.cards import standard_deck
+
+        return frozenset(c.code for c in standard_deck())
+
     def chance_move(self, state: Any, rng: random.Random) -> Move:
         """Sample one chance outcome, each physical card equally likely."""
         return rng.choice(self.legal_moves(state))

@@ -401,6 +401,10 @@ class Stigespill(Rules):
             self.config["road"] = [c.code for c in self.road]
 
     # ---- naming ----------------------------------------------------------------------
+    def codes(self) -> frozenset[str]:
+        """Return the codes of the cards this game is played with: one deck and its jokers."""
+        return super().codes() | {JOKER.code}
+
     def seat_name(self, seat: int) -> str:
         """Return how a seat is called: "Player 2", or "Token 2" for a solo player."""
         return f"{'Token' if self.players == 1 else 'Player'} {seat + 1}"

@@ -554,6 +554,7 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
                         zones=zones,
                     )
                     pipeline.guard = Guard(rules, state, reader)
+                    pipeline.tracker.codes = rules.codes()
                     show({"event": "game", "game": args.game, "config": rules.config})
                 except (ValueError, ZoneError) as e:
                     if str(e) != last_problem:

@@ -742,7 +742,7 @@ def replay_events(
 
     rules = make_rules(events["game"], **events["config"])
     state = rules.state_from_json(events["initial"])
-    pipeline = Pipeline(recognizer, Tracker())
+    pipeline = Pipeline(recognizer, Tracker(codes=rules.codes()))
     lines: list[dict[str, Any]] = []
     n = 0
     busy = 0.0

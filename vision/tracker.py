@@ -12,7 +12,7 @@ frame neither creates nor removes a card. Every change of the stable state is a
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,6 +326,8 @@ class Tracker:
     sightings of a card that is being laid. ``min_confidence`` drops weak detections;
     a card becomes present only once one of its readings reached ``sure_confidence``.
     ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
+    ``codes``, when set, are the codes of the game's cards: a reading of any other code is a
+    misreading, dropped before it can become a card or cover one.
 
     A lying card seen ``RELAY_SIGHTINGS`` times in a row, alike, turned by more than
     ``relay_angle`` degrees or shifted by more than ``relay_shift`` card sizes (camera shake
@@ -347,6 +349,7 @@ class Tracker:
         visible: Callable[[np.ndarray], bool] | None = None,
         relay_angle: float = 0.8,
         relay_shift: float = 0.015,
+        codes: Collection[str] | None = None,
     ) -> None:
         if not 1 <= confirm_hits <= window:
             raise ValueError(f"need 1 <= confirm_hits <= window, got {confirm_hits}, {window}")
@@ -361,6 +364,7 @@ class Tracker:
         self.visible_override = visible
         self.relay_angle = relay_angle
         self.relay_shift = relay_shift
+        self.codes = frozenset(codes) if codes is not None else None
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._order = 0
@@ -387,6 +391,8 @@ class Tracker:
         self.time = float(time)
         if len(detections) and self.min_confidence > 0:
             detections = detections[detections.confidence >= self.min_confidence]
+        if len(detections) and self.codes is not None:
+            detections = detections[np.array([c in self.codes for c in detections.codes])]
         confirmed_quads = [t.corners for t in self._tracks if t.confirmed]
         self.table_model.new_frame(image, confirmed_quads + list(detections.corners))
         matched = self._match(detections)

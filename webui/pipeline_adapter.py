@@ -141,7 +141,7 @@ def pipeline_reader(
     from vision.tracker import Tracker
     from webui.camera import Reading, encode_jpeg
 
-    tracker = Tracker()
+    tracker = Tracker(codes=rules.codes())
     box: dict[str, Any] = {"guard": None, "zones": None}
     warmup = 1.0
 

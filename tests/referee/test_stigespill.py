@@ -753,3 +753,11 @@ def test_cli_simulate_bad_players_is_a_clear_error(capsys):
     code = kortbord_main(["simulate", "stigespill", "--players", "0", "--games", "5"])
     assert code == 2
     assert "Stigespill is for 1 to 10 players, not 0" in capsys.readouterr().err
+
+
+def test_the_game_names_the_codes_of_its_cards():
+    # One deck with its jokers: what a camera may read on a Stigespill table.
+    codes = Stigespill(2).codes()
+    assert len(codes) == 53 and "JK" in codes and "7S" in codes and "SB7" not in codes
+    sten = make_rules("sten", players=3).codes()
+    assert len(sten) == 52 and "JK" not in sten

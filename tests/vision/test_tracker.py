@@ -193,6 +193,21 @@ def test_a_lying_card_read_now_and_then_as_another_code_is_not_a_card_laid_on_it
     assert [(e.kind, e.code) for e in events] == [("laid", "SB3")]
 
 
+def test_a_code_the_game_has_no_card_of_is_a_misreading():
+    # A Sten game has no Skip-Bo cards: a 6♣ read as SB6 for a while neither becomes a card
+    # nor covers the 6♣.
+    tr = Tracker(codes=frozenset({"6C", "7C"}))
+    img = scene([A])
+    run(tr, [(dets(("6C", A)), img)] * 4)
+    events = run(tr, [(dets(("SB6", A)), img)] * 6, t0=1.0)
+    assert events == [] and tr.state.codes() == ["6C"]
+    # Without the game's codes, the same readings lay an SB6 on the 6♣.
+    tr = Tracker()
+    run(tr, [(dets(("6C", A)), img)] * 4)
+    events = run(tr, [(dets(("SB6", A)), img)] * 6, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "SB6"), ("removed", "6C")]
+
+
 def test_two_cards_with_the_same_code_are_two_cards():
     tr = Tracker()
     events = run(tr, [(dets(("SB7", A), ("SB7", B)), scene([A, B]))] * 3)
