@@ -594,6 +594,8 @@ class Tracker:
         Cards near each other look the same size; a pile's lower card holds one of its own."""
         size = card_size(track.corners)
         for other in self._tracks:
+            if other.hidden >= self.window:
+                continue  # not seen for a while: under this card, which was laid onto it
             if other.confirmed and card_size(other.corners) <= HOLDS_SIZE * size:
                 if all(point_in_quad(p, track.corners) for p in _shrunk(other.corners)):
                     return True

@@ -208,6 +208,16 @@ def test_a_code_the_game_has_no_card_of_is_a_misreading():
     assert [(e.kind, e.code) for e in events] == [("laid", "SB6"), ("removed", "6C")]
 
 
+def test_a_card_laid_onto_a_card_outlined_small_is_laid():
+    # The 8's outline was drawn short of its card, and it has not been seen since the 9 came
+    # to lie on it: the 9's outline holds it, but the 8 lies under the 9, not beside it.
+    tr = Tracker()
+    small = quad(150, 150, 44, 66)
+    run(tr, [(dets(("8D", small)), scene([A]))] * 4)
+    events = run(tr, [(dets(), scene([A]))] * 6 + [(dets(("9D", A)), scene([A]))] * 8, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "9D"), ("removed", "8D")]
+
+
 def test_two_cards_with_the_same_code_are_two_cards():
     tr = Tracker()
     events = run(tr, [(dets(("SB7", A), ("SB7", B)), scene([A, B]))] * 3)
