@@ -320,13 +320,13 @@ class SkipBoReader:
                 return
 
     def _found_again(self, card_id: int, present: dict[int, TrackedCard]) -> bool:
-        """Return whether a card is one found again while the card it was found beside, or
-        that card's own first track, still lies (once that goes, the next stands for it)."""
-        twin, seen = self._twin_of.get(card_id), set()
-        while twin is not None and twin not in seen:
+        """Return whether a card was found again beside a track of the same card that still
+        lies (the one it was found beside, or that one's own earlier track): once those go,
+        it stands for the card. Each link points to a card observed earlier, so it ends."""
+        twin = self._twin_of.get(card_id)
+        while twin is not None:
             if twin in present:
                 return True
-            seen.add(twin)
             twin = self._twin_of.get(twin)
         return False
 
