@@ -709,6 +709,9 @@ def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
     wilds = view(["SB4", "SBW", "SBW"])
     assert fits(wilds, view(["SBW", "SBW"])) == 0
     assert fits(wilds, view(["SB4", "SBW"])) > 0
+    # A lost card between two of one code leaves those two in a row, which is not a card
+    # too many: the top is the game's (Skip-Bo 1002, a 12 lost between two 10s).
+    assert fits(view(["SB10", "SB12", "SB10"]), view(["SB10", "SB10"])) == 0
 
 
 def test_skipbo_long_search_keeps_only_moves_whose_piles_can_still_show_what_is_seen():
