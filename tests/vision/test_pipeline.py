@@ -631,6 +631,29 @@ def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
     assert pile == ["SB6", "SB8", "SB8"]
 
 
+def test_skipbo_outline_round_a_card_and_the_next_pile_is_not_a_card_of_that_pile():
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
+    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+
+    def card(i, code, cx, cy):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0)
+
+    seven, four = card(1, "SB7", 135, 300), card(2, "SB4", 200, 300)
+    assert reader.observe(TableState(1.0, (seven, four)))["discard"][0][:2] == [["SB7"], ["SB4"]]
+    # The 7 read once more in an outline drawn round it and part of the next pile, nearer
+    # that pile's place (Skip-Bo 1013): the 7 found again, not a 7 under the 4.
+    again = card(3, "SB7", 168, 300)
+    piles = reader.observe(TableState(2.0, (seven, four, again)))["discard"][0]
+    assert piles[:2] == [["SB7"], ["SB4"]]
+    # A 7 laid on the next pile lies a whole pile's step from the first: it counts.
+    laid = card(4, "SB7", 200, 318)
+    piles = reader.observe(TableState(3.0, (seven, four, again, laid)))["discard"][0]
+    assert piles[:2] == [["SB7"], ["SB4", "SB7"]]
+
+
 def test_skipbo_card_left_below_a_relaid_card_of_its_code_counts():
     zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
     zones += [Zone("stock", (60.0, 300.0), 0)]

@@ -294,26 +294,34 @@ class SkipBoReader:
         return view
 
     def _find_twin(self, card: TrackedCard, present: dict[int, TrackedCard]) -> None:
-        """Remember whether a card new to a discard pile is one of its cards found again.
+        """Remember whether a card new to a discard pile is a card found again.
 
         A card laid on a discard pile lands beyond the fan's end. One that shows up inside
         the fan, next to a card of its code, is that card (its outline lost for a while
         under the top card's and found again), and does not count while that card lies.
+        So is one next to a card of its code in the seat's next pile (an outline drawn round
+        that card and part of this pile): the piles lie further apart than that.
         """
         z = self._zone_of[card.id]
         fan = self.zones._fan_dirs.get(z.owner) if z is not None and z.kind == "discard" else None
         if fan is None:
             return
-        pile = [c for c in present.values() if c.id != card.id and self._zone_of.get(c.id) == z]
+        zone_of = {c.id: self._zone_of.get(c.id) for c in present.values() if c.id != card.id}
+        seat = [
+            present[i]
+            for i, w in zone_of.items()
+            if w is not None and w.kind == "discard" and w.owner == z.owner
+        ]
+        pile = [c for c in seat if zone_of[c.id] == z]
         along = float(card.center @ fan)
-        if not pile or along > max(float(c.center @ fan) for c in pile) + TOP_MARGIN * card.size:
+        if pile and along > max(float(c.center @ fan) for c in pile) + TOP_MARGIN * card.size:
             return
         same = [c for c in pile if c.code == card.code]
         if sum(c.relaid for c in same) >= len(same) > 0:
             # A card of this code was laid onto one of them and its outline followed the
             # new top card: this one is the card below, left where it lay.
             return
-        for other in pile:
+        for other in seat:
             near = float(np.linalg.norm(other.center - card.center)) < TWIN_DISTANCE * card.size
             if other.code == card.code and near:
                 self._twin_of[card.id] = other.id
