@@ -74,6 +74,9 @@ RESEAT_DEFAULTS = {"turns": (-30, -20, -10, 10, 20, 30), "below": 0.7, "above": 
 RESEAT_SCALE = 0.85
 # The detector score given to outlines proposed otherwise (bright quads, a video's last cards).
 PROPOSAL_SCORE = 0.35
+# A frame in which the detector finds this many cards shows a table from afar: its cards are
+# small, and the passes that look for big cards (a close-up) find nothing more.
+CROWDED = 10
 
 
 class ModelError(RuntimeError):
@@ -609,17 +612,20 @@ class Recognizer:
         frame: np.ndarray,
         sizes: Sequence[int] = (),
         proposals: Recognition | None = None,
-        extra: bool = True,
+        extra: bool | None = None,
         region: Sequence[int] | None = None,
     ) -> CardCandidates:
         """Run the detector: card outlines and visible boxes, codes not yet read.
 
         Besides the main input size the detector also runs at each of ``extra_sizes`` (smaller),
         which find large cards, as in a close-up or a small photo, keeping their finds scored
-        ``extra_conf_threshold`` or more (unless ``extra`` is false), and at each of ``sizes``.
-        ``proposals`` (say, the cards of a video's last frame) are read as well.
+        ``extra_conf_threshold`` or more (``extra``: True always, False never, None unless the
+        main size found ``CROWDED`` cards or more: a table seen from afar), and at each of
+        ``sizes``. ``proposals`` (say, the cards of a video's last frame) are read as well.
         """
         parts = [self.detect_at(frame, self.detector_size, region=region)]
+        if extra is None:
+            extra = len(parts[0]) < CROWDED
         parts += [self.detect_at(frame, size) for size in sizes]
         if extra:
             parts += [
@@ -698,9 +704,10 @@ class Recognizer:
         boxes: np.ndarray,
         corner_conf: np.ndarray,
         code_floor: float,
+        agreed_only: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Read each card's code from its outline: its index corners, and a small card whole
-        where they read unsurely.
+        where they read unsurely (with ``agreed_only``, only where both corners read one code).
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
@@ -741,11 +748,20 @@ class Recognizer:
 
         for slot in (0, 1):
             classify(slot, valid[:, :, slot], self.classifier, self.spec)
+        rows = np.arange(n)
+
+        def corners_agree() -> np.ndarray:
+            top = probs[rows, hyp, :2, :-1].argmax(axis=-1)  # (n, 2): each corner's code
+            both = valid[rows, hyp, 0] & valid[rows, hyp, 1]
+            return both & (top == code_idx[:, None]).all(axis=1)
+
         code_idx, code_conf, hyp = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
         if slots == 3:
             # A small card whose index corners read unsurely is also read whole. Cards read
             # surely by their corners keep that reading: the corners are the better witness.
             unsure = code_conf < self.thumb_below
+            if agreed_only:
+                unsure &= corners_agree()
             for i in np.flatnonzero(unsure):
                 for r in readings(outlines[i], self.reading_ratio):
                     q = np.roll(outlines[i], -r, axis=0)
@@ -766,10 +782,7 @@ class Recognizer:
                     np.where(redo, b, a)
                     for a, b in zip((code_idx, code_conf, hyp), both, strict=True)
                 )
-        rows = np.arange(n)
-        top = probs[rows, hyp, :2, :-1].argmax(axis=-1)  # (n, 2): each corner's code
-        agree = valid[rows, hyp, 0] & valid[rows, hyp, 1] & (top == code_idx[:, None]).all(axis=1)
-        return code_idx, code_conf, hyp, agree
+        return code_idx, code_conf, hyp, corners_agree()
 
     def _reseat(self, pyr, outlines, boxes, code_floor, read):
         """Start the outlines of unsurely read cards again, turned and a little smaller, and
@@ -793,8 +806,9 @@ class Recognizer:
         starts = self.refine_outlines(pyr, starts)
         k = len(unsure)
         owner = np.tile(unsure, len(self.reseat_turns))
+        # A start counts only when its corners agree: only those are worth reading whole.
         a_idx, a_conf, a_hyp, agree = self.read_outlines(
-            pyr, starts, boxes[owner], np.ones((len(starts), 4), np.float32), code_floor
+            pyr, starts, boxes[owner], np.ones((len(starts), 4), np.float32), code_floor, True
         )
         a_conf = np.where(agree & (a_idx >= 0), a_conf, 0.0).reshape(-1, k)
         best = a_conf.argmax(axis=0)
@@ -831,7 +845,7 @@ class Recognizer:
         *,
         sizes: Sequence[int] = (),
         proposals: Recognition | None = None,
-        extra: bool = True,
+        extra: bool | None = None,
         region: Sequence[int] | None = None,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.realphotos import DEFAULT_DIR, load_split
-from vision.recognizer import MODEL_DIR, Recognizer, models_present
+from vision.recognizer import CROWDED, MODEL_DIR, Recognizer, models_present
 from vision.recognizer_eval import Tally, score_real, score_synthetic
 
 pytestmark = pytest.mark.skipif(
@@ -237,6 +237,7 @@ def test_extra_passes_keep_only_their_sure_finds(recognizer, monkeypatch):
     monkeypatch.setattr(recognizer, "detect_at", spy)
     frame = random_scene(seed=4242, index=1, layouts=("scatter",)).jpeg_image()
     recognizer.find_cards(frame)
+    assert len(calls[0][2]) < CROWDED  # a few cards: they may be big
     assert [c[:2] for c in calls] == [(recognizer.detector_size, None)] + [
         (size, recognizer.extra_conf_threshold) for size in recognizer.extra_sizes
     ]
@@ -247,3 +248,32 @@ def test_extra_passes_keep_only_their_sure_finds(recognizer, monkeypatch):
     calls.clear()
     recognizer.find_cards(frame, sizes=(800,), extra=False)
     assert [c[:2] for c in calls] == [(recognizer.detector_size, None), (800, None)]
+
+
+def test_a_crowded_table_is_not_searched_for_big_cards(recognizer, monkeypatch):
+    from vision.synth import random_scene
+
+    sizes = []
+    detect_at = recognizer.detect_at
+
+    def spy(frame, size, conf_threshold=None, region=None):
+        cand = detect_at(frame, size, conf_threshold, region)
+        sizes.append((size, len(cand)))
+        return cand
+
+    monkeypatch.setattr(recognizer, "detect_at", spy)
+    frame = random_scene(seed=4242, index=0, layouts=("road",)).jpeg_image()
+    found = recognizer.recognize(frame).detections
+    # A road of 28 cards seen from afar: the main pass finds them, no pass looks for more...
+    assert sizes[0][0] == recognizer.detector_size and sizes[0][1] >= CROWDED
+    assert len(sizes) == 1
+    # ... and those passes would have found nothing more.
+    monkeypatch.setattr("vision.recognizer.CROWDED", 1000)
+    searched = recognizer.recognize(frame).detections
+    assert len(sizes) == 1 + len(recognizer.extra_sizes) + 1
+    assert sorted(searched.codes) == sorted(found.codes)
+    # A video's survey asks for them whatever the frame shows.
+    monkeypatch.setattr("vision.recognizer.CROWDED", CROWDED)
+    sizes.clear()
+    recognizer.find_cards(frame, extra=True)
+    assert len(sizes) == 1 + len(recognizer.extra_sizes)
