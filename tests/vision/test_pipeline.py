@@ -671,6 +671,9 @@ def test_skipbo_card_left_below_a_relaid_card_of_its_code_counts():
     moved, below = card(2, "SB7", 336, relaid=1), card(3, "SB7", 318)
     pile = reader.observe(TableState(2.0, (six, moved, below)))["discard"][0][0]
     assert pile == ["SB6", "SB7", "SB7"]
+    # Had the first 7's strip not been found again, the top's relay says one may lie there.
+    view = reader.observe(TableState(2.5, (six, moved)))
+    assert view["discard"][0][0] == ["SB6", "SB7"] and view["relaid"][0] == [1, 0, 0, 0]
     # That card found again once more is not a third.
     again = card(4, "SB7", 321)
     pile = reader.observe(TableState(3.0, (six, moved, below, again)))["discard"][0][0]
@@ -735,6 +738,14 @@ def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
     # A lost card between two of one code leaves those two in a row, which is not a card
     # too many: the top is the game's (Skip-Bo 1002, a 12 lost between two 10s).
     assert fits(view(["SB10", "SB12", "SB10"]), view(["SB10", "SB10"])) == 0
+    # A card laid squarely onto the top card of its code, seen as that card's outline
+    # jumping (relaid), may hide the card below; the pile may also hold one card of it.
+    doubled = view(["SB4", "SB8", "SB8"])
+    seen = view(["SB4", "SB8"])
+    assert fits(doubled, seen) > 0
+    seen["relaid"] = [[1, 0, 0, 0], [0, 0, 0, 0]]
+    assert fits(doubled, seen) == 0 and fits(game, seen) == 0
+    assert fits(view(["SB4", "SB8", "SB8", "SB8"]), seen) > 0
 
 
 def test_skipbo_long_search_keeps_only_moves_whose_piles_can_still_show_what_is_seen():

@@ -247,6 +247,9 @@ class SkipBoReader:
     "stock": [top per seat], "discard": [[codes bottom→top] * 4 per seat]}`` (a fanned
     discard pile shows every card). ``wilds`` counts the wild cards lying in a row on top of
     each building pile, so that a wild laid on a wild is seen (the tracker's ``relaid``).
+    A view seen also has ``"relaid": [[n] * 4 per seat]``: how many cards the tracker saw
+    laid squarely onto each discard pile's top card, of its code. They may lie there, hidden
+    (the lower card's strip never found again), or not (the top card's outline jumped).
     """
 
     def __init__(self, zones: ZoneMap, codes: Collection[str] | None = None) -> None:
@@ -266,6 +269,7 @@ class SkipBoReader:
             "wilds": [0] * PILES,
             "stock": [None] * n,
             "discard": [[[] for _ in range(PILES)] for _ in range(n)],
+            "relaid": [[0] * PILES for _ in range(n)],
         }
         present = {card.id: card for card in table.cards}
         for card in table.cards:  # in the order they were laid
@@ -291,6 +295,7 @@ class SkipBoReader:
                 if fan is not None:
                     pile = _along_fan(pile, fan)
                 piles[k] = [c.code for c in pile]
+                view["relaid"][seat][k] = pile[-1].relaid if pile else 0
         return view
 
     def _find_twin(self, card: TrackedCard, present: dict[int, TrackedCard]) -> None:
@@ -428,10 +433,11 @@ class SkipBoReader:
             e, o = expected.get(key, []), observed.get(key, [])
             bad += sum(a != b for a, b in zip(e, o, strict=False)) + abs(len(e) - len(o))
         e, o = expected.get("discard", []), observed.get("discard", [])
+        relaid = observed.get("relaid") or [[0] * PILES for _ in o]
         bad += abs(len(e) - len(o))
-        for mine, seen in zip(e, o, strict=False):
+        for mine, seen, hidden in zip(e, o, relaid, strict=False):
             bad += abs(len(mine) - len(seen))
-            bad += sum(_pile_off(a, b) for a, b in zip(mine, seen, strict=False))
+            bad += sum(_pile_off(a, b, h) for a, b, h in zip(mine, seen, hidden, strict=False))
         return float(bad)
 
 
@@ -453,7 +459,7 @@ def _along_fan(pile: list[TrackedCard], fan: np.ndarray) -> list[TrackedCard]:
     return out
 
 
-def _pile_off(expected: list[str], seen: list[str]) -> int:
+def _pile_off(expected: list[str], seen: list[str], hidden: int = 0) -> int:
     """Return how far a discard pile seen (codes bottom→top) is off the pile the game
     holds: 0 when it fits, else one for a wrong top and one for each card seen too many.
 
@@ -463,13 +469,15 @@ def _pile_off(expected: list[str], seen: list[str]) -> int:
     gone), but every card seen must lie in the pile. Their order below the top is not
     compared: the strips' outlines wobble, and two lower cards may seem to swap places
     (a move only ever changes a pile's top). The cards of the top's code lying in a row on
-    top must all show: playing one of two wilds changes nothing else. More of them in a row
-    is a lower card between them hidden, not a card too many (those are counted).
+    top must all show (playing one of two wilds changes nothing else), save up to ``hidden``
+    that the camera saw laid squarely onto the top card. More of them in a row is a lower
+    card between them hidden, not a card too many (those are counted).
     """
     if not expected or not seen:
         return max(len(seen), 1) if expected or seen else 0
     top = expected[-1]
-    wrong_top = seen[-1] != top or _run_on_top(seen, top) < _run_on_top(expected, top)
+    run = _run_on_top(seen, top)
+    wrong_top = seen[-1] != top or run + hidden < _run_on_top(expected, top)
     return int(wrong_top) + (Counter(seen) - Counter(expected)).total()
 
 
