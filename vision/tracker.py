@@ -411,13 +411,23 @@ class Tracker:
                     track.wobble = 0.7 * track.wobble + 0.3 * np.array([moved / size, turn])
                 else:
                     track.settled = 1
-            if track.confirmed:
+            conf = float(detections.confidence[det_index])
+            # A lying card read unsurely in an outline clearly larger than its own is seen
+            # there, but the outline is drawn round more than the card (a hand, the next
+            # pile): it does not move the card, which would leave its own place to a second.
+            drawn_round = (
+                track.confirmed
+                and conf < self.sure_confidence
+                and _resized(size, track.size) > SIZE_GATE
+            )
+            if track.confirmed and not drawn_round:
                 self._check_relaid(track, corners, size, shake, events)
             track.hidden = 0
-            track.sizes.append(size)
-            track.conf = float(detections.confidence[det_index])
+            track.conf = conf
             track.best = max(track.best, track.conf)
-            track.corners = corners.copy()
+            if not drawn_round:
+                track.sizes.append(size)
+                track.corners = corners.copy()
             track.last_seen = self.time
             track.hits.append(True)
             track.covered = 0

@@ -193,6 +193,29 @@ def test_a_lying_card_read_now_and_then_as_another_code_is_not_a_card_laid_on_it
     assert [(e.kind, e.code) for e in events] == [("laid", "SB3")]
 
 
+def test_a_lying_card_read_unsurely_round_more_than_itself_keeps_its_place():
+    tr = Tracker()
+    seven, nine = quad(150, 150), quad(215, 150)  # two piles side by side
+    img = scene([seven, nine])
+
+    def read(*cards):
+        return Detections(
+            np.stack([q for _, q, _ in cards]),
+            tuple(c for c, _, _ in cards),
+            np.array([p for _, _, p in cards], np.float32),
+        )
+
+    plain = read(("SB7", seven, 0.7), ("SB9", nine, 0.7))
+    run(tr, [(plain, img)] * 4)
+    # For one frame the 7 is read, unsurely, in an outline drawn round it and most of the 9.
+    wide = read(("SB7", quad(190, 150, 140, 95), 0.41), ("SB9", nine, 0.7))
+    events = run(tr, [(wide, img)] + [(plain, img)] * 5, t0=1.0)
+    # The 7 stays where it lies, and its own outline, read again, is not a second 7.
+    assert events == [] and sorted(tr.state.codes()) == ["SB7", "SB9"]
+    (lying,) = [c for c in tr.state.cards if c.code == "SB7"]
+    assert np.allclose(lying.corners, seven)
+
+
 def test_a_code_the_game_has_no_card_of_is_a_misreading():
     # A Sten game has no Skip-Bo cards: a 6♣ read as SB6 for a while neither becomes a card
     # nor covers the 6♣.
