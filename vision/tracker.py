@@ -46,6 +46,9 @@ SIZE_MEMORY = 15  # sightings whose median size is a card's size
 # A card read in the middle of a lying card of another code, seen in the same frame and read
 # surer by this margin than the new card ever was, is that card misread (see _misread_of).
 MISREAD_MARGIN = 0.05
+# A tentative card read only ever this surely is remembered for SPORADIC windows unseen.
+SPORADIC_SURE = 0.75
+SPORADIC = 3
 TABLE_SAMPLE = 3  # the table's colour is sampled every 3rd row and column
 
 
@@ -283,6 +286,8 @@ class _Track:
     hits: deque
     best: float = 0.0  # the surest reading of its code so far
     conf: float = 0.0  # its reading's confidence when last seen
+    least: float = 1.0  # the least sure reading of its code so far
+    seen: int = 0  # sightings in all
     confirmed: bool = False
     # When it was laid (confirmed, or laid onto again): later cards may cover earlier ones.
     order: int = -1
@@ -425,6 +430,8 @@ class Tracker:
             track.hidden = 0
             track.conf = conf
             track.best = max(track.best, track.conf)
+            track.least = min(track.least, track.conf)
+            track.seen += 1
             if not drawn_round:
                 track.sizes.append(size)
                 track.corners = corners.copy()
@@ -435,7 +442,8 @@ class Tracker:
         for i in range(len(detections)):
             if i not in matched:
                 t = self._new_track(detections.codes[i], detections.corners[i].copy(), self.time)
-                t.best = t.conf = float(detections.confidence[i])
+                t.best = t.conf = t.least = float(detections.confidence[i])
+                t.seen = 1
                 seen_tracks.add(t.id)
         for track in self._tracks:
             if track.id not in seen_tracks:
@@ -443,7 +451,7 @@ class Tracker:
                 track.hidden += 1
         # Confirm tentative cards that have lain still long enough.
         for track in list(self._tracks):
-            if not track.confirmed and sum(track.hits) >= self.confirm_hits:
+            if not track.confirmed and self._seen_enough(track):
                 if (
                     track.settled >= min(self.confirm_hits, 2)
                     and track.best >= self.sure_confidence
@@ -474,9 +482,25 @@ class Tracker:
                 events.append(self._remove(track, f"covered by {track.covered_by}"))
             elif track.absent_visible >= self.remove_frames:
                 events.append(self._remove(track, "its place is visible without it"))
-        # Forget tentative cards not seen for a whole window.
-        self._tracks = [t for t in self._tracks if t.confirmed or any(t.hits)]
+        # Forget tentative cards not seen for a whole window (one read only surely, for
+        # SPORADIC windows).
+        self._tracks = [
+            t
+            for t in self._tracks
+            if t.confirmed
+            or any(t.hits)
+            or (t.least >= SPORADIC_SURE and t.hidden <= self.window * SPORADIC)
+        ]
         return _pair_moves(events)
+
+    def _seen_enough(self, track: _Track) -> bool:
+        """Return whether a tentative card was seen often enough to be laid: in
+        ``confirm_hits`` of the last ``window`` frames, or, read only ever surely (a card
+        mostly hidden in an outline drawn round it and the card below, read as that card),
+        ``confirm_hits`` times in all."""
+        if sum(track.hits) >= self.confirm_hits:
+            return True
+        return track.least >= SPORADIC_SURE and track.seen >= self.confirm_hits
 
     # ---- internals ------------------------------------------------------------
     def _new_track(self, code: str, corners: np.ndarray, time: float) -> _Track:
