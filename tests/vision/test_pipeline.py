@@ -654,6 +654,25 @@ def test_skipbo_outline_round_a_card_and_the_next_pile_is_not_a_card_of_that_pil
     assert piles[:2] == [["SB7"], ["SB4", "SB7"]]
 
 
+def test_skipbo_card_laid_next_to_a_pile_top_joins_that_pile_though_the_zones_lie_off():
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    # Proposed zones a little off the piles as laid (pile 3 lies at x 340, not 355).
+    zones += [Zone("discard", (130.0 + 75 * k, 300.0), 0, k) for k in range(4)]
+    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+
+    def card(i, code, cx, cy):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0)
+
+    one = card(1, "SB1", 340, 300)  # nearest pile 3's zone
+    assert reader.observe(TableState(1.0, (one,)))["discard"][0][3] == ["SB1"]
+    # The 9 laid on it lands a fan's step on, nearer pile 2's zone than pile 3's: pile 3.
+    nine = card(2, "SB9", 316, 318)
+    assert reader.observe(TableState(2.0, (one, nine)))["discard"][0][2:] == [[], ["SB1", "SB9"]]
+    assert reader.zones.assign(nine.center).index == 2
+
+
 def test_skipbo_card_left_below_a_relaid_card_of_its_code_counts():
     zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
     zones += [Zone("stock", (60.0, 300.0), 0)]
@@ -746,6 +765,12 @@ def test_skipbo_discard_pile_may_hide_lower_cards_but_not_change_its_top():
     seen["relaid"] = [[1, 0, 0, 0], [0, 0, 0, 0]]
     assert fits(doubled, seen) == 0 and fits(game, seen) == 0
     assert fits(view(["SB4", "SB8", "SB8", "SB8"]), seen) > 0
+    # A wild laid squarely onto a building pile's wild may show no outline jump at all:
+    # fewer wilds seen on top than the game holds fit, more do not.
+    two, one = view(["SB8"]), view(["SB8"])
+    two["building"][0] = one["building"][0] = "SBW"
+    two["wilds"][0], one["wilds"][0] = 2, 1
+    assert fits(two, one) == 0 and fits(one, two) > 0
 
 
 def test_skipbo_long_search_keeps_only_moves_whose_piles_can_still_show_what_is_seen():
