@@ -673,6 +673,26 @@ def test_skipbo_card_laid_next_to_a_pile_top_joins_that_pile_though_the_zones_li
     assert reader.zones.assign(nine.center).index == 2
 
 
+def test_skipbo_card_laid_on_an_empty_pile_goes_where_the_seat_lays_its_piles():
+    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
+    zones += [Zone("stock", (60.0, 300.0), 0)]
+    # Proposed a step of 75 from the stock; the seat lays its piles 60 apart.
+    zones += [Zone("discard", (130.0 + 75 * k, 300.0), 0, k) for k in range(4)]
+    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+
+    def card(i, code, cx):
+        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+        return TrackedCard(i, code, box + np.array([cx, 300], np.float32), 0.0, 0.0)
+
+    laid = (card(1, "SB3", 120), card(2, "SB8", 180))
+    assert reader.observe(TableState(1.0, laid))["discard"][0][:2] == [["SB3"], ["SB8"]]
+    # A card on the empty fourth pile, nearer the third pile's proposed place (Skip-Bo 1001).
+    last = card(3, "SB1", 300)
+    assert reader.zones.assign(last.center).index == 2
+    piles = reader.observe(TableState(2.0, (*laid, last)))["discard"][0]
+    assert piles == [["SB3"], ["SB8"], [], ["SB1"]]
+
+
 def test_skipbo_card_left_below_a_relaid_card_of_its_code_counts():
     zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
     zones += [Zone("stock", (60.0, 300.0), 0)]

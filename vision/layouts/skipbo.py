@@ -114,17 +114,21 @@ class ZoneMap:
         """
         best, best_d = None, 2.0 * self.card_size
         for z in self.zones:
-            off = np.asarray(point, np.float64) - z.center
-            fan = self._fan_dirs.get(z.owner) if z.kind == "discard" else None
-            if fan is not None:
-                along = float(off @ fan)
-                across = float(np.hypot(*(off - along * fan)))
-                d = float(np.hypot(across, along * (FAN_DISCOUNT if along > 0 else 1.0)))
-            else:
-                d = float(np.hypot(*off))
+            d = self.distance(z, point)
             if d < best_d:
                 best, best_d = z, d
         return best
+
+    def distance(self, z: Zone, point: np.ndarray, center: np.ndarray | None = None) -> float:
+        """Return how far ``point`` lies from zone ``z`` (at ``center`` if given), as
+        :meth:`assign` counts it."""
+        off = np.asarray(point, np.float64) - (z.center if center is None else center)
+        fan = self._fan_dirs.get(z.owner) if z.kind == "discard" else None
+        if fan is None:
+            return float(np.hypot(*off))
+        along = float(off @ fan)
+        across = float(np.hypot(*(off - along * fan)))
+        return float(np.hypot(across, along * (FAN_DISCOUNT if along > 0 else 1.0)))
 
     @cached_property
     def _fan_dirs(self) -> dict[int, np.ndarray]:
@@ -316,7 +320,40 @@ class SkipBoReader:
             if w is not None and w.kind == "discard" and w.owner == z.owner
         ]
         d, w = min(near, key=lambda p: p[0], default=(np.inf, z))
-        return w if d < NEAR_PILE * card.size else z
+        if d < NEAR_PILE * card.size:
+            return w
+        # A new pile: where the seat's piles lie as laid, not as proposed.
+        row = self._row_as_laid(z.owner, present, zone_of)
+        if row is None:
+            return z
+        seat = [x for x in self.zones.zones if x.kind == "discard" and x.owner == z.owner]
+        return min(seat, key=lambda x: self.zones.distance(x, card.center, row[x.index]))
+
+    def _row_as_laid(
+        self, owner: int | None, present: dict[int, TrackedCard], zone_of: dict[int, Any]
+    ) -> list[np.ndarray] | None:
+        """Return the places of a seat's discard piles fitted to the piles laid so far (their
+        bottom cards lie a whole number of steps from the stock along the row), or None
+        when none is laid yet."""
+        stock = next((x for x in self.zones.zones if x.kind == "stock" and x.owner == owner), None)
+        fan = self.zones._fan_dirs.get(owner)
+        if stock is None or fan is None:
+            return None
+        origin = np.asarray(stock.center, np.float64)
+        steps = []
+        for k in range(PILES):
+            pile = [
+                present[i].center
+                for i, w in zone_of.items()
+                if w is not None and w.kind == "discard" and w.owner == owner and w.index == k
+            ]
+            if pile:
+                bottom = min(pile, key=lambda c: float(c @ fan))
+                steps.append((bottom - origin) / (k + 1))
+        if not steps:
+            return None
+        step = np.mean(steps, axis=0)
+        return [origin + step * (k + 1) for k in range(PILES)]
 
     def _find_twin(self, card: TrackedCard, present: dict[int, TrackedCard]) -> None:
         """Remember whether a card new to a discard pile is a card found again.
