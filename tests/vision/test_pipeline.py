@@ -561,18 +561,33 @@ def test_sten_board_ignores_a_card_read_on_the_wrong_side_of_its_seven():
     assert reader.observe(misread)["D"] == [False, None, None]
 
 
-def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
-    # Seat 0 sits at the bottom of the picture: its discard piles fan downward, toward it.
+def _one_seat_zones(step: float = 70.0) -> list[Zone]:
+    """Return the zones of a one-seat Skip-Bo table: building piles along y 100, the seat's
+    stock at (60, 300) and its discard piles from x 130 ``step`` apart, fanning downward."""
     zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
     zones += [Zone("stock", (60.0, 300.0), 0)]
-    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
+    return zones + [Zone("discard", (130.0 + step * k, 300.0), 0, k) for k in range(4)]
+
+
+def _one_seat_reader(step: float = 70.0) -> SkipBoReader:
+    return SkipBoReader(ZoneMap(tuple(_one_seat_zones(step)), 1, 70.0))
+
+
+def _card_at(i: int, code: str, cx: float, cy: float, relaid: int = 0) -> TrackedCard:
+    """Return a lying 50×70 card centred at (cx, cy)."""
+    box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
+    return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0, relaid)
+
+
+def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
+    # Seat 0 sits at the bottom of the picture: its discard piles fan downward, toward it.
+    zones = _one_seat_zones()
     zones += [Zone("stock", (340.0, -100.0), 1)]
     zones += [Zone("discard", (270.0 - 70 * k, -100.0), 1, k) for k in range(4)]
     reader = SkipBoReader(ZoneMap(tuple(zones), 2, 70.0))
 
     def card(i, code, cy):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([130, cy], np.float32), 0.0, 0.0)
+        return _card_at(i, code, 130, cy)
 
     # The 6 was lost under the 8's outline for a while and found again: seen last, lies below.
     table = TableState(1.0, (card(1, "SB8", 318), card(2, "SB6", 300)))
@@ -582,18 +597,12 @@ def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
 def test_skipbo_reader_ignores_cards_its_deck_does_not_have():
     from referee.skipbo import SkipBo
 
-    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
-    zones += [Zone("stock", (60.0, 300.0), 0)]
-    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
-
-    def card(i, code, cx, cy):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0)
+    zones = _one_seat_zones()
 
     # An A♥ read on a discard pile and a 5♣ on a building pile of a Skip-Bo deck's table.
     table = TableState(
         1.0,
-        (card(1, "SB8", 130, 300), card(2, "AH", 130, 318), card(3, "5C", 100, 100)),
+        (_card_at(1, "SB8", 130, 300), _card_at(2, "AH", 130, 318), _card_at(3, "5C", 100, 100)),
     )
     view = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0), SkipBo(players=2).codes()).observe(table)
     assert view["discard"][0][0] == ["SB8"] and view["building"][0] is None
@@ -604,14 +613,10 @@ def test_skipbo_reader_ignores_cards_its_deck_does_not_have():
 
 
 def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
-    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
-    zones += [Zone("stock", (60.0, 300.0), 0)]
-    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
-    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+    reader = _one_seat_reader()
 
     def card(i, code, cy):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([130, cy], np.float32), 0.0, 0.0)
+        return _card_at(i, code, 130, cy)
 
     six, eight = card(1, "SB6", 300), card(2, "SB8", 318)
     assert reader.observe(TableState(1.0, (six, eight)))["discard"][0][0] == ["SB6", "SB8"]
@@ -632,57 +637,39 @@ def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():
 
 
 def test_skipbo_outline_round_a_card_and_the_next_pile_is_not_a_card_of_that_pile():
-    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
-    zones += [Zone("stock", (60.0, 300.0), 0)]
-    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
-    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+    reader = _one_seat_reader()
 
-    def card(i, code, cx, cy):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0)
-
-    seven, four = card(1, "SB7", 135, 300), card(2, "SB4", 200, 300)
+    seven, four = _card_at(1, "SB7", 135, 300), _card_at(2, "SB4", 200, 300)
     assert reader.observe(TableState(1.0, (seven, four)))["discard"][0][:2] == [["SB7"], ["SB4"]]
     # The 7 read once more in an outline drawn round it and part of the next pile, nearer
     # that pile's place (Skip-Bo 1013): the 7 found again, not a 7 under the 4.
-    again = card(3, "SB7", 168, 300)
+    again = _card_at(3, "SB7", 168, 300)
     piles = reader.observe(TableState(2.0, (seven, four, again)))["discard"][0]
     assert piles[:2] == [["SB7"], ["SB4"]]
     # A 7 laid on the next pile lies a whole pile's step from the first: it counts.
-    laid = card(4, "SB7", 200, 318)
+    laid = _card_at(4, "SB7", 200, 318)
     piles = reader.observe(TableState(3.0, (seven, four, again, laid)))["discard"][0]
     assert piles[:2] == [["SB7"], ["SB4", "SB7"]]
 
 
 def test_skipbo_card_laid_next_to_a_pile_top_joins_that_pile_though_the_zones_lie_off():
-    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
-    zones += [Zone("stock", (60.0, 300.0), 0)]
     # Proposed zones a little off the piles as laid (pile 3 lies at x 340, not 355).
-    zones += [Zone("discard", (130.0 + 75 * k, 300.0), 0, k) for k in range(4)]
-    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+    reader = _one_seat_reader(step=75.0)
 
-    def card(i, code, cx, cy):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([cx, cy], np.float32), 0.0, 0.0)
-
-    one = card(1, "SB1", 340, 300)  # nearest pile 3's zone
+    one = _card_at(1, "SB1", 340, 300)  # nearest pile 3's zone
     assert reader.observe(TableState(1.0, (one,)))["discard"][0][3] == ["SB1"]
     # The 9 laid on it lands a fan's step on, nearer pile 2's zone than pile 3's: pile 3.
-    nine = card(2, "SB9", 316, 318)
+    nine = _card_at(2, "SB9", 316, 318)
     assert reader.observe(TableState(2.0, (one, nine)))["discard"][0][2:] == [[], ["SB1", "SB9"]]
     assert reader.zones.assign(nine.center).index == 2
 
 
 def test_skipbo_card_laid_on_an_empty_pile_goes_where_the_seat_lays_its_piles():
-    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
-    zones += [Zone("stock", (60.0, 300.0), 0)]
     # Proposed a step of 75 from the stock; the seat lays its piles 60 apart.
-    zones += [Zone("discard", (130.0 + 75 * k, 300.0), 0, k) for k in range(4)]
-    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+    reader = _one_seat_reader(step=75.0)
 
     def card(i, code, cx):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([cx, 300], np.float32), 0.0, 0.0)
+        return _card_at(i, code, cx, 300)
 
     laid = (card(1, "SB3", 120), card(2, "SB8", 180))
     assert reader.observe(TableState(1.0, laid))["discard"][0][:2] == [["SB3"], ["SB8"]]
@@ -694,14 +681,10 @@ def test_skipbo_card_laid_on_an_empty_pile_goes_where_the_seat_lays_its_piles():
 
 
 def test_skipbo_card_left_below_a_relaid_card_of_its_code_counts():
-    zones = [Zone("building", (100.0 + 70 * k, 100.0), None, k) for k in range(4)]
-    zones += [Zone("stock", (60.0, 300.0), 0)]
-    zones += [Zone("discard", (130.0 + 70 * k, 300.0), 0, k) for k in range(4)]
-    reader = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0))
+    reader = _one_seat_reader()
 
     def card(i, code, cy, relaid=0):
-        box = np.array([[-25, -35], [25, -35], [25, 35], [-25, 35]], np.float32)
-        return TrackedCard(i, code, box + np.array([130, cy], np.float32), 0.0, 0.0, relaid)
+        return _card_at(i, code, 130, cy, relaid)
 
     six, seven = card(1, "SB6", 300), card(2, "SB7", 318)
     assert reader.observe(TableState(1.0, (six, seven)))["discard"][0][0] == ["SB6", "SB7"]

@@ -40,6 +40,15 @@ def dets(*cards: tuple[str, np.ndarray]) -> Detections:
     return Detections.from_list([{"code": c, "corners": q.tolist()} for c, q in cards])
 
 
+def read(*cards: tuple[str, np.ndarray, float]) -> Detections:
+    """Return one frame's detections: (code, corners, confidence) per card."""
+    return Detections(
+        np.stack([q for _, q, _ in cards]),
+        tuple(c for c, _, _ in cards),
+        np.array([p for _, _, p in cards], np.float32),
+    )
+
+
 A = quad(150, 150)
 B = quad(400, 150)
 
@@ -175,13 +184,6 @@ def test_a_lying_card_read_now_and_then_as_another_code_is_not_a_card_laid_on_it
     tr = Tracker()
     img = scene([A])
 
-    def read(*cards):
-        return Detections(
-            np.stack([q for _, q, _ in cards]),
-            tuple(c for c, _, _ in cards),
-            np.array([p for _, _, p in cards], np.float32),
-        )
-
     run(tr, [(read(("SB2", A, 0.71)), img)] * 4)
     # The 2 is read surely in every frame; a second outline a few pixels off reads it as a
     # 3 now and then, less surely: a misreading, not a 3 laid on the 2.
@@ -198,13 +200,6 @@ def test_a_lying_card_read_unsurely_round_more_than_itself_keeps_its_place():
     seven, nine = quad(150, 150), quad(215, 150)  # two piles side by side
     img = scene([seven, nine])
 
-    def read(*cards):
-        return Detections(
-            np.stack([q for _, q, _ in cards]),
-            tuple(c for c, _, _ in cards),
-            np.array([p for _, _, p in cards], np.float32),
-        )
-
     plain = read(("SB7", seven, 0.7), ("SB9", nine, 0.7))
     run(tr, [(plain, img)] * 4)
     # For one frame the 7 is read, unsurely, in an outline drawn round it and most of the 9.
@@ -220,13 +215,6 @@ def test_a_card_read_only_now_and_then_but_always_surely_is_laid():
     tr = Tracker()
     six, wild = quad(150, 150), quad(142, 162)  # a wild laid over most of a 6
     img = scene([six])
-
-    def read(*cards):
-        return Detections(
-            np.stack([q for _, q, _ in cards]),
-            tuple(c for c, _, _ in cards),
-            np.array([p for _, _, p in cards], np.float32),
-        )
 
     run(tr, [(read(("SB6", six, 0.9)), img)] * 4)
     # The detector mostly draws one outline round both, read as the 6; the wild's own
