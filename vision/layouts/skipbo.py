@@ -313,28 +313,35 @@ class SkipBoReader:
         z = self.zones.assign(card.center)
         if z is None or z.kind != "discard":
             return z
-        zone_of = {c.id: self._zone_of.get(c.id) for c in present.values() if c.id != card.id}
-        near = [
-            (float(np.linalg.norm(present[i].center - card.center)), w)
-            for i, w in zone_of.items()
-            if w is not None and w.kind == "discard" and w.owner == z.owner
-        ]
+        seat = self._seat_piles(z.owner, card.id, present)
+        near = [(float(np.linalg.norm(c.center - card.center)), w) for c, w in seat]
         d, w = min(near, key=lambda p: p[0], default=(np.inf, z))
         if d < NEAR_PILE * card.size:
             return w
         # A new pile: where the seat's piles lie as laid, not as proposed.
-        row = self._row_as_laid(z.owner, present, zone_of)
+        row = self._row_as_laid(z.owner, seat)
         if row is None:
             return z
-        seat = [x for x in self.zones.zones if x.kind == "discard" and x.owner == z.owner]
-        return min(seat, key=lambda x: self.zones.distance(x, card.center, row[x.index]))
+        piles = [x for x in self.zones.zones if x.kind == "discard" and x.owner == z.owner]
+        return min(piles, key=lambda x: self.zones.distance(x, card.center, row[x.index]))
+
+    def _seat_piles(
+        self, owner: int | None, card_id: int, present: dict[int, TrackedCard]
+    ) -> list[tuple[TrackedCard, Zone]]:
+        """Return the present cards of a seat's discard piles but ``card_id``, with their piles."""
+        out = []
+        for c in present.values():
+            w = self._zone_of.get(c.id)
+            if c.id != card_id and w is not None and w.kind == "discard" and w.owner == owner:
+                out.append((c, w))
+        return out
 
     def _row_as_laid(
-        self, owner: int | None, present: dict[int, TrackedCard], zone_of: dict[int, Any]
+        self, owner: int | None, seat: list[tuple[TrackedCard, Zone]]
     ) -> list[np.ndarray] | None:
-        """Return the places of a seat's discard piles fitted to the piles laid so far (their
-        bottom cards lie a whole number of steps from the stock along the row), or None
-        when none is laid yet."""
+        """Return the places of a seat's discard piles fitted to the piles laid so far
+        (``seat``: :meth:`_seat_piles`; their bottom cards lie a whole number of steps from
+        the stock along the row), or None when none is laid yet."""
         stock = next((x for x in self.zones.zones if x.kind == "stock" and x.owner == owner), None)
         fan = self.zones._fan_dirs.get(owner)
         if stock is None or fan is None:
@@ -342,11 +349,7 @@ class SkipBoReader:
         origin = np.asarray(stock.center, np.float64)
         steps = []
         for k in range(PILES):
-            pile = [
-                present[i].center
-                for i, w in zone_of.items()
-                if w is not None and w.kind == "discard" and w.owner == owner and w.index == k
-            ]
+            pile = [c.center for c, w in seat if w.index == k]
             if pile:
                 bottom = min(pile, key=lambda c: float(c @ fan))
                 steps.append((bottom - origin) / (k + 1))
@@ -368,13 +371,8 @@ class SkipBoReader:
         fan = self.zones._fan_dirs.get(z.owner) if z is not None and z.kind == "discard" else None
         if fan is None:
             return
-        zone_of = {c.id: self._zone_of.get(c.id) for c in present.values() if c.id != card.id}
-        seat = [
-            present[i]
-            for i, w in zone_of.items()
-            if w is not None and w.kind == "discard" and w.owner == z.owner
-        ]
-        pile = [c for c in seat if zone_of[c.id] == z]
+        seat = self._seat_piles(z.owner, card.id, present)
+        pile = [c for c, w in seat if w == z]
         along = float(card.center @ fan)
         if pile and along > max(float(c.center @ fan) for c in pile) + TOP_MARGIN * card.size:
             return
@@ -383,7 +381,7 @@ class SkipBoReader:
             # A card of this code was laid onto one of them and its outline followed the
             # new top card: this one is the card below, left where it lay.
             return
-        for other in seat:
+        for other, _ in seat:
             near = float(np.linalg.norm(other.center - card.center)) < TWIN_DISTANCE * card.size
             if other.code == card.code and near:
                 self._twin_of[card.id] = other.id
