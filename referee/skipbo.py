@@ -330,6 +330,10 @@ class SkipBo(Rules):
         """Return the codes of the cards this game is played with (its deck's)."""
         return frozenset(c.code for c in self._deck)
 
+    def wild_codes(self) -> frozenset[str]:
+        """Return the codes of this game's wilds (SBW; K and JK in the improvised deck)."""
+        return frozenset(c.code for c in self._deck if value(c) == 0)
+
     def initial_state(self, rng: random.Random) -> SkipBoState:
         """Shuffle, deal the stocks and draw the first player's hand (order known: simulation)."""
         return self._deal(rng, hidden=False)

@@ -694,6 +694,13 @@ class GroundTruthRecognizer:
         return Detections.from_list(cards)
 
 
+def tracker_for(rules: Rules) -> Tracker:
+    """Return a tracker of the game's cards. In Skip-Bo a wild may be laid squarely onto a
+    wild, its outline barely moving: the tracker watches the wilds' pictures too."""
+    watch = rules.wild_codes() if rules.name == "skipbo" else frozenset()
+    return Tracker(codes=rules.codes(), watch=watch)
+
+
 def reader_for(game: str, rules: Rules, state: Any, table: TableState | None = None) -> GameReader:
     """Return the layout reader of ``game`` (Skip-Bo proposes its zones from ``table``)."""
     from vision.layouts.road import StigespillReader
@@ -742,7 +749,7 @@ def replay_events(
 
     rules = make_rules(events["game"], **events["config"])
     state = rules.state_from_json(events["initial"])
-    pipeline = Pipeline(recognizer, Tracker(codes=rules.codes()))
+    pipeline = Pipeline(recognizer, tracker_for(rules))
     lines: list[dict[str, Any]] = []
     n = 0
     busy = 0.0

@@ -16,9 +16,11 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.relay import RelayWatch
 
 # The weakest reading a frame passes on: a card needs several sightings with the same code to
 # count, so the votes over frames filter what one frame is unsure of. One of those sightings
@@ -42,6 +44,9 @@ HOLDS_SIZE = 0.8
 # shrink by SIZE_GATE at most.
 SIZE_WEIGHT = 2.0
 SIZE_GATE = float(np.log(1.15))
+# A card laid onto one of its code lies on top, whole: an outline centred on a present card
+# of its code and smaller by this much is that card in part (a strip of a fanned pile).
+PART_GATE = float(np.log(1.08))
 SIZE_MEMORY = 15  # sightings whose median size is a card's size
 # A card read in the middle of a lying card of another code, seen in the same frame and read
 # surer by this margin than the new card ever was, is that card misread (see _misread_of).
@@ -332,7 +337,9 @@ class Tracker:
     a card becomes present only once one of its readings reached ``sure_confidence``.
     ``visible`` overrides the table model's "place is visible" test (``quad -> bool``).
     ``codes``, when set, are the codes of the game's cards: a reading of any other code is a
-    misreading, dropped before it can become a card or cover one.
+    misreading, dropped before it can become a card or cover one. Lying cards of the
+    ``watch`` codes are watched in the picture too (:mod:`vision.relay`): a card of the code
+    laid onto one so squarely that the outline does not move still changes its picture.
 
     A lying card seen ``RELAY_SIGHTINGS`` times in a row, alike, turned by more than
     ``relay_angle`` degrees or shifted by more than ``relay_shift`` card sizes (camera shake
@@ -355,6 +362,7 @@ class Tracker:
         relay_angle: float = 0.8,
         relay_shift: float = 0.015,
         codes: Collection[str] | None = None,
+        watch: Collection[str] = (),
     ) -> None:
         if not 1 <= confirm_hits <= window:
             raise ValueError(f"need 1 <= confirm_hits <= window, got {confirm_hits}, {window}")
@@ -370,6 +378,8 @@ class Tracker:
         self.relay_angle = relay_angle
         self.relay_shift = relay_shift
         self.codes = frozenset(codes) if codes is not None else None
+        self.watch = frozenset(watch)
+        self._pictures = RelayWatch()
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._order = 0
@@ -403,6 +413,7 @@ class Tracker:
         matched = self._match(detections)
         events: list[TableEvent] = []
         seen_tracks: set[int] = set()
+        watched: list[_Track] = []
         shake = self._shake(matched, detections)
         for det_index, track in matched.items():
             seen_tracks.add(track.id)
@@ -426,7 +437,13 @@ class Tracker:
                 and _resized(size, track.size) > SIZE_GATE
             )
             if track.confirmed and not drawn_round:
+                relaid = track.relaid
                 self._check_relaid(track, corners, size, shake, events)
+                if track.code in self.watch:
+                    if track.relaid != relaid:
+                        self._pictures.forget(track.id)
+                    else:
+                        watched.append(track)
             track.hidden = 0
             track.conf = conf
             track.best = max(track.best, track.conf)
@@ -439,6 +456,8 @@ class Tracker:
             track.hits.append(True)
             track.covered = 0
             track.absent_visible = 0
+        if watched and image is not None:
+            self._watch_pictures(image, watched, list(matched.values()), shake, events)
         for i in range(len(detections)):
             if i not in matched:
                 t = self._new_track(detections.codes[i], detections.corners[i].copy(), self.time)
@@ -567,24 +586,57 @@ class Tracker:
                 track.anchor_corners = outline
                 if resized or edge:
                     return
-                track.relaid += 1
-                track.order = self._order  # the card laid onto it lies on top of all before
-                self._order += 1
-                events.append(
-                    TableEvent(
-                        "laid",
-                        track.code,
-                        self.time,
-                        track.id,
-                        corners.copy(),
-                        reason=f"onto a {track.code}",
-                    )
-                )
+                self._laid_onto(track, corners, events)
             return
         track.pending = []
         track.anchor = 0.8 * track.anchor + 0.2 * here
         track.anchor_corners = outline
         track.wobble = 0.9 * track.wobble + 0.1 * np.array([shift, turn])
+
+    def _laid_onto(self, track: _Track, corners: np.ndarray, events: list[TableEvent]) -> None:
+        """Count another card of the track's code laid onto it, now lying in ``corners``."""
+        track.relaid += 1
+        track.order = self._order  # the card laid onto it lies on top of all before
+        self._order += 1
+        events.append(
+            TableEvent(
+                "laid",
+                track.code,
+                self.time,
+                track.id,
+                corners.copy(),
+                reason=f"onto a {track.code}",
+            )
+        )
+
+    def _watch_pictures(
+        self,
+        image: np.ndarray,
+        watched: list[_Track],
+        seen: list[_Track],
+        shake: np.ndarray,
+        events: list[TableEvent],
+    ) -> None:
+        """Look for a card laid squarely onto a watched card in the picture (see
+        :mod:`vision.relay`), against the lying cards seen round it."""
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        lying = [t for t in seen if t.confirmed]
+        for track in watched:
+            centre = track.corners.mean(axis=0)
+
+            def away(t: _Track, centre: np.ndarray = centre) -> float:
+                return float(np.linalg.norm(t.corners.mean(axis=0) - centre))
+
+            around = sorted((t for t in lying if away(t) > track.size), key=away)
+            if self._pictures.check(gray, track.id, track.corners, [t.corners for t in around]):
+                self._laid_onto(track, track.corners, events)
+                # Its outline now is the new card's: the outline check starts from there.
+                track.anchor = centre - shake
+                track.anchor_angle = _axis_angle(track.corners)
+                track.anchor_size = card_size(track.corners)
+                track.anchor_corners = track.corners - shake
+                track.pending = []
+        self._pictures.keep_only({t.id for t in self._tracks})
 
     def _confirm(self, track: _Track) -> None:
         track.confirmed = True
@@ -637,14 +689,15 @@ class Tracker:
 
     def _part_of_a_card(self, track: _Track) -> bool:
         """Return whether ``track`` is an outline of a present card of its code, drawn
-        wrong: centred on that card, but of another size (shrunk to the part a hand leaves
-        showing, or grown round the pile below). A second card of the code laid onto or
-        fanned over the first is the same size as it."""
+        wrong: centred on that card, but of another size (shrunk to the part a hand or a
+        card fanned over it leaves showing, or grown round the pile below). A second card
+        of the code laid onto or fanned over the first is whole: as large as it, or larger."""
         center = track.corners.mean(axis=0)
         for other in self._tracks:
             if other.confirmed and other.code == track.code and other is not track:
                 if point_in_quad(center, other.corners):
-                    if abs(_resized(track.size, other.size)) > SIZE_GATE:
+                    resized = _resized(track.size, other.size)
+                    if resized < -PART_GATE or resized > SIZE_GATE:
                         return True
         return False
 

@@ -137,11 +137,10 @@ def pipeline_reader(
     recognizer = make_recognizer(source)
     if recognizer is None:
         return None
-    from vision.pipeline import Guard, _recognize, reader_for
-    from vision.tracker import Tracker
+    from vision.pipeline import Guard, _recognize, reader_for, tracker_for
     from webui.camera import Reading, encode_jpeg
 
-    tracker = Tracker(codes=rules.codes())
+    tracker = tracker_for(rules)
     box: dict[str, Any] = {"guard": None, "zones": None}
     warmup = 1.0
 
