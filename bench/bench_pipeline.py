@@ -4,7 +4,9 @@ For each game type, renders ``--games`` seeded videos (kept in ``--cache``, so a
 only replays), runs the pipeline over each one with the generator's ground-truth detections
 (``--recognizer truth``) or the real recognizer (``model``), and prints one JSON object:
 per game type the share of games whose transcript equals the true move list exactly, the
-p50/p95 latency from a card landing on the table to its ``laid`` event (video time), and
+p50/p95 latency from a card landing on the table to its event (video time: ``laid``, or
+``moved`` for a card taken from one pile to another, as Skip-Bo plays from a discard or
+stock pile onto a building pile), and
 processed frames per second (pipeline alone, and with JPEG decoding).
 
     python -m bench bench_pipeline --games 20 [--recognizer truth|model] [--cache DIR]
@@ -22,8 +24,9 @@ GAMES = ("stigespill", "sten", "skipbo")
 
 
 def _latencies(truth_events: list[dict], lines: list[dict]) -> list[float]:
-    """Return, per true laid card, the delay to the first matching ``laid`` event."""
-    laid = [(e["time"], e["code"]) for e in lines if e.get("event") == "laid"]
+    """Return, per true laid card, the delay to the first later event that lays a card of
+    its code: ``laid``, or ``moved`` (the card left one pile and landed on another)."""
+    laid = [(e["time"], e["code"]) for e in lines if e.get("event") in ("laid", "moved")]
     used: set[int] = set()
     out = []
     for ev in truth_events:

@@ -27,7 +27,7 @@ SETTLE = 2  # frames alike that make a new reference trusted (no hand in it)
 REFRESH = 16  # frames after which an unchanged reference is taken again (light, shadows)
 MARGIN = 6  # pixels round a card's outline in its picture: its edges and a shake
 NEIGHBOURS = 4
-_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+_ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3)
 
 
 @dataclass

@@ -47,6 +47,8 @@ SIZE_GATE = float(np.log(1.15))
 # A card laid onto one of its code lies on top, whole: an outline centred on a present card
 # of its code and smaller by this much is that card in part (a strip of a fanned pile).
 PART_GATE = float(np.log(1.08))
+# ... and it shows in the same frames as that card (its strip) in this many sightings at least.
+TWIN_SIGHTINGS = 2
 SIZE_MEMORY = 15  # sightings whose median size is a card's size
 # A card read in the middle of a lying card of another code, seen in the same frame and read
 # surer by this margin than the new card ever was, is that card misread (see _misread_of).
@@ -293,6 +295,8 @@ class _Track:
     conf: float = 0.0  # its reading's confidence when last seen
     least: float = 1.0  # the least sure reading of its code so far
     seen: int = 0  # sightings in all
+    # Sightings in the same frame as a present card of its code that holds its centre.
+    with_twin: int = 0
     confirmed: bool = False
     # When it was laid (confirmed, or laid onto again): later cards may cover earlier ones.
     order: int = -1
@@ -468,6 +472,8 @@ class Tracker:
             if track.id not in seen_tracks:
                 track.hits.append(False)
                 track.hidden += 1
+            elif not track.confirmed and self._twin_of(track, seen_tracks) is not None:
+                track.with_twin += 1
         # Confirm tentative cards that have lain still long enough.
         for track in list(self._tracks):
             if not track.confirmed and self._seen_enough(track):
@@ -690,16 +696,25 @@ class Tracker:
     def _part_of_a_card(self, track: _Track) -> bool:
         """Return whether ``track`` is an outline of a present card of its code, drawn
         wrong: centred on that card, but of another size (shrunk to the part a hand or a
-        card fanned over it leaves showing, or grown round the pile below). A second card
-        of the code laid onto or fanned over the first is whole: as large as it, or larger."""
+        card fanned over it leaves showing, or grown round the pile below), or seen in its
+        stead (the card's outline drawn in two places in turn). A second card of the code
+        laid onto or fanned over the first is whole — as large as it, or larger — and the
+        first still shows beside it."""
+        other = self._twin_of(track)
+        if other is None:
+            return False
+        resized = _resized(track.size, other.size)
+        return resized < -PART_GATE or resized > SIZE_GATE or track.with_twin < TWIN_SIGHTINGS
+
+    def _twin_of(self, track: _Track, seen: set[int] | None = None) -> _Track | None:
+        """Return a present card of the track's code (seen this frame, if ``seen`` is given)
+        whose outline holds the track's centre."""
         center = track.corners.mean(axis=0)
         for other in self._tracks:
             if other.confirmed and other.code == track.code and other is not track:
-                if point_in_quad(center, other.corners):
-                    resized = _resized(track.size, other.size)
-                    if resized < -PART_GATE or resized > SIZE_GATE:
-                        return True
-        return False
+                if (seen is None or other.id in seen) and point_in_quad(center, other.corners):
+                    return other
+        return None
 
     def _misread_of(self, track: _Track) -> bool:
         """Return whether ``track`` is a present card of another code misread: centred on

@@ -435,6 +435,20 @@ def test_a_strip_of_a_fanned_pile_outlined_a_little_small_is_not_a_second_card()
     assert sorted(tr.state.codes()) == ["SB11", "SB4"]
 
 
+def test_a_card_outlined_in_two_places_in_turn_is_not_a_second_card():
+    # Skip-Bo 1018 live: a fanned 5's strip outlined twice in one frame, then only in the
+    # second place for two frames. A 5 laid there would show beside the first.
+    five = quad(400, 150)
+    img = scene([five])
+    tr = Tracker()
+    run(tr, [(dets(("SB5", five)), img)] * 4)
+    there = quad(407, 146, 56, 84)
+    frames = [(dets(("SB5", five), ("SB5", there)), img)]
+    frames += [(dets(("SB5", there)), img)] * 2 + [(dets(("SB5", five)), img)] * 4
+    assert run(tr, frames, t0=1.0) == []
+    assert tr.state.codes() == ["SB5"]
+
+
 def test_a_card_first_seen_half_under_the_hand_laying_it_stays_one_card():
     half = quad(400, 172.5, 60, 45)  # the hand still hides its upper half
     img = scene([])  # a white card on a pale table: its place alone does not tell
