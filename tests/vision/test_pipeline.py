@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from referee import make_rules
-from referee.skipbo import Discard, Play
+from referee.cards import parse_card
+from referee.skipbo import Discard, Play, SkipBo
 from vision.layouts.road import StigespillReader
 from vision.layouts.skipbo import SkipBoReader, Zone, ZoneError, ZoneMap, propose_zones
 from vision.layouts.sten import StenReader
@@ -595,8 +596,6 @@ def test_skipbo_discard_pile_reads_bottom_to_top_along_its_fan():
 
 
 def test_skipbo_reader_ignores_cards_its_deck_does_not_have():
-    from referee.skipbo import SkipBo
-
     zones = _one_seat_zones()
 
     # An A♥ read on a discard pile and a 5♣ on a building pile of a Skip-Bo deck's table.
@@ -610,6 +609,19 @@ def test_skipbo_reader_ignores_cards_its_deck_does_not_have():
     improvised = SkipBo(players=2, deck="improvised").codes()
     view = SkipBoReader(ZoneMap(tuple(zones), 1, 70.0), improvised).observe(table)
     assert view["discard"][0][0] == ["AH"] and view["building"][0] == "5C"
+
+
+def test_skipbo_improvised_kings_and_jokers_are_wilds_and_one_laid_squarely_counts():
+    # An improvised deck's wilds are its kings and jokers: a joker on a building pile, a
+    # king on it, and a king laid squarely onto that king (the tracker saw it: relaid).
+    rules = SkipBo(players=2, deck="improvised")
+    reader = SkipBoReader(ZoneMap(tuple(_one_seat_zones()), 1, 70.0), rules.codes())
+    table = TableState(1.0, (_card_at(1, "JK", 100, 100), _card_at(2, "KH", 101, 101, relaid=1)))
+    seen = reader.observe(table)
+    assert seen["building"][0] == "KH" and seen["wilds"][0] == 3
+    pile = tuple(parse_card(c) for c in ("5S", "JK", "KS", "KH"))
+    state = replace(rules.table_state(), building=(pile, (), (), ()))
+    assert reader.expect(rules, state)["wilds"] == [3, 0, 0, 0]
 
 
 def test_skipbo_card_found_again_inside_its_fan_is_not_a_second_card():

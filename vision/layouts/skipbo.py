@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from referee.cards import Card, parse_card
+from referee.skipbo import value
 from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
@@ -264,6 +266,12 @@ class SkipBoReader:
         # The codes the game's cards have (the rules' deck; None: any): a card read as
         # another code, an A♥ on a table of Skip-Bo cards, is a misreading and does not count.
         self.codes = frozenset(codes) if codes is not None else None
+        # The game's wilds: SBW, or K and JK in a deck improvised from ordinary cards.
+        self.wilds = (
+            frozenset(c for c in self.codes if value(parse_card(c)) == 0)
+            if self.codes is not None
+            else frozenset({WILD})
+        )
         # A card keeps the zone it was first seen in: cards lie still, and a card between
         # two zones must not flicker from one to the other with the camera's shake.
         self._zone_of: dict[int, Zone | None] = {}
@@ -290,8 +298,9 @@ class SkipBoReader:
                 continue
             if z.kind == "building":
                 view["building"][z.index] = card.code
-                top_wilds = view["wilds"][z.index] if card.code == WILD else 0
-                view["wilds"][z.index] = top_wilds + (1 + card.relaid if card.code == WILD else 0)
+                wild = card.code in self.wilds
+                top_wilds = view["wilds"][z.index] if wild else 0
+                view["wilds"][z.index] = top_wilds + (1 + card.relaid if wild else 0)
             elif z.kind == "stock" and z.owner is not None and z.owner < n:
                 view["stock"][z.owner] = card.code
             elif z.kind == "discard" and z.owner is not None and z.owner < n:
@@ -401,7 +410,7 @@ class SkipBoReader:
     def expect(self, rules, state) -> dict[str, Any]:
         return {
             "building": [p[-1].code if p else None for p in state.building],
-            "wilds": [_wild_run([c.code for c in p]) for p in state.building],
+            "wilds": [_wild_run(p) for p in state.building],
             "stock": [s[-1].code if s else None for s in state.stocks],
             "discard": [[[c.code for c in pile] for pile in seat] for seat in state.discards],
         }
@@ -411,8 +420,7 @@ class SkipBoReader:
         if getattr(move, "kind", "") == "play" and not after.building[move.pile]:
             view = self.expect(rules, after)
             view["building"][move.pile] = move.card.code
-            shown = [c.code for c in before.building[move.pile]] + [move.card.code]
-            view["wilds"][move.pile] = _wild_run(shown)
+            view["wilds"][move.pile] = _wild_run([*before.building[move.pile], move.card])
             return [view]
         return []
 
@@ -556,6 +564,11 @@ def _number(code: str | None) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-def _wild_run(codes: list[str]) -> int:
-    """Return how many wild cards lie in a row at the top of a pile (codes bottom→top)."""
-    return _run_on_top(codes, WILD)
+def _wild_run(cards: list[Card]) -> int:
+    """Return how many wild cards lie in a row at the top of a pile (bottom→top)."""
+    n = 0
+    for card in reversed(cards):
+        if value(card) != 0:
+            break
+        n += 1
+    return n
