@@ -628,8 +628,6 @@ class Tracker:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         lying = [t for t in seen if t.confirmed]
         for track in watched:
-            if self._partly_covered(track):
-                continue  # a card over part of it changes its picture: no card laid onto it
             centre = track.corners.mean(axis=0)
 
             def away(t: _Track, centre: np.ndarray = centre) -> float:
@@ -645,20 +643,6 @@ class Tracker:
                 track.anchor_corners = track.corners - shake
                 track.pending = []
         self._pictures.keep_only({t.id for t in self._tracks})
-
-    def _partly_covered(self, track: _Track, share: float = 0.05) -> bool:
-        """Return whether a card laid after ``track`` (or one being laid) lies over more than
-        ``share`` of it."""
-        area = cv2.contourArea(track.corners)
-        for other in self._tracks:
-            if other is track or (other.confirmed and other.order < track.order):
-                continue
-            if not other.confirmed and other.hidden > 0:
-                continue
-            overlap, _ = cv2.intersectConvexConvex(track.corners, other.corners)
-            if overlap > share * area:
-                return True
-        return False
 
     def _confirm(self, track: _Track) -> None:
         track.confirmed = True
