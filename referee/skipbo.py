@@ -73,6 +73,11 @@ def value(card: Card) -> int:
     return card.value if card.kind == "skipbo" else improvised_skipbo_value(card)
 
 
+def is_wild(card: Card) -> bool:
+    """Return whether a card is a wild (SBW; K or JK in the improvised deck)."""
+    return value(card) == 0
+
+
 # ---- moves ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Play(Move):
@@ -332,7 +337,7 @@ class SkipBo(Rules):
 
     def wild_codes(self) -> frozenset[str]:
         """Return the codes of this game's wilds (SBW; K and JK in the improvised deck)."""
-        return frozenset(c.code for c in self._deck if value(c) == 0)
+        return frozenset(c.code for c in self._deck if is_wild(c))
 
     def initial_state(self, rng: random.Random) -> SkipBoState:
         """Shuffle, deal the stocks and draw the first player's hand (order known: simulation)."""

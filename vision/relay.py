@@ -15,7 +15,7 @@ differently from frame to frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -159,10 +159,7 @@ class RelayWatch:
             return False
         if (
             watch.candidate is None
-            or _differs(
-                _Patch(watch.card.box, watch.candidate, watch.card.card, watch.card.inner), now
-            )
-            > limit
+            or _differs(replace(watch.card, pixels=watch.candidate), now) > limit
         ):
             watch.candidate, watch.changed = now, 1  # changed, but not as the frame before
             return False

@@ -565,8 +565,7 @@ class Tracker:
         outline = corners - shake
         here, angle = outline.mean(axis=0), _axis_angle(corners)
         if track.anchor is None:
-            track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
-            track.anchor_corners = outline
+            _anchor(track, outline, angle, size)
             return
         limit = np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
 
@@ -588,8 +587,7 @@ class Tracker:
                 # part of the pile below, or short of a hand): no card moves so.
                 edge = _one_edge_moved(track.anchor_corners, outline, limit[0] * size)
                 track.pending = []
-                track.anchor, track.anchor_angle, track.anchor_size = here, angle, size
-                track.anchor_corners = outline
+                _anchor(track, outline, angle, size)
                 if resized or edge:
                     return
                 self._laid_onto(track, corners, events)
@@ -637,10 +635,8 @@ class Tracker:
             if self._pictures.check(gray, track.id, track.corners, [t.corners for t in around]):
                 self._laid_onto(track, track.corners, events)
                 # Its outline now is the new card's: the outline check starts from there.
-                track.anchor = centre - shake
-                track.anchor_angle = _axis_angle(track.corners)
-                track.anchor_size = card_size(track.corners)
-                track.anchor_corners = track.corners - shake
+                c = track.corners
+                _anchor(track, c - shake, _axis_angle(c), card_size(c))
                 track.pending = []
         self._pictures.keep_only({t.id for t in self._tracks})
 
@@ -768,6 +764,12 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _anchor(track: _Track, outline: np.ndarray, angle: float, size: float) -> None:
+    """Set where a lying card lies (its outline with the camera's shake taken out)."""
+    track.anchor, track.anchor_angle, track.anchor_size = outline.mean(axis=0), angle, size
+    track.anchor_corners = outline
 
 
 def _one_edge_moved(before: np.ndarray, after: np.ndarray, still: float) -> bool:

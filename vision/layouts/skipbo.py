@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from referee.cards import Card, parse_card
-from referee.skipbo import value
+from referee.skipbo import is_wild
 from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
@@ -268,7 +268,7 @@ class SkipBoReader:
         self.codes = frozenset(codes) if codes is not None else None
         # The game's wilds: SBW, or K and JK in a deck improvised from ordinary cards.
         self.wilds = (
-            frozenset(c for c in self.codes if value(parse_card(c)) == 0)
+            frozenset(c for c in self.codes if is_wild(parse_card(c)))
             if self.codes is not None
             else frozenset({WILD})
         )
@@ -567,8 +567,6 @@ def _number(code: str | None) -> int | None:
 def _wild_run(cards: list[Card]) -> int:
     """Return how many wild cards lie in a row at the top of a pile (bottom→top)."""
     n = 0
-    for card in reversed(cards):
-        if value(card) != 0:
-            break
+    while n < len(cards) and is_wild(cards[-1 - n]):
         n += 1
     return n
