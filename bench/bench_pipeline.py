@@ -313,10 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.roads:
         rec = None
         if args.recognizer == "model":
+            from vision.layouts.road import road_detections
             from vision.recognizer import Recognizer
 
             model = Recognizer()
-            rec = lambda image: model.recognize(image).detections  # noqa: E731
+            rec = lambda image: road_detections(model, image)  # noqa: E731
         result["roads"] = roads(args.roads, args.seed, (w, h), rec)
     print(json.dumps(result, indent=1))
     return 0

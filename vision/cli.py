@@ -381,14 +381,18 @@ def cmd_road(args) -> int:
     import cv2
 
     from kortbord.cli import CommandError
-    from vision.layouts.road import RoadError, RoadReader
+    from vision.layouts.road import RoadError, RoadReader, road_detections
 
     frame = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
     try:
         if frame is None and not (args.truth and not args.annotate):
             why = "no such file" if not Path(args.image).exists() else "not a readable image"
             raise CommandError(f"{args.image}: {why}")
-        det = _image_truth(args.image, args.truth) if args.truth else _recognizer(args)(frame)
+        det = (
+            _image_truth(args.image, args.truth)
+            if args.truth
+            else road_detections(_recognizer(args), frame)
+        )
     except CommandError as e:
         if not args.json:
             raise

@@ -409,8 +409,9 @@ def read_cards(
     weights: how much each crop slot counts (default 1 each); more slots than the two corners
         (a whole-card thumbnail) may follow them.
 
-    Returns ``(code index (n,), confidence (n,), reading (n,))``; code index −1 where no corner
-    shows an index with at least ``min_corner_conf`` of the probability.
+    Returns ``(code index (n,), confidence (n,), reading (n,), code probabilities (n, C-1))``:
+    code index −1 where no corner shows an index with at least ``min_corner_conf`` of the
+    probability; the probabilities are those of the chosen reading (zero where no crop counts).
     """
     probs = np.asarray(probs, np.float32)
     n = probs.shape[0]
@@ -426,9 +427,10 @@ def read_cards(
     reading = best.argmax(axis=1)
     rows = np.arange(n)
     conf = best[rows, reading]
-    code = mean[rows, reading].argmax(axis=1)
+    dist = mean[rows, reading]
+    code = dist.argmax(axis=1)
     code[conf < min_corner_conf] = -1
-    return code.astype(np.int64), conf.astype(np.float32), reading.astype(np.int64)
+    return code.astype(np.int64), conf.astype(np.float32), reading.astype(np.int64), dist
 
 
 def readings(quad: np.ndarray, ratio: float = 1.2) -> tuple[int, ...]:
@@ -494,6 +496,12 @@ class Recognition:
 
     detections: Detections
     visible_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    # Per card, the probability of each code (the chosen reading's): what a
+    # layout that holds each code once weighs when two cards read alike (vision.layouts.road).
+    code_probs: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, len(CLASS_NAMES) - 1), np.float32)
+    )
+    code_names: tuple[str, ...] = CLASS_NAMES[:-1]  # the columns of code_probs
 
 
 SETTLED = 0.02  # an outline change under this share of the card's size changes no reading
@@ -705,14 +713,14 @@ class Recognizer:
         corner_conf: np.ndarray,
         code_floor: float,
         agreed_only: bool = False,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Read each card's code from its outline: its index corners, and a small card whole
         where they read unsurely (with ``agreed_only``, only where both corners read one code).
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
-        reading, corners agree)``: as :func:`read_cards`, and whether both index corners
-        were read and read the card's code.
+        reading, code probabilities, corners agree)``: as :func:`read_cards`, and whether both
+        index corners were read and read the card's code.
         """
         pyr = frame if isinstance(frame, _Pyramid) else _Pyramid(frame)
         h, w = pyr.level(0).shape[:2]
@@ -755,7 +763,7 @@ class Recognizer:
             both = valid[rows, hyp, 0] & valid[rows, hyp, 1]
             return both & (top == code_idx[:, None]).all(axis=1)
 
-        code_idx, code_conf, hyp = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
+        code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
         if slots == 3:
             # A small card whose index corners read unsurely is also read whole. Cards read
             # surely by their corners keep that reading: the corners are the better witness.
@@ -780,9 +788,10 @@ class Recognizer:
                 redo = use.any(axis=1)
                 code_idx, code_conf, hyp = (
                     np.where(redo, b, a)
-                    for a, b in zip((code_idx, code_conf, hyp), both, strict=True)
+                    for a, b in zip((code_idx, code_conf, hyp), both[:3], strict=True)
                 )
-        return code_idx, code_conf, hyp, corners_agree()
+                dist = np.where(redo[:, None], both[3], dist)
+        return code_idx, code_conf, hyp, dist, corners_agree()
 
     def _reseat(self, pyr, outlines, boxes, code_floor, read):
         """Start the outlines of unsurely read cards again, turned and a little smaller, and
@@ -794,12 +803,12 @@ class Recognizer:
         finds the top card's own edges. A start counts only when both index corners read
         the code (a lower card's peeking index is one corner), and reads it more surely.
         """
-        code_idx, code_conf, hyp = (np.array(a) for a in read)
+        code_idx, code_conf, hyp, dist = (np.array(a) for a in read)
         unsure = np.flatnonzero((code_conf < self.reseat_below) & (code_conf >= self.reseat_above))[
             : self.reseat_most
         ]
         if not len(unsure):
-            return outlines, code_idx, code_conf, hyp
+            return outlines, (code_idx, code_conf, hyp, dist)
         starts = np.concatenate(
             [_turned(outlines[unsure], t, RESEAT_SCALE) for t in self.reseat_turns]
         )
@@ -807,7 +816,7 @@ class Recognizer:
         k = len(unsure)
         owner = np.tile(unsure, len(self.reseat_turns))
         # A start counts only when its corners agree: only those are worth reading whole.
-        a_idx, a_conf, a_hyp, agree = self.read_outlines(
+        a_idx, a_conf, a_hyp, a_dist, agree = self.read_outlines(
             pyr, starts, boxes[owner], np.ones((len(starts), 4), np.float32), code_floor, True
         )
         a_conf = np.where(agree & (a_idx >= 0), a_conf, 0.0).reshape(-1, k)
@@ -818,7 +827,8 @@ class Recognizer:
             if a_conf[best[j], j] > code_conf[i]:
                 outlines[i] = starts[m]
                 code_idx[i], code_conf[i], hyp[i] = a_idx[m], a_conf[best[j], j], a_hyp[m]
-        return outlines, code_idx, code_conf, hyp
+                dist[i] = a_dist[m]
+        return outlines, (code_idx, code_conf, hyp, dist)
 
     def _thumb_fits(self, quad: np.ndarray, w: int, h: int) -> bool:
         """Return whether a card is small enough to be read whole, and wholly in the frame."""
@@ -866,13 +876,10 @@ class Recognizer:
             return Recognition(Detections.empty())
         pyr = _Pyramid(frame)
         outlines = self.refine_outlines(pyr, cand.quads)
-        code_idx, code_conf, hyp, _ = self.read_outlines(
-            pyr, outlines, cand.boxes, cand.corner_conf, code_floor
-        )
+        read = self.read_outlines(pyr, outlines, cand.boxes, cand.corner_conf, code_floor)[:4]
         if self.reseat_turns:
-            outlines, code_idx, code_conf, hyp = self._reseat(
-                pyr, outlines, cand.boxes, code_floor, (code_idx, code_conf, hyp)
-            )
+            outlines, read = self._reseat(pyr, outlines, cand.boxes, code_floor, read)
+        code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)
         ok = np.flatnonzero((code_idx >= 0) & (card_conf >= floor))
         if not len(ok):
@@ -883,7 +890,7 @@ class Recognizer:
         conf = card_conf[ok]
         keep = dedupe_cards(quads, codes, conf)
         det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
-        return Recognition(det, cand.boxes[ok][keep])
+        return Recognition(det, cand.boxes[ok][keep], dist[ok][keep], self.class_names[:-1])
 
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""

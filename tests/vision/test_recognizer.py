@@ -187,11 +187,15 @@ def test_read_cards_combines_corners_and_picks_the_reading_that_shows_an_index()
     )
     valid = np.ones((4, 2, 2), bool)
     valid[2, 0, 1] = False
-    code, conf, reading = read_cards(probs, valid)
+    code, conf, reading, dist = read_cards(probs, valid)
     assert [CLASS_NAMES[i] if i >= 0 else None for i in code] == ["QS", "6H", "9C", None]
     assert reading[:3].tolist() == [0, 1, 0]
     assert conf[0] == pytest.approx(0.85, abs=1e-3)
     assert conf[2] == pytest.approx(0.9, abs=1e-3)
+    # Each card's code probabilities are its chosen reading's, over the usable corners.
+    assert dist.shape == (4, len(CLASS_NAMES) - 1)
+    assert dist[1, CLASS_NAMES.index("6H")] == pytest.approx(0.8, abs=1e-3)
+    assert dist[2].argmax() == CLASS_NAMES.index("9C") and not dist[3].any()
 
 
 def test_a_whole_card_thumbnail_settles_a_small_card_whose_corners_disagree():
@@ -200,14 +204,14 @@ def test_a_whole_card_thumbnail_settles_a_small_card_whose_corners_disagree():
     thumb = _probs("8D", 0.9)
     probs = np.stack([np.stack([*corners, thumb])])[None]  # (1 card, 1 reading, 3 slots, C)
     valid = np.ones((1, 1, 3), bool)
-    code, conf, _ = read_cards(probs[:, :, :2], valid[:, :, :2])
+    code, conf, *_ = read_cards(probs[:, :, :2], valid[:, :, :2])
     assert code[0] == -1  # no code is sure enough
-    code, conf, _ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
+    code, conf, *_ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
     assert CLASS_NAMES[code[0]] == "8D"
     assert conf[0] == pytest.approx((0.5 + 2 * 0.9) / 4, abs=0.01)
     # Without a usable thumbnail (e.g. a big card) the corners alone decide, as before.
     valid[0, 0, 2] = False
-    code_alone, _, _ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
+    code_alone, *_ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
     assert code_alone[0] == read_cards(probs[:, :, :2], valid[:, :, :2])[0][0]
 
 

@@ -277,3 +277,23 @@ def test_a_crowded_table_is_not_searched_for_big_cards(recognizer, monkeypatch):
     sizes.clear()
     recognizer.find_cards(frame, extra=True)
     assert len(sizes) == 1 + len(recognizer.extra_sizes)
+
+
+def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
+    """Spades read as clubs double the clubs; the road's one-of-each settles them."""
+    from vision.layouts.road import RoadReader, road_detections
+    from vision.synth import ProceduralDeck, SkipBoDeck, render
+    from vision.synth.scene import sample_scene
+
+    # The road benchmark's scene 22 (bench/bench_pipeline.py: roads), a serpentine.
+    rng = np.random.default_rng([1000, 22])
+    spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
+    scene = render(spec)
+    road = [lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"]
+    truth = [lab.code for lab in sorted(road, key=lambda lab: lab.role["position"])]
+    image = scene.jpeg_image()
+    alone = RoadReader().read(recognizer(image))
+    assert not alone.ok and any(p.startswith("doubled") for p in alone.problems)
+    reading = RoadReader().read(road_detections(recognizer, image))
+    assert reading.ok, reading.problems
+    assert reading.road == truth and reading.goal == "JK"

@@ -204,3 +204,75 @@ def test_road_command_reads_a_rendered_road_scene(tmp_path):
     assert done.returncode == 1
     err = json.loads(done.stdout)
     assert f"missing: {truth[5]}" in err["error"]
+
+
+def _readings(cards: list[tuple[str, np.ndarray, float, dict[str, float]]]):
+    """Return (detections, code probabilities, code names) for (code, quad, confidence,
+    {code: probability}) cards."""
+    from vision.detections import Detections
+    from vision.recognizer import CLASS_NAMES
+
+    names = CLASS_NAMES[:-1]
+    probs = np.zeros((len(cards), len(names)))
+    for row, (_, _, _, p) in zip(probs, cards, strict=True):
+        for code, v in p.items():
+            row[names.index(code)] = v
+    det = Detections(
+        np.array([q for _, q, _, _ in cards]),
+        tuple(c for c, _, _, _ in cards),
+        np.array([conf for _, _, conf, _ in cards]),
+    )
+    return det, probs, names
+
+
+def _beside(k: int) -> np.ndarray:
+    return np.array([[0, 0], [W, 0], [W, H], [0, H]], float) + np.array([k * (W + 10), 0])
+
+
+def test_a_spade_read_as_a_club_whose_club_reads_surely_is_the_spade():
+    from vision.layouts.road import settle_road_codes
+
+    det, probs, names = _readings(
+        [
+            ("QC", _beside(0), 0.95, {"QC": 0.95, "QS": 0.02}),
+            ("QC", _beside(1), 0.7, {"QC": 0.6, "QS": 0.3, "JC": 0.05}),
+            ("5D", _beside(2), 0.8, {"5D": 0.8, "8D": 0.15}),  # an 8♦ read as a 5♦
+            ("KC", _beside(3), 0.8, {"KC": 0.9, "KS": 0.03}),  # KS too unsure to be taken
+        ]
+    )
+    settled = settle_road_codes(det, probs, names)
+    assert settled.codes == ("QC", "QS", "8D", "KC")
+    # It took 8D as no card read it; with the 8D read surely it is a die card, a 5♦.
+    det, probs, names = _readings(
+        [
+            ("5D", _beside(0), 0.8, {"5D": 0.8, "8D": 0.15}),
+            ("8D", _beside(1), 0.9, {"8D": 0.95}),
+        ]
+    )
+    assert settle_road_codes(det, probs, names).codes == ("5D", "8D")
+
+
+def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_to_report():
+    from vision.layouts.road import settle_road_codes
+
+    det, probs, names = _readings(
+        [
+            ("9H", _beside(0), 0.9, {"9H": 0.9}),
+            ("9H", _beside(1), 0.3, {"9H": 0.4, "AC": 0.3}),  # an unsure phantom: left out
+            ("JS", _beside(2), 0.9, {"JS": 0.9}),
+            ("JS", _beside(3), 0.8, {"JS": 0.85}),  # two sure readings: two cards
+            ("JK", _beside(4), 0.9, {"JK": 0.9}),
+        ]
+    )
+    settled = settle_road_codes(det, probs, names)
+    assert settled.codes == ("9H", "JS", "JS", "JK")
+    assert np.allclose(settled.corners[1], _beside(2))
+    # One card read twice, under two codes (two outlines of it), is one card: the surer.
+    det, probs, names = _readings(
+        [
+            ("10S", _beside(0), 0.6, {"10S": 0.6, "10C": 0.3}),
+            ("10C", _beside(0) + 3, 0.8, {"10C": 0.8, "10S": 0.1}),
+        ]
+    )
+    settled = settle_road_codes(det, probs, names)
+    assert settled.codes == ("10C",) and np.allclose(settled.corners[0], _beside(0) + 3)

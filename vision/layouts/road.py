@@ -511,6 +511,68 @@ def _rows_order(pts: np.ndarray, has_goal: bool, pitch: float) -> tuple[list[int
     return order, ""
 
 
+# ---- a photo of the road: the recognizer's readings, each road code given once --------------
+# A road photo is read once, at set-up, so it can afford the detector's full-resolution pass
+# (far cards of a road seen from its end are 35–50 px wide) and readings far below a single
+# photo's floor: a road holds each of its 28 codes once, which settles what an unsure reading
+# alone cannot (a spade read as a club, whose club is read surely elsewhere, is the spade).
+PHOTO_SIZE = 1280  # the detector's extra input size for a road photo
+PHOTO_FLOOR = 0.1  # the lowest reading considered (card and code confidence)
+SURE = 0.5  # a reading at least this sure is a card even when its code goes to another
+SECOND_SHARE = 0.1  # a card may take a code read with this share of its best code's probability
+SECOND_LEAST = 0.05  # … and at least this probability
+SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
+
+
+def road_detections(recognizer, image: np.ndarray) -> Detections:
+    """Return the cards of a road photo (BGR), each road code given to one card at most.
+
+    ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``recognize`` returns the
+    readings' code probabilities).
+    """
+    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,))
+    return settle_road_codes(rec.detections, rec.code_probs, rec.code_names)
+
+
+def settle_road_codes(det: Detections, probs: np.ndarray, names: tuple[str, ...]) -> Detections:
+    """Give each road code to one card: the surest (card, code) reading first, among the codes
+    each card reads with at least ``SECOND_SHARE`` of its best code's probability.
+
+    ``probs`` ``(len(det), len(names))``: each card's probability of each code. A card given
+    no road code keeps its own code when that is not a road code (a die card, a joker) or
+    when it was read surely (two sure readings of one code stay two cards: the road then
+    reports the code doubled); an unsure reading of a road code taken by a surer card is
+    left out. One card read twice, under different codes, is kept once (the surer).
+    """
+    from vision.recognizer import polygon_iou
+
+    probs = np.asarray(probs, np.float64).reshape(len(det), len(names))
+    cards: list[int] = []
+    for i in np.argsort(-det.confidence, kind="stable"):
+        if all(polygon_iou(det.corners[i], det.corners[j]) < SAME_CARD for j in cards):
+            cards.append(int(i))
+    column = {code: names.index(code) for code in ROAD_CODES if code in names}
+    offers = []
+    for i in cards:
+        floor = max(SECOND_LEAST, SECOND_SHARE * probs[i].max())
+        offers += [(probs[i, k], i, code) for code, k in column.items() if probs[i, k] >= floor]
+    given: dict[int, str] = {}
+    taken: set[str] = set()
+    for _, i, code in sorted(offers, key=lambda o: -o[0]):
+        if i not in given and code not in taken:
+            given[i] = code
+            taken.add(code)
+    keep, codes = [], []
+    for i in sorted(cards):
+        code = given.get(i, det.codes[i])
+        if i in given or code not in column or det.confidence[i] >= SURE:
+            keep.append(i)
+            codes.append(code)
+    if not keep:
+        return Detections.empty()
+    return Detections(det.corners[keep], tuple(codes), det.confidence[keep])
+
+
 def read_road(table, shape: str = "auto") -> RoadReading:
     """Return the road read from ``table`` (detections, a table state or (code, quad) pairs)."""
     return RoadReader(shape=shape).read(table)
