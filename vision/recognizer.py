@@ -793,7 +793,7 @@ class Recognizer:
                 dist = np.where(redo[:, None], both[3], dist)
         return code_idx, code_conf, hyp, dist, corners_agree()
 
-    def _reseat(self, pyr, outlines, boxes, code_floor, read):
+    def _reseat(self, pyr, outlines, boxes, code_floor, read, unread: bool = False):
         """Start the outlines of unsurely read cards again, turned and a little smaller, and
         keep a start the refiner moves onto a card that reads surely.
 
@@ -802,11 +802,14 @@ class Recognizer:
         its index corners then show parts of other cards. Turned by up to 30°, the refiner
         finds the top card's own edges. A start counts only when both index corners read
         the code (a lower card's peeking index is one corner), and reads it more surely.
+        With ``unread``, every outline that reads nothing is started again too.
         """
         code_idx, code_conf, hyp, dist = (np.array(a) for a in read)
         unsure = np.flatnonzero((code_conf < self.reseat_below) & (code_conf >= self.reseat_above))[
             : self.reseat_most
         ]
+        if unread:
+            unsure = np.union1d(unsure, np.flatnonzero(code_conf < self.reseat_above))
         if not len(unsure):
             return outlines, (code_idx, code_conf, hyp, dist)
         starts = np.concatenate(
@@ -857,12 +860,16 @@ class Recognizer:
         proposals: Recognition | None = None,
         extra: bool | None = None,
         region: Sequence[int] | None = None,
+        reseat_unread: bool = False,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.
 
         A card is left out when its confidence, or its code's probability, is below
         ``min_confidence`` (default: the floors tuned for single photos). ``sizes``,
-        ``proposals`` and ``extra`` go to :meth:`find_cards`.
+        ``proposals`` and ``extra`` go to :meth:`find_cards`. ``reseat_unread`` also starts
+        every outline that reads nothing again (a detector's outline of a card turned 45° is
+        often square): for a photo read once, where time matters less than each card (a
+        Stigespill road).
         """
         floor, code_floor = (
             (self.min_confidence, self.min_code_conf)
@@ -878,7 +885,9 @@ class Recognizer:
         outlines = self.refine_outlines(pyr, cand.quads)
         read = self.read_outlines(pyr, outlines, cand.boxes, cand.corner_conf, code_floor)[:4]
         if self.reseat_turns:
-            outlines, read = self._reseat(pyr, outlines, cand.boxes, code_floor, read)
+            outlines, read = self._reseat(
+                pyr, outlines, cand.boxes, code_floor, read, reseat_unread
+            )
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)
         ok = np.flatnonzero((code_idx >= 0) & (card_conf >= floor))

@@ -297,3 +297,22 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
     reading = RoadReader().read(road_detections(recognizer, image))
     assert reading.ok, reading.problems
     assert reading.road == truth and reading.goal == "JK"
+
+
+def test_an_outline_that_reads_nothing_is_started_again_when_asked(recognizer):
+    """A card turned 45°: the detector outlines it square, and its corners read nothing."""
+    from vision.synth import ProceduralDeck, SkipBoDeck, render
+    from vision.synth.scene import sample_scene
+
+    rng = np.random.default_rng([1000, 2])  # the road benchmark's scene 2
+    spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
+    scene = render(spec)
+    card = next(lab for lab in scene.labels if lab.code == "10D")
+    centre = np.asarray(card.corners).mean(axis=0)
+
+    def read_there(**kw) -> list[str]:
+        det = recognizer.recognize(scene.jpeg_image(), 0.1, sizes=(1280,), **kw).detections
+        return [c for c, _, q in det if np.linalg.norm(q.mean(axis=0) - centre) < 15]
+
+    assert "10D" not in read_there()
+    assert read_there(reseat_unread=True) == ["10D"]

@@ -513,9 +513,11 @@ def _rows_order(pts: np.ndarray, has_goal: bool, pitch: float) -> tuple[list[int
 
 # ---- a photo of the road: the recognizer's readings, each road code given once --------------
 # A road photo is read once, at set-up, so it can afford the detector's full-resolution pass
-# (far cards of a road seen from its end are 35–50 px wide) and readings far below a single
-# photo's floor: a road holds each of its 28 codes once, which settles what an unsure reading
-# alone cannot (a spade read as a club, whose club is read surely elsewhere, is the spade).
+# (far cards of a road seen from its end are 35–50 px wide), outlines started again wherever
+# they read nothing (the detector's outline of a card turned 45° is often square and reads
+# nothing), and readings far below a single photo's floor: a road holds each of its 28 codes
+# once, which settles what an unsure reading alone cannot (a spade read as a club, whose club
+# is read surely elsewhere, is the spade).
 PHOTO_SIZE = 1280  # the detector's extra input size for a road photo
 PHOTO_FLOOR = 0.1  # the lowest reading considered (card and code confidence)
 SURE = 0.5  # a reading at least this sure is a card even when its code goes to another
@@ -530,7 +532,7 @@ def road_detections(recognizer, image: np.ndarray) -> Detections:
     ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``recognize`` returns the
     readings' code probabilities).
     """
-    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,))
+    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,), reseat_unread=True)
     return settle_road_codes(rec.detections, rec.code_probs, rec.code_names)
 
 
