@@ -246,16 +246,25 @@ class CameraHub:
             cam.stop()
 
 
-def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
-    """Return the card codes in a photo, or ``([], why not)``."""
+NOT_A_PICTURE = "That file is not a picture I can read."
+
+
+def _decode(data: bytes) -> tuple[Any, str | None]:
+    """Return ``(BGR image, None)`` for a photo's bytes, or ``(None, why not)``."""
     try:
         import cv2
         import numpy as np
     except ImportError:
-        return [], NO_RECOGNIZER
+        return None, NO_RECOGNIZER
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        return [], "That file is not a picture I can read."
+    return (None, NOT_A_PICTURE) if image is None else (image, None)
+
+
+def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
+    """Return the card codes in a photo, or ``([], why not)``."""
+    image, problem = _decode(data)
+    if problem:
+        return [], problem
     try:
         from webui.pipeline_adapter import recognize
     except ImportError:
@@ -264,6 +273,24 @@ def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
     if codes is None:
         return [], NO_RECOGNIZER
     return codes, None
+
+
+def read_road_photo(data: bytes) -> tuple[list[str], str | None]:
+    """Return the Stigespill road (28 codes in road order) in a photo of the laid-out road,
+    or ``([], why not)``: what is missing, doubled or ambiguous."""
+    image, problem = _decode(data)
+    if problem:
+        return [], problem
+    try:
+        from webui.pipeline_adapter import read_road
+    except ImportError:
+        return [], NO_RECOGNIZER
+    reading = read_road(image)
+    if reading is None:
+        return [], NO_RECOGNIZER
+    if not reading["ok"]:
+        return [], "; ".join(reading["problems"])
+    return reading["road"], None
 
 
 def init_app(app: Flask) -> None:

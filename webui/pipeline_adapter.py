@@ -1,7 +1,7 @@
 """The only place the web app knows the vision layer's API: the recognizer for photos of a
-hand, and the camera pipeline for a table's camera. Both are optional: when the models or
-the pipeline are missing, :func:`recognize` returns ``None`` and :func:`pipeline_reader`
-returns ``None``, and the app falls back to tapping.
+hand or a Stigespill road, and the camera pipeline for a table's camera. Both are optional:
+when the models or the pipeline are missing, :func:`recognize`, :func:`read_road` and
+:func:`pipeline_reader` return ``None``, and the app falls back to tapping.
 """
 
 from __future__ import annotations
@@ -48,6 +48,21 @@ def recognize(image: Any) -> list[str] | None:
         if det.codes[i] not in seen:
             seen.append(det.codes[i])
     return seen
+
+
+def read_road(image: Any) -> dict[str, Any] | None:
+    """Return the Stigespill road read from a BGR photo of it (``{"road", "goal",
+    "problems", "ok"}``, the road in road order), or ``None`` without models."""
+    rec = _get_recognizer()
+    if rec is None:
+        return None
+    from vision.layouts.road import RoadError, RoadReader, road_detections
+
+    try:
+        reading = RoadReader().read(road_detections(rec, image))
+    except RoadError as e:
+        return {"road": [], "goal": None, "problems": [str(e)], "ok": False}
+    return {**reading.to_json(), "ok": reading.ok}
 
 
 def available() -> bool:

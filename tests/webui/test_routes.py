@@ -429,3 +429,63 @@ def test_random_junk_never_breaks_the_server_or_the_game(client, make_table):
     for game, t in tables.items():
         after = client.get(f"/api/tables/{t['id']}").get_json()
         assert after["moves_made"] == before[game]["moves_made"]
+
+
+# ---- a Stigespill road read from a photo -----------------------------------------------------
+def _road_scene():
+    """Return (JPEG bytes, true road) of the road benchmark's scene 22 (a serpentine)."""
+    import numpy as np
+
+    from vision.synth import ProceduralDeck, SkipBoDeck, render
+    from vision.synth.scene import sample_scene
+
+    rng = np.random.default_rng([1000, 22])
+    spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
+    scene = render(spec)
+    road = [lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"]
+    return scene.jpeg(), [lab.code for lab in sorted(road, key=lambda lab: lab.role["position"])]
+
+
+def _stigespill_form(**extra):
+    return {"game": "stigespill", "players": "2", "names": "Ann, Bo", "deal": "table", **extra}
+
+
+def test_a_new_stigespill_table_takes_its_road_from_a_photo(client):
+    import io
+
+    from vision.recognizer import models_present
+
+    if not models_present():
+        pytest.skip("no trained models in models/")
+    jpeg, truth = _road_scene()
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
+    assert r.status_code == 302, r.get_data(as_text=True)
+    view = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["view"]
+    assert [tile["code"] for tile in view["road"]] == truth
+    # A road typed in the form wins over the photo.
+    typed = " ".join(reversed(truth))
+    r = client.post(
+        "/new", data=_stigespill_form(road=typed, road_photo=(io.BytesIO(jpeg), "road.jpg"))
+    )
+    view = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["view"]
+    assert [tile["code"] for tile in view["road"]] == truth[::-1]
+
+
+def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, monkeypatch):
+    import io
+
+    before = len(client.get("/api/tables").get_json()["tables"])
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(b"junk"), "road.jpg")))
+    assert r.status_code == 400 and "not a picture" in r.get_data(as_text=True)
+    # A readable photo of a road with a card missing names the card.
+    import webui.pipeline_adapter as adapter
+
+    monkeypatch.setattr(
+        adapter,
+        "read_road",
+        lambda image: {"road": [], "goal": "JK", "problems": ["missing: 10D"], "ok": False},
+    )
+    jpeg, _ = _road_scene()
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
+    assert r.status_code == 400 and "road photo: missing: 10D" in r.get_data(as_text=True)
+    assert len(client.get("/api/tables").get_json()["tables"]) == before
