@@ -570,8 +570,6 @@ def settle_road_codes(det: Detections, probs: np.ndarray, names: tuple[str, ...]
         if i in given or code not in column or det.confidence[i] >= SURE:
             keep.append(i)
             codes.append(code)
-    if not keep:
-        return Detections.empty()
     return Detections(det.corners[keep], tuple(codes), det.confidence[keep])
 
 
