@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             from vision.recognizer import Recognizer
 
             model = Recognizer()
-            rec = lambda image: road_detections(model, image)  # noqa: E731
+            rec = lambda image: road_detections(model, image)[0]  # noqa: E731
         result["roads"] = roads(args.roads, args.seed, (w, h), rec)
     print(json.dumps(result, indent=1))
     return 0

@@ -388,8 +388,8 @@ def cmd_road(args) -> int:
         if frame is None and not (args.truth and not args.annotate):
             why = "no such file" if not Path(args.image).exists() else "not a readable image"
             raise CommandError(f"{args.image}: {why}")
-        det = (
-            _image_truth(args.image, args.truth)
+        det, notes = (
+            (_image_truth(args.image, args.truth), [])
             if args.truth
             else road_detections(_recognizer(args), frame)
         )
@@ -401,9 +401,11 @@ def cmd_road(args) -> int:
     try:
         reading = RoadReader(shape=args.shape, spiral=args.spiral).read(det)
     except RoadError as e:
-        _road_out(args, {"error": str(e), **e.details})
+        _road_out(args, {"error": str(e), **e.details, **({"notes": notes} if notes else {})})
         return 1
     out = reading.to_json()
+    if notes:
+        out["notes"] = notes + out.get("notes", [])
     if args.annotate:
         _annotate_road(frame, reading, args.annotate)
     if not reading.ok:

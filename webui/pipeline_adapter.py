@@ -59,7 +59,7 @@ def read_road(image: Any) -> dict[str, Any] | None:
     from vision.layouts.road import RoadError, RoadReader, road_detections
 
     try:
-        reading = RoadReader().read(road_detections(rec, image))
+        reading = RoadReader().read(road_detections(rec, image)[0])
     except RoadError as e:
         return {"road": [], "goal": None, "problems": [str(e)], "ok": False}
     return {**reading.to_json(), "ok": reading.ok}

@@ -294,9 +294,13 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
     image = scene.jpeg_image()
     alone = RoadReader().read(recognizer(image))
     assert not alone.ok and any(p.startswith("doubled") for p in alone.problems)
-    reading = RoadReader().read(road_detections(recognizer, image))
+    det, notes = road_detections(recognizer, image)
+    reading = RoadReader().read(det)
     assert reading.ok, reading.problems
     assert reading.road == truth and reading.goal == "JK"
+    # The cards read by elimination are named, for the user to check.
+    assert notes and all("read by elimination" in n for n in notes)
+    assert {n.split()[0] for n in notes} <= {"JS", "QC", "KC", "QS", "KS", "JC"}
 
 
 def test_an_outline_that_reads_nothing_is_started_again_when_asked(recognizer):

@@ -240,8 +240,12 @@ def test_a_spade_read_as_a_club_whose_club_reads_surely_is_the_spade():
             ("KC", _beside(3), 0.8, {"KC": 0.9, "KS": 0.03}),  # KS too unsure to be taken
         ]
     )
-    settled = settle_road_codes(det, probs, names)
+    settled, notes = settle_road_codes(det, probs, names)
     assert settled.codes == ("QC", "QS", "8D", "KC")
+    assert notes == [
+        "QS read by elimination: that card looks most like QC",
+        "8D read by elimination: that card looks most like 5D",
+    ]
     # It took 8D as no card read it; with the 8D read surely it is a die card, a 5♦.
     det, probs, names = _readings(
         [
@@ -249,7 +253,7 @@ def test_a_spade_read_as_a_club_whose_club_reads_surely_is_the_spade():
             ("8D", _beside(1), 0.9, {"8D": 0.95}),
         ]
     )
-    assert settle_road_codes(det, probs, names).codes == ("5D", "8D")
+    assert settle_road_codes(det, probs, names)[0].codes == ("5D", "8D")
 
 
 def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_to_report():
@@ -264,8 +268,8 @@ def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_
             ("JK", _beside(4), 0.9, {"JK": 0.9}),
         ]
     )
-    settled = settle_road_codes(det, probs, names)
-    assert settled.codes == ("9H", "JS", "JS", "JK")
+    settled, notes = settle_road_codes(det, probs, names)
+    assert settled.codes == ("9H", "JS", "JS", "JK") and notes == []
     assert np.allclose(settled.corners[1], _beside(2))
     # One card read twice, under two codes (two outlines of it), is one card: the surer.
     det, probs, names = _readings(
@@ -274,5 +278,5 @@ def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_
             ("10C", _beside(0) + 3, 0.8, {"10C": 0.8, "10S": 0.1}),
         ]
     )
-    settled = settle_road_codes(det, probs, names)
+    settled, _ = settle_road_codes(det, probs, names)
     assert settled.codes == ("10C",) and np.allclose(settled.corners[0], _beside(0) + 3)

@@ -526,8 +526,9 @@ SECOND_LEAST = 0.05  # … and at least this probability
 SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
 
 
-def road_detections(recognizer, image: np.ndarray) -> Detections:
-    """Return the cards of a road photo (BGR), each road code given to one card at most.
+def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
+    """Return the cards of a road photo (BGR), each road code given to one card at most, and
+    a note for each card read by elimination (see :func:`settle_road_codes`).
 
     ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``recognize`` returns the
     readings' code probabilities).
@@ -536,9 +537,14 @@ def road_detections(recognizer, image: np.ndarray) -> Detections:
     return settle_road_codes(rec.detections, rec.code_probs, rec.code_names)
 
 
-def settle_road_codes(det: Detections, probs: np.ndarray, names: tuple[str, ...]) -> Detections:
+def settle_road_codes(
+    det: Detections, probs: np.ndarray, names: tuple[str, ...]
+) -> tuple[Detections, list[str]]:
     """Give each road code to one card: the surest (card, code) reading first, among the codes
     each card reads with at least ``SECOND_SHARE`` of its best code's probability.
+
+    Returns the cards and a note for each card given a code other than its own, so the user
+    knows which cards to check.
 
     ``probs`` ``(len(det), len(names))``: each card's probability of each code. A card given
     no road code keeps its own code when that is not a road code (a die card, a joker) or
@@ -564,13 +570,15 @@ def settle_road_codes(det: Detections, probs: np.ndarray, names: tuple[str, ...]
         if i not in given and code not in taken:
             given[i] = code
             taken.add(code)
-    keep, codes = [], []
+    keep, codes, notes = [], [], []
     for i in sorted(cards):
         code = given.get(i, det.codes[i])
         if i in given or code not in column or det.confidence[i] >= SURE:
             keep.append(i)
             codes.append(code)
-    return Detections(det.corners[keep], tuple(codes), det.confidence[keep])
+        if code != det.codes[i]:
+            notes.append(f"{code} read by elimination: that card looks most like {det.codes[i]}")
+    return Detections(det.corners[keep], tuple(codes), det.confidence[keep]), notes
 
 
 def read_road(table, shape: str = "auto") -> RoadReading:
