@@ -249,45 +249,38 @@ class CameraHub:
 NOT_A_PICTURE = "That file is not a picture I can read."
 
 
-def _decode(data: bytes) -> tuple[Any, str | None]:
-    """Return ``(BGR image, None)`` for a photo's bytes, or ``(None, why not)``."""
+def _read_photo(data: bytes, read: Callable[[Any], Any]) -> tuple[Any, str | None]:
+    """Decode a photo's bytes and read the BGR image with ``read`` (a function of
+    :mod:`webui.pipeline_adapter`, ``None`` without models); return ``(result, None)`` or
+    ``(None, why not)``."""
     try:
         import cv2
         import numpy as np
     except ImportError:
         return None, NO_RECOGNIZER
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    return (None, NOT_A_PICTURE) if image is None else (image, None)
+    if image is None:
+        return None, NOT_A_PICTURE
+    result = read(image)
+    return (None, NO_RECOGNIZER) if result is None else (result, None)
 
 
 def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
     """Return the card codes in a photo, or ``([], why not)``."""
-    image, problem = _decode(data)
-    if problem:
-        return [], problem
-    try:
-        from webui.pipeline_adapter import recognize
-    except ImportError:
-        return [], NO_RECOGNIZER
-    codes = recognize(image)
-    if codes is None:
-        return [], NO_RECOGNIZER
-    return codes, None
+    from webui import pipeline_adapter
+
+    codes, problem = _read_photo(data, pipeline_adapter.recognize)
+    return ([], problem) if problem else (codes, None)
 
 
 def read_road_photo(data: bytes) -> tuple[list[str], str | None]:
     """Return the Stigespill road (28 codes in road order) in a photo of the laid-out road,
     or ``([], why not)``: what is missing, doubled or ambiguous."""
-    image, problem = _decode(data)
+    from webui import pipeline_adapter
+
+    reading, problem = _read_photo(data, pipeline_adapter.read_road)
     if problem:
         return [], problem
-    try:
-        from webui.pipeline_adapter import read_road
-    except ImportError:
-        return [], NO_RECOGNIZER
-    reading = read_road(image)
-    if reading is None:
-        return [], NO_RECOGNIZER
     if not reading["ok"]:
         return [], "; ".join(reading["problems"])
     return reading["road"], None
