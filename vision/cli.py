@@ -117,6 +117,11 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--real-train", action="store_true", help="also score the rank-only train split")
     p.add_argument(
+        "--real-turned",
+        action="store_true",
+        help="also score the test photos turned a quarter, a half and three quarters",
+    )
+    p.add_argument(
         "--deck-dir",
         action="append",
         default=None,
@@ -159,6 +164,9 @@ def cmd_eval(args) -> int:
     real = Path(args.real)
     if (real / "test").is_dir():
         report["real_test"] = eval_real(rec, load_split(real, "test")).summary()
+        if args.real_turned:
+            turned = eval_real(rec, load_split(real, "test"), turns=(90, 180, 270))
+            report["real_test_turned"] = turned.summary()
         if args.real_train and (real / "train").is_dir():
             report["real_train_ranks"] = eval_real_ranks(rec, load_split(real, "train"))
     else:
@@ -189,6 +197,13 @@ def _print_report(report: dict) -> None:
         )
         if s["top_confusions"]:
             print("  confusions: " + ", ".join(s["top_confusions"]))
+    if "real_test_turned" in report:
+        s = report["real_test_turned"]
+        print(
+            f"Real photos (test split turned 90/180/270°): images {s['images']}  "
+            f"precision {s['precision']:.4f}  recall {s['recall']:.4f}  "
+            f"box IoU>=0.8 {s.get('box_iou_ge_0.8', 0):.4f}"
+        )
     if "real_train_ranks" in report:
         s = report["real_train_ranks"]
         print(

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 RANK_WORDS = {
@@ -93,3 +94,19 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
         )
         photos.append(LabelledPhoto(image, boxes, ranks, full, may_be))
     return photos
+
+
+def turn_photo(frame: np.ndarray, boxes: np.ndarray, degrees: int):
+    """Return a photo and its ``x1 y1 x2 y2`` boxes turned clockwise by a quarter-turn multiple."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = np.asarray(boxes, np.float32).reshape(-1, 4).T
+    if degrees == 0:
+        return frame, np.stack([x0, y0, x1, y1], 1)
+    if degrees == 90:
+        return cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE), np.stack([h - y1, x0, h - y0, x1], 1)
+    if degrees == 180:
+        return cv2.rotate(frame, cv2.ROTATE_180), np.stack([w - x1, h - y1, w - x0, h - y0], 1)
+    if degrees == 270:
+        turned = cv2.rotate(frame, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        return turned, np.stack([y0, w - x1, y1, w - x0], 1)
+    raise ValueError(f"a photo turns by 0, 90, 180 or 270 degrees, not {degrees}")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.realphotos import turn_photo
 from vision.recognizer import Recognition, Recognizer, box_iou, polygon_iou
 
 EVAL_SEED = 90210  # never used for training data
@@ -193,21 +194,24 @@ def eval_synthetic(
     return per
 
 
-def eval_real(recognizer: Recognizer, photos) -> Tally:
-    """Score the recognizer on labelled real photos that have full codes."""
+def eval_real(recognizer: Recognizer, photos, turns: Iterable[int] = (0,)) -> Tally:
+    """Score the recognizer on labelled real photos that have full codes, each turned
+    clockwise by each of ``turns`` degrees (quarter turns: a phone held sideways)."""
     total = Tally()
     for p in photos:
         if any(c is None for c in p.codes):
             continue
-        frame = cv2.imread(str(p.image), cv2.IMREAD_COLOR)
-        if frame is None:
+        photo = cv2.imread(str(p.image), cv2.IMREAD_COLOR)
+        if photo is None:
             continue
-        t0 = time.perf_counter()
-        rec = recognizer.recognize(frame)
-        dt = time.perf_counter() - t0
-        t = score_real(rec, p.boxes, p.codes)
-        t.seconds = dt
-        total.add(t)
+        for degrees in turns:
+            frame, boxes = turn_photo(photo, p.boxes, degrees)
+            t0 = time.perf_counter()
+            rec = recognizer.recognize(frame)
+            dt = time.perf_counter() - t0
+            t = score_real(rec, boxes, p.codes)
+            t.seconds = dt
+            total.add(t)
     return total
 
 

@@ -65,3 +65,37 @@ def test_the_shipped_suits_cover_the_edje_train_photos():
     suits = [s for p in photos for s in p.suits]
     assert len(suits) == sum(len(p.ranks) for p in photos) > 500
     assert sum(len(s) == 1 for s in suits) / len(suits) > 0.95  # most suits were readable
+
+
+class _BrightBoxes:
+    """A stand-in recognizer: each bright region of the frame is a king of hearts."""
+
+    def recognize(self, frame):
+        from vision.detections import Detections
+        from vision.recognizer import Recognition
+
+        n, _, stats, _ = cv2.connectedComponentsWithStats((frame[..., 0] > 200).astype(np.uint8))
+        boxes = np.array([[x, y, x + w, y + h] for x, y, w, h, _ in stats[1:n]], np.float32)
+        quads = np.array([[[a, b], [c, b], [c, d], [a, d]] for a, b, c, d in boxes], np.float32)
+        det = Detections(quads.reshape(-1, 4, 2), ("KH",) * len(boxes), np.ones(len(boxes)))
+        return Recognition(det, boxes.reshape(-1, 4))
+
+
+def test_real_photos_are_scored_turned_each_quarter_with_their_boxes_turned_alike(tmp_path):
+    from vision.recognizer_eval import eval_real
+
+    d = tmp_path / "test"
+    d.mkdir()
+    photo = np.zeros((100, 400, 3), np.uint8)
+    photo[10:90, 10:80] = 255  # the card of the label below, at the photo's left
+    cv2.imwrite(str(d / "a.png"), photo)
+    (d / "a.xml").write_text(VOC.format(name="a", objects=OBJ.format(rank="king", x=10, x2=80)))
+    (tmp_path / "test-codes.json").write_text(json.dumps({"a": ["KH"]}))
+    photos = load_split(tmp_path, "test")
+    for turns in ((0,), (90,), (180,), (270,), (0, 90, 180, 270)):
+        s = eval_real(_BrightBoxes(), photos, turns).summary()
+        n = len(turns)
+        assert (s["images"], s["cards_found_right"], s["false_positives"]) == (n, n, 0)
+        assert s["box_iou_ge_0.8"] == 1.0
+    with pytest.raises(ValueError, match="45"):
+        eval_real(_BrightBoxes(), photos, (45,))

@@ -285,8 +285,9 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
     from vision.synth import ProceduralDeck, SkipBoDeck, render
     from vision.synth.scene import sample_scene
 
-    # The road benchmark's scene 22 (bench/bench_pipeline.py: roads), a serpentine.
-    rng = np.random.default_rng([1000, 22])
+    # The road benchmark's scene 42 (bench/bench_pipeline.py: roads), a serpentine: its Q♠
+    # and K♠ read as clubs (scene 22 until the seventeenth session's detector).
+    rng = np.random.default_rng([1000, 42])
     spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
     scene = render(spec)
     road = [lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"]
@@ -304,11 +305,13 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
 
 
 def test_an_outline_that_reads_nothing_is_started_again_when_asked(recognizer):
-    """A card turned 45°: the detector outlines it square, and its corners read nothing."""
+    """An outline whose corners read nothing (often a card turned 45°, outlined square)."""
     from vision.synth import ProceduralDeck, SkipBoDeck, render
     from vision.synth.scene import sample_scene
 
-    rng = np.random.default_rng([1000, 2])  # the road benchmark's scene 2
+    # The road benchmark's scene 73 (scene 2 until the seventeenth session's detector,
+    # which reads that one's 10♦ at once).
+    rng = np.random.default_rng([1000, 73])
     spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
     scene = render(spec)
     card = next(lab for lab in scene.labels if lab.code == "10D")

@@ -139,9 +139,11 @@ def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corne
 
     photos = tmp_path / "photos" / "train"
     photos.mkdir(parents=True)
-    cv2.imwrite(str(photos / "a.jpg"), np.full((100, 80, 3), 90, np.uint8))
+    photo = np.full((100, 80, 3), 90, np.uint8)
+    photo[10:70, 8:48] = 255  # the card: x 8..48, y 10..70
+    cv2.imwrite(str(photos / "a.png"), photo)
     (photos / "a.xml").write_text(
-        "<annotation><filename>a.jpg</filename><object><name>king</name><bndbox>"
+        "<annotation><filename>a.png</filename><object><name>king</name><bndbox>"
         "<xmin>8</xmin><ymin>10</ymin><xmax>48</xmax><ymax>70</ymax></bndbox></object>"
         "</annotation>"
     )
@@ -149,16 +151,24 @@ def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corne
     (data / "images" / "train").mkdir(parents=True)
     yaml = data / "data.yaml"
     yaml.write_text(f"path: {data}\ntrain: images/train\nval: images/val\n")
-    assert add_real_boxes(yaml, tmp_path / "photos", repeat=2, log=lambda *_: None) == 2
-    assert add_real_boxes(yaml, tmp_path / "photos", repeat=2, log=lambda *_: None) == 2
+    assert add_real_boxes(yaml, tmp_path / "photos", log=lambda *_: None) == 4
+    assert add_real_boxes(yaml, tmp_path / "photos", turns=(0, 90), log=lambda *_: None) == 2
+    assert add_real_boxes(yaml, tmp_path / "photos", log=lambda *_: None) == 4
     assert f"train: [images/train, images/{REAL_SPLIT}]" in yaml.read_text()
-    assert sorted(p.name for p in (data / "images" / REAL_SPLIT).iterdir()) == [
-        "a_0.jpg",
-        "a_1.jpg",
-    ]
-    line = (data / "labels" / REAL_SPLIT / "a_0.txt").read_text().split()
-    assert [float(v) for v in line[1:5]] == pytest.approx([28 / 80, 40 / 100, 40 / 80, 60 / 100])
-    assert line[5:] == ["0"] * 12
+    names = sorted(p.stem for p in (data / "images" / REAL_SPLIT).iterdir())
+    assert names == ["a_0", "a_180", "a_270", "a_90"]
+    for name in names:
+        # Each turned photo's label box is where its card lies.
+        image = cv2.imread(str(data / "images" / REAL_SPLIT / f"{name}.jpg"), cv2.IMREAD_GRAYSCALE)
+        h, w = image.shape
+        line = (data / "labels" / REAL_SPLIT / f"{name}.txt").read_text().split()
+        assert line[0] == "0" and line[5:] == ["0"] * 12  # one class; corners unknown
+        cx, cy, bw, bh = (float(v) for v in line[1:5])
+        ys, xs = np.nonzero(image > 200)
+        assert cx * w == pytest.approx((xs.min() + xs.max() + 1) / 2, abs=1)
+        assert cy * h == pytest.approx((ys.min() + ys.max() + 1) / 2, abs=1)
+        assert (bw * w, bh * h) == pytest.approx((np.ptp(xs) + 1, np.ptp(ys) + 1), abs=1.5)
+    assert (h, w) == (80, 100)  # the last, a_90, lies on its side
 
 
 def test_refiner_disturbs_outlines_like_the_detector_and_knows_which_corner_is_which():
