@@ -163,10 +163,10 @@ def cmd_eval(args) -> int:
         report["synthetic"] = {"all": total.summary(), **{k: v.summary() for k, v in per.items()}}
     real = Path(args.real)
     if (real / "test").is_dir():
-        report["real_test"] = eval_real(rec, load_split(real, "test")).summary()
+        test = load_split(real, "test")
+        report["real_test"] = eval_real(rec, test).summary()
         if args.real_turned:
-            turned = eval_real(rec, load_split(real, "test"), turns=(90, 180, 270))
-            report["real_test_turned"] = turned.summary()
+            report["real_test_turned"] = eval_real(rec, test, turns=(90, 180, 270)).summary()
         if args.real_train and (real / "train").is_dir():
             report["real_train_ranks"] = eval_real_ranks(rec, load_split(real, "train"))
     else:
