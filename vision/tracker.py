@@ -35,6 +35,9 @@ WOBBLE_MARGIN = 4.0
 # centre to this share of its size, lie inside that card: a recognizer's outlines of a
 # pile's cards are a few pixels off each other, a fanned pile's lower card shows its far end.
 COVER_SHARE = 0.8
+# An outline keeping one edge and moving the other this many times its wobble has one edge
+# drawn elsewhere, not a card laid onto it.
+EDGE_MOVED = 2.5
 RELAY_SIGHTINGS = 3  # sightings in a row, alike and off its place, that make a card re-laid
 # An outline holding a present card this much smaller (square root of the area) is drawn
 # round two cards, not one (two cards side by side: √½ ≈ 0.71 of their joint outline).
@@ -64,7 +67,7 @@ class TrackedCard:
     """A card in the stable state: ``corners`` ``(4, 2)`` where it was last seen.
 
     ``relaid`` counts the cards of the same code laid squarely onto it since (in Skip-Bo a
-    wild on a wild): the code on top did not change, but the card did.
+    wild on a wild), or found covered by it: the code on top did not change, but the card did.
     """
 
     id: int
@@ -303,7 +306,7 @@ class _Track:
     settled: int = 0  # sightings in a row (missed frames aside) at the same place while tentative
     covered: int = 0
     absent_visible: int = 0
-    covered_by: str = ""
+    covered_by: _Track | None = None  # the card lying over it
     hidden: int = 0  # frames in a row not seen
     anchor: np.ndarray | None = None  # where it lies on the table, camera shake taken out
     anchor_angle: float = 0.0
@@ -364,7 +367,7 @@ class Tracker:
         table_model: TableModel | None = None,
         visible: Callable[[np.ndarray], bool] | None = None,
         relay_angle: float = 0.8,
-        relay_shift: float = 0.015,
+        relay_shift: float = 0.02,
         codes: Collection[str] | None = None,
         watch: Collection[str] = (),
     ) -> None:
@@ -496,7 +499,7 @@ class Tracker:
             cover = self._covering(track, newly_seen)
             if cover is not None:
                 track.covered += 1
-                track.covered_by = cover.code
+                track.covered_by = cover
             elif self._place_visible(track.corners, newly_seen):
                 track.absent_visible += 1
             else:
@@ -504,7 +507,12 @@ class Tracker:
                 # is unclear (a hand over the pile): only seeing it again clears that.
                 track.absent_visible = 0
             if track.covered >= self.remove_frames:
-                events.append(self._remove(track, f"covered by {track.covered_by}"))
+                cover = track.covered_by
+                if cover.code == track.code and any(t is cover for t in self._tracks):
+                    # Its twin lies over it (a Skip-Bo discard laid near squarely on a card
+                    # of its code): the pair shows as one card, with this one hidden below.
+                    cover.relaid += 1 + track.relaid
+                events.append(self._remove(track, f"covered by {cover.code}"))
             elif track.absent_visible >= self.remove_frames:
                 events.append(self._remove(track, "its place is visible without it"))
         # Forget tentative cards not seen for a whole window (one read only surely, for
@@ -774,11 +782,11 @@ def _anchor(track: _Track, outline: np.ndarray, angle: float, size: float) -> No
 
 def _one_edge_moved(before: np.ndarray, after: np.ndarray, still: float) -> bool:
     """Return whether outline ``after`` keeps two neighbouring corners of ``before`` within
-    ``still`` pixels while another moved three times as far (the outlines' corners may
-    start anywhere; a card turned a little moves all four alike)."""
+    ``still`` pixels while another moved ``EDGE_MOVED`` times as far (the outlines' corners
+    may start anywhere; a card turned a little moves all four alike)."""
     moved = [float(np.linalg.norm(after - c, axis=1).min()) for c in before]
     kept = any(moved[k] <= still and moved[(k + 1) % 4] <= still for k in range(4))
-    return kept and max(moved) > 3 * still
+    return kept and max(moved) > EDGE_MOVED * still
 
 
 def _resized(size: float, before: float) -> float:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.detections import Detections
-from vision.tracker import TableModel, Tracker
+from vision.tracker import TableModel, Tracker, card_size
 
 TABLE = (40, 110, 30)  # BGR green felt
 SKIN = (120, 160, 220)
@@ -306,6 +307,24 @@ def test_a_card_laid_squarely_on_one_of_its_own_code_is_seen():
     assert [(c.code, c.relaid) for c in tr.state.cards] == [("KH", 0), ("SBW", 1)]
 
 
+@pytest.mark.parametrize(("code", "hidden"), [("SB6", 1), ("SB9", 0)])
+def test_a_card_covered_by_one_of_its_own_code_still_counts_under_it(code, hidden):
+    # Skip-Bo: a discard laid near squarely on a card of its code. Seen beside it first, the
+    # new card is a card of its own; once it covers the lower one, the pair shows as one
+    # card, and the lower card counts as lying under it, as if laid onto it unseen. A card
+    # of another code covering it hides nothing of its own code.
+    tr = Tracker()
+    run(tr, [(dets(("SB6", A), ("KH", B)), scene([A, B]))] * 4)
+    top = A + np.float32([0.0, 8.0])
+    run(tr, [(dets(("SB6", A), (code, top), ("KH", B)), scene([A, top, B]))] * 3, t0=1.0)
+    assert [(c.code, c.relaid) for c in tr.state.cards] == [("SB6", 0), ("KH", 0), (code, 0)]
+    events = run(tr, [(dets((code, top), ("KH", B)), scene([top, B]))] * 8, t0=2.0)
+    assert [(e.kind, e.code, e.reason) for e in events] == [
+        ("removed", "SB6", f"covered by {code}")
+    ]
+    assert [(c.code, c.relaid) for c in tr.state.cards] == [("KH", 0), (code, hidden)]
+
+
 def test_camera_shake_is_not_a_card_laid_again():
     tr = Tracker()
     rng = np.random.default_rng(3)
@@ -335,6 +354,20 @@ def test_a_wobbly_reading_is_not_a_card_laid_again_but_a_new_card_is():
     on_top = turned(A, 8.0) + np.float32(9.0)
     events = run(tr, [(dets(("SBW", wobbly(on_top))), scene([on_top]))] * 4, t0=5.0)
     assert [(e.kind, e.reason) for e in events] == [("laid", "onto a SBW")]
+
+
+def test_an_outline_drifting_a_pixel_for_a_few_frames_is_not_a_card_laid_again():
+    # A recognizer's outline of a lying card holds still to a fraction of a pixel, then
+    # drifts a pixel for a few frames (a hand laying a card on the next pile, the camera's
+    # shake taken out unevenly): a card laid onto it moves it more than that.
+    tr = Tracker()
+    C = quad(400, 290)
+    still = [("KH", B), ("QS", C)]
+    run(tr, [(dets(("SBW", A), *still), scene([A, B, C]))] * 20)
+    drift = A + np.float32([0.0, 0.0175 * card_size(A)])
+    frames = [(dets(("SBW", drift), *still), scene([drift, B, C]))] * 4
+    assert run(tr, frames + [(dets(("SBW", A), *still), scene([A, B, C]))] * 4, t0=2.0) == []
+    assert tr.state.cards[0].relaid == 0
 
 
 def test_a_hand_bending_the_outline_for_two_frames_is_not_a_card_laid_again():
