@@ -351,7 +351,8 @@ class Tracker:
     A lying card seen ``RELAY_SIGHTINGS`` times in a row, alike, turned by more than
     ``relay_angle`` degrees or shifted by more than ``relay_shift`` card sizes (camera shake
     taken out), and by ``WOBBLE_MARGIN`` times as much as its reading wobbles while it lies
-    still, is another card of the same code laid onto it: no two cards land alike.
+    still, is another card of the same code laid onto it: no two cards land alike. So is a
+    card found covered by a card of its code: the pair shows as one card, one hidden below.
     """
 
     def __init__(
