@@ -189,21 +189,15 @@ def _print_report(report: dict) -> None:
         conf = report["synthetic"]["all"]["top_confusions"]
         if conf:
             print("  confusions: " + ", ".join(conf))
-    if "real_test" in report:
-        s = report["real_test"]
-        print(
-            f"Real photos (test split): images {s['images']}  precision {s['precision']:.4f}  "
-            f"recall {s['recall']:.4f}  box IoU>=0.8 {s.get('box_iou_ge_0.8', 0):.4f}"
-        )
-        if s["top_confusions"]:
-            print("  confusions: " + ", ".join(s["top_confusions"]))
-    if "real_test_turned" in report:
-        s = report["real_test_turned"]
-        print(
-            f"Real photos (test split turned 90/180/270°): images {s['images']}  "
-            f"precision {s['precision']:.4f}  recall {s['recall']:.4f}  "
-            f"box IoU>=0.8 {s.get('box_iou_ge_0.8', 0):.4f}"
-        )
+    for key, split in (("real_test", "test split"), ("real_test_turned", "test split turned")):
+        if key in report:
+            s = report[key]
+            print(
+                f"Real photos ({split}): images {s['images']}  precision {s['precision']:.4f}  "
+                f"recall {s['recall']:.4f}  box IoU>=0.8 {s.get('box_iou_ge_0.8', 0):.4f}"
+            )
+            if s["top_confusions"]:
+                print("  confusions: " + ", ".join(s["top_confusions"]))
     if "real_train_ranks" in report:
         s = report["real_train_ranks"]
         print(

@@ -96,7 +96,7 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
     return photos
 
 
-def turn_photo(frame: np.ndarray, boxes: np.ndarray, degrees: int):
+def turn_photo(frame: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
     """Return a photo and its ``x1 y1 x2 y2`` boxes turned clockwise by a quarter-turn multiple."""
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = np.asarray(boxes, np.float32).reshape(-1, 4).T
