@@ -39,6 +39,10 @@ from vision.tracker import TableEvent, TableState, Tracker
 Observation = dict[str, Any]
 QUIET = 0.5  # seconds a view must hold before the guard reports it out of sync
 DEEP_TRIES = 3  # longer searches per position while the table stays unexplained
+# Frames a view seen on the way must hold to count in full as evidence; a view of one frame
+# counts half (it may be a card caught mid-move: shown where it lands before the place it
+# left shows bare).
+HELD = 2
 
 
 class GameReader(Protocol):
@@ -154,6 +158,7 @@ class Guard:
         self._since = 0.0
         self._reported: Observation | None = None
         self._trail: list[Observation] = []  # unexplained views seen since the last move
+        self._trail_frames: list[int] = []  # frames each of those views was seen in
         self._unexplained: float | None = None  # when the table stopped matching the game
         self._cache: tuple | None = None  # the last search, reused while nothing changed
         self._checkpoints: list[tuple[Any, int]] = []  # (state, history length) before moves
@@ -174,11 +179,29 @@ class Guard:
         self._sightings = [s for s in older if now - s[0] <= self.memory] + [last]
         self._observed = observed
         events = self._decide(observed, now, final=False)
-        if not any(e.kind == "move" for e in events) and observed not in self._trail:
-            expected = self.reader.expect(self.rules, self.state)
-            if not self._fits(expected, observed):
-                self._trail.append(observed)
+        if not any(e.kind == "move" for e in events):
+            self._note_on_trail(observed)
         return events
+
+    def _note_on_trail(self, observed: Observation) -> None:
+        """Count a frame of ``observed`` on the trail, if the game does not explain it."""
+        if observed in self._trail:
+            self._trail_frames[self._trail.index(observed)] += 1
+        elif not self._fits(self.reader.expect(self.rules, self.state), observed):
+            self._trail.append(observed)
+            self._trail_frames.append(1)
+
+    def _clear_trail(self) -> None:
+        self._trail, self._trail_frames = [], []
+
+    def _trail_weights(self, observed: Observation) -> list[tuple[Observation, float]]:
+        """Return the views seen on the way, other than ``observed``, each with its weight
+        as evidence (1 once it held ``HELD`` frames)."""
+        return [
+            (v, min(n, HELD) / HELD)
+            for v, n in zip(self._trail, self._trail_frames, strict=True)
+            if v != observed
+        ]
 
     def _fits(self, expected: Observation, observed: Observation) -> bool:
         return self.reader.mismatch(expected, observed) == 0
@@ -214,7 +237,7 @@ class Guard:
         key = (
             id(self.state),
             repr(observed),
-            len(self._trail),
+            tuple(min(n, HELD) for n in self._trail_frames),
             tuple(t for t, _ in self._sightings),
         )
         if self._cache is not None and self._cache[0] == key:
@@ -260,10 +283,13 @@ class Guard:
         most = max(score.values(), default=0)
         return [h for h in hs if score[id(h)] == most]
 
-    def _trail_score(self, h: Hypothesis, observed: Observation) -> int:
-        """Return how many of the views seen since the last move ``h`` passes through."""
-        trail = [v for v in self._trail if v != observed]
-        return sum(any(self._fits(w, v) for w in h.views) for v in trail)
+    def _trail_score(self, h: Hypothesis, observed: Observation) -> float:
+        """Return how much of what was seen since the last move ``h`` passes through."""
+        return sum(
+            weight
+            for v, weight in self._trail_weights(observed)
+            if any(self._fits(w, v) for w in h.views)
+        )
 
     def _correct(self, observed: Observation, now: float) -> list[GuardEvent]:
         """Re-read the last accepted moves when only a different reading explains the table.
@@ -291,7 +317,8 @@ class Guard:
                 self._checkpoints.append((state, keep))
                 self.state = best.state
                 self.history += best.moves
-                self._trail, self._unexplained, self._reported = [], None, None
+                self._clear_trail()
+                self._unexplained, self._reported = None, None
                 return [
                     GuardEvent(
                         "corrected",
@@ -362,7 +389,7 @@ class Guard:
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
         self.state = h.state
         self.history += h.moves
-        self._trail = []
+        self._clear_trail()
         self._unexplained = None
         self._reported = None
         return [GuardEvent("move", now, moves=tuple(h.moves), message=_last(h.state))]
@@ -407,7 +434,7 @@ class Guard:
             full, partial = self._search_at(observed, depth)
             if full and self._trail and depth < self.max_branching:
                 here = max(self._trail_score(h, observed) for h in full)
-                if here < len([v for v in self._trail if v != observed]):
+                if here < sum(weight for _, weight in self._trail_weights(observed)):
                     # A longer explanation may pass through more of what was seen.
                     deeper = self._search_at(observed, depth + 1)
                     if deeper[0] and max(self._trail_score(h, observed) for h in deeper[0]) > here:

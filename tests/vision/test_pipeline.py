@@ -225,6 +225,52 @@ def test_skipbo_wild_laid_on_a_wild_is_followed(seed):
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
 
 
+def test_a_card_glimpsed_on_two_piles_for_a_frame_weighs_less_than_what_held():
+    # Skip-Bo 1003: a wild played from a discard pile shows for one frame on the building
+    # pile before its place on the discard pile shows bare; then the pile shows bare for a
+    # while, and a card is discarded there. The one frame fits a wild played from the hand
+    # (the hand holds one too); what held fits the wild played from the discard pile.
+    rules, state, moves = play_script("skipbo", 3, 3, max_moves=11)
+    assert moves[9].kind == "play" and moves[9].source == "discard"
+    assert moves[10].kind == "discard" and moves[10].pile == moves[9].index
+    assert any(c.code == "SBW" for c in _after(rules, state, moves[:9]).hands[2])
+    stager = SkipBoStager(np.random.default_rng(3), SkipBoDeck(0), 3)
+    table, _ = stager.setup(rules, state)
+    ids = Ids()
+    guard = Guard(rules, state, SkipBoReader(_skipbo_zones(stager, 3)))
+    t = 0.0
+    tables = []
+    for move in moves:
+        after = rules.apply(state, move)
+        table = list(stager.stage(rules, state, move, after, table))[-1][0]
+        tables.append(table)
+        state = after
+    events = []
+
+    def show(table, frames):
+        nonlocal t, events
+        for _ in range(frames):
+            t += 0.125
+            events += guard.update(ids.state(table, t))
+
+    for table in tables[:9]:
+        show(table, 16)
+    # The glimpse: the wild on the building pile and still on its discard pile.
+    left = [(k, c) for k, c in tables[8].cards if k.startswith("disc2.3")][-1]
+    show(Table([*tables[9].cards, left]), 1)
+    show(tables[9], 6)
+    show(tables[10], 40)
+    events += guard.finish(ids.state(tables[10], t + 5))
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+    assert not [e for e in events if e.kind == "out_of_sync"]
+
+
+def _after(rules, state, moves):
+    for move in moves:
+        state = rules.apply(state, move)
+    return state
+
+
 @pytest.mark.parametrize("turned", [False, True])
 def test_skipbo_zones_are_proposed_from_the_stock_cards(turned):
     rng = np.random.default_rng(4)
