@@ -433,6 +433,10 @@ def read_cards(
     return code.astype(np.int64), conf.astype(np.float32), reading.astype(np.int64), dist
 
 
+# Below this probability a card's code counts as not read surely; its other reading is tried.
+OTHER_READING_BELOW = 0.5
+
+
 def readings(quad: np.ndarray, ratio: float = 1.2) -> tuple[int, ...]:
     """Return which readings of a clockwise quad to try: 0 (top edge q0→q1), 1 (q1→q2) or both.
 
@@ -713,9 +717,12 @@ class Recognizer:
         corner_conf: np.ndarray,
         code_floor: float,
         agreed_only: bool = False,
+        other_way: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Read each card's code from its outline: its index corners, and a small card whole
         where they read unsurely (with ``agreed_only``, only where both corners read one code).
+        With ``other_way``, a card whose sides allowed one reading only, and which reads
+        nothing surely so, is read the other way round too.
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
@@ -729,23 +736,26 @@ class Recognizer:
         slots = 3 if self.thumbs is not None else 2  # two index corners, a small card whole
         valid = np.zeros((n, nh, slots), bool)
         matrices = np.zeros((n, nh, slots, 3, 3))
-        for i in range(n):
+        tried = [readings(quad, self.reading_ratio) for quad in outlines]
+
+        def aim(i: int, r: int) -> None:
+            """Place reading ``r``'s two index-corner crops of card ``i``."""
             box = boxes[i]
             pad = 0.08 * max(box[2] - box[0], box[3] - box[1])
-            quad = outlines[i]
-            for r in readings(quad, self.reading_ratio):
-                q = np.roll(quad, -r, axis=0)
-                kc = np.roll(corner_conf[i], -r)
-                for k, corner in enumerate((0, 2)):
-                    x, y = q[corner]
-                    inside = -2 <= x <= w + 2 and -2 <= y <= h + 2
-                    # A corner outside the visible box is covered: its crop shows another card.
-                    seen = (box[0] - pad <= x <= box[2] + pad) and (
-                        box[1] - pad <= y <= box[3] + pad
-                    )
-                    valid[i, r, k] = inside and seen and kc[corner] >= 0.3
-                    if valid[i, r, k]:
-                        matrices[i, r, k] = corner_crop_matrix(q, corner, self.spec)
+            q = np.roll(outlines[i], -r, axis=0)
+            kc = np.roll(corner_conf[i], -r)
+            for k, corner in enumerate((0, 2)):
+                x, y = q[corner]
+                inside = -2 <= x <= w + 2 and -2 <= y <= h + 2
+                # A corner outside the visible box is covered: its crop shows another card.
+                seen = (box[0] - pad <= x <= box[2] + pad) and (box[1] - pad <= y <= box[3] + pad)
+                valid[i, r, k] = inside and seen and kc[corner] >= 0.3
+                if valid[i, r, k]:
+                    matrices[i, r, k] = corner_crop_matrix(q, corner, self.spec)
+
+        for i in range(n):
+            for r in tried[i]:
+                aim(i, r)
         probs = np.zeros((n, nh, slots, len(self.class_names)), np.float32)
         probs[..., -1] = 1.0
 
@@ -756,6 +766,7 @@ class Recognizer:
 
         for slot in (0, 1):
             classify(slot, valid[:, :, slot], self.classifier, self.spec)
+        code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
         rows = np.arange(n)
 
         def corners_agree() -> np.ndarray:
@@ -763,7 +774,32 @@ class Recognizer:
             both = valid[rows, hyp, 0] & valid[rows, hyp, 1]
             return both & (top == code_idx[:, None]).all(axis=1)
 
-        code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
+        # A tilted camera can make a card's long edges look the short ones: where the one
+        # reading its sides allowed reads nothing sure, the other reading is read too, and
+        # counts when both its index corners read the code. (For every photo it cost
+        # precision: outlines drawn round two cards then read as one.)
+        again = [
+            i
+            for i in np.flatnonzero(code_conf < OTHER_READING_BELOW)
+            if other_way and len(tried[i]) == 1
+        ]
+        if again:
+            first = [a.copy() for a in (code_idx, code_conf, hyp, dist)]
+            before = valid.copy()
+            for i in again:
+                aim(i, 1 - tried[i][0])
+                tried[i] = (0, 1)
+            for slot in (0, 1):
+                classify(slot, valid[:, :, slot] & ~before[:, :, slot], self.classifier, self.spec)
+            code_idx, code_conf, hyp, dist = read_cards(
+                probs[:, :, :2], valid[:, :, :2], code_floor
+            )
+            keep = np.ones(n, bool)
+            keep[again] = False
+            keep |= corners_agree() | (hyp == first[2])
+            for now, was in zip((code_idx, code_conf, hyp, dist), first, strict=True):
+                now[keep] = was[keep]
+
         if slots == 3:
             # A small card whose index corners read unsurely is also read whole. Cards read
             # surely by their corners keep that reading: the corners are the better witness.
@@ -771,7 +807,7 @@ class Recognizer:
             if agreed_only:
                 unsure &= corners_agree()
             for i in np.flatnonzero(unsure):
-                for r in readings(outlines[i], self.reading_ratio):
+                for r in tried[i]:
                     q = np.roll(outlines[i], -r, axis=0)
                     if self._thumb_fits(q, w, h):
                         valid[i, r, 2] = True
@@ -860,16 +896,17 @@ class Recognizer:
         proposals: Recognition | None = None,
         extra: bool | None = None,
         region: Sequence[int] | None = None,
-        reseat_unread: bool = False,
+        retry_unread: bool = False,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.
 
         A card is left out when its confidence, or its code's probability, is below
         ``min_confidence`` (default: the floors tuned for single photos). ``sizes``,
-        ``proposals`` and ``extra`` go to :meth:`find_cards`. ``reseat_unread`` also starts
-        every outline that reads nothing again (a detector's outline of a card turned 45° is
-        often square): for a photo read once, where time matters less than each card (a
-        Stigespill road).
+        ``proposals`` and ``extra`` go to :meth:`find_cards`. ``retry_unread`` tries every
+        outline that reads nothing again: the other way round (a tilted camera can make a
+        card's long sides look short) and started again (a detector's outline of a card
+        turned 45° is often square). For a photo read once, where time matters less than
+        each card (a Stigespill road).
         """
         floor, code_floor = (
             (self.min_confidence, self.min_code_conf)
@@ -883,11 +920,11 @@ class Recognizer:
             return Recognition(Detections.empty())
         pyr = _Pyramid(frame)
         outlines = self.refine_outlines(pyr, cand.quads)
-        read = self.read_outlines(pyr, outlines, cand.boxes, cand.corner_conf, code_floor)[:4]
+        read = self.read_outlines(
+            pyr, outlines, cand.boxes, cand.corner_conf, code_floor, other_way=retry_unread
+        )[:4]
         if self.reseat_turns:
-            outlines, read = self._reseat(
-                pyr, outlines, cand.boxes, code_floor, read, reseat_unread
-            )
+            outlines, read = self._reseat(pyr, outlines, cand.boxes, code_floor, read, retry_unread)
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)
         ok = np.flatnonzero((code_idx >= 0) & (card_conf >= floor))
