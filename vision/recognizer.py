@@ -775,16 +775,14 @@ class Recognizer:
             return both & (top == code_idx[:, None]).all(axis=1)
 
         # A tilted camera can make a card's long edges look the short ones: where the one
-        # reading its sides allowed reads nothing sure, the other reading is read too, and
-        # counts when both its index corners read the code. (For every photo it cost
-        # precision: outlines drawn round two cards then read as one.)
+        # reading its sides allowed reads nothing surely, the card is read both ways. (For
+        # every photo it cost precision: outlines drawn round two cards then read as one.)
         again = [
             i
             for i in np.flatnonzero(code_conf < OTHER_READING_BELOW)
             if other_way and len(tried[i]) == 1
         ]
         if again:
-            first = [a.copy() for a in (code_idx, code_conf, hyp, dist)]
             before = valid.copy()
             for i in again:
                 aim(i, 1 - tried[i][0])
@@ -794,11 +792,6 @@ class Recognizer:
             code_idx, code_conf, hyp, dist = read_cards(
                 probs[:, :, :2], valid[:, :, :2], code_floor
             )
-            keep = np.ones(n, bool)
-            keep[again] = False
-            keep |= corners_agree() | (hyp == first[2])
-            for now, was in zip((code_idx, code_conf, hyp, dist), first, strict=True):
-                now[keep] = was[keep]
 
         if slots == 3:
             # A small card whose index corners read unsurely is also read whole. Cards read
