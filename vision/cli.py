@@ -266,6 +266,13 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--render-seconds", type=float, default=0.0, help="wall-clock cap for rendering scenes"
     )
+    p.add_argument(
+        "--classifier-widths",
+        metavar="LO,HI",
+        default=None,
+        help="card widths on screen (px) of the classifier's synthetic crops, drawn "
+        "log-uniformly (default 34,330; e.g. 30,150 to dwell on far cards)",
+    )
     p.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
     p.add_argument(
         "--start-from",
@@ -283,11 +290,28 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_train)
 
 
+def _widths(text: str | None) -> tuple[float, float] | None:
+    """Parse ``--classifier-widths LO,HI`` (pixels, 0 < LO < HI)."""
+    from kortbord.cli import CommandError
+
+    if text is None:
+        return None
+    try:
+        lo, hi = (float(v) for v in text.split(","))
+    except ValueError:
+        lo = hi = 0.0
+    if not 0 < lo < hi:
+        raise CommandError(f"--classifier-widths {text!r}: expected LO,HI with 0 < LO < HI")
+    return lo, hi
+
+
 def cmd_train(args) -> int:
     """Train the models (resuming what an earlier run left)."""
     from kortbord.cli import CommandError
 
-    deck_dirs = _deck_dirs(args.deck_dir)  # a bad folder is named before anything heavy loads
+    # Bad options are named before anything heavy loads.
+    deck_dirs = _deck_dirs(args.deck_dir)
+    widths = _widths(args.classifier_widths)
     try:
         import torch  # noqa: F401
         import ultralytics  # noqa: F401
@@ -324,6 +348,7 @@ def cmd_train(args) -> int:
         real_photos=args.real_photos,
         threads=args.threads,
         seed=args.seed,
+        classifier_widths=widths,
     )
     try:
         where = train(opts)

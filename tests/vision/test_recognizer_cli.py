@@ -89,3 +89,10 @@ def test_train_names_a_bad_deck_dir(capsys, tmp_path):
     rc = main(["train", "--deck-dir", str(tmp_path / "nodeck"), "--out", str(tmp_path / "run")])
     _, err = capsys.readouterr()
     assert rc == 2 and "nodeck" in err
+
+
+@pytest.mark.parametrize("widths", ["150,30", "30", "a,b", "0,150"])
+def test_train_names_bad_classifier_widths(capsys, tmp_path, widths):
+    rc = main(["train", "--classifier-widths", widths, "--out", str(tmp_path / "run")])
+    _, err = capsys.readouterr()
+    assert rc == 2 and "--classifier-widths" in err and not (tmp_path / "run").exists()

@@ -139,6 +139,8 @@ class TrainOptions:
     start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
     # Labelled real photos: boxes for the detector, ranks (and suits) for the classifier.
     real_photos: str | None = None
+    # Card widths on screen of the classifier's synthetic crops (None: ClassifierConfig's).
+    classifier_widths: tuple[float, float] | None = None
 
     def setting(self, name: str):
         value = getattr(self, name)
@@ -196,6 +198,7 @@ def train(opts: TrainOptions, log=print) -> Path:
             real_photos=opts.real_photos,
             # The real cards are found with the recognizer being fine-tuned.
             outline_models=opts.start_from,
+            **({"width_px": opts.classifier_widths} if opts.classifier_widths else {}),
         )
         if opts.real_photos and not opts.start_from:
             raise ValueError("--real-photos fine-tunes a finished recognizer: add --start-from")
