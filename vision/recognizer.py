@@ -433,10 +433,6 @@ def read_cards(
     return code.astype(np.int64), conf.astype(np.float32), reading.astype(np.int64), dist
 
 
-# Below this probability a card's code counts as not read surely; its other reading is tried.
-OTHER_READING_BELOW = 0.5
-
-
 def readings(quad: np.ndarray, ratio: float = 1.2) -> tuple[int, ...]:
     """Return which readings of a clockwise quad to try: 0 (top edge q0→q1), 1 (q1→q2) or both.
 
@@ -779,7 +775,7 @@ class Recognizer:
         # every photo it cost precision: outlines drawn round two cards then read as one.)
         again = [
             i
-            for i in np.flatnonzero(code_conf < OTHER_READING_BELOW)
+            for i in np.flatnonzero(code_conf < self.min_code_conf)
             if other_way and len(tried[i]) == 1
         ]
         if again:

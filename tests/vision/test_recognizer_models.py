@@ -279,17 +279,29 @@ def test_a_crowded_table_is_not_searched_for_big_cards(recognizer, monkeypatch):
     assert len(sizes) == 1 + len(recognizer.extra_sizes)
 
 
-def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
-    """Spades read as clubs double the clubs; the road's one-of-each settles them."""
-    from vision.layouts.road import RoadReader, road_detections
+def _road_scene(index: int):
+    """Render the road benchmark's scene ``index`` (bench/bench_pipeline.py: roads, seed 1000)."""
     from vision.synth import ProceduralDeck, SkipBoDeck, render
     from vision.synth.scene import sample_scene
 
+    rng = np.random.default_rng([1000, index])
+    return render(sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0)))
+
+
+def _read_at(recognizer, scene, label, **kw) -> list[str]:
+    """Return the codes a road photo's reading reports where ``label``'s card lies."""
+    centre = np.asarray(label.corners).mean(axis=0)
+    det = recognizer.recognize(scene.jpeg_image(), 0.1, sizes=(1280,), **kw).detections
+    return [c for c, _, q in det if np.linalg.norm(q.mean(axis=0) - centre) < 15]
+
+
+def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
+    """Spades read as clubs double the clubs; the road's one-of-each settles them."""
+    from vision.layouts.road import RoadReader, road_detections
+
     # The road benchmark's scene 42 (bench/bench_pipeline.py: roads), a serpentine: its Q♠
     # and K♠ read as clubs (scene 22 until the seventeenth session's detector).
-    rng = np.random.default_rng([1000, 42])
-    spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
-    scene = render(spec)
+    scene = _road_scene(42)
     road = [lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"]
     truth = [lab.code for lab in sorted(road, key=lambda lab: lab.role["position"])]
     image = scene.jpeg_image()
@@ -306,43 +318,22 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
 
 def test_an_outline_that_reads_nothing_is_started_again_when_asked(recognizer):
     """An outline whose corners read nothing (often a card turned 45°, outlined square)."""
-    from vision.synth import ProceduralDeck, SkipBoDeck, render
-    from vision.synth.scene import sample_scene
-
     # The road benchmark's scene 90 (scene 2 until the seventeenth session's detector, then
     # scene 73, whose 10♦ now reads the other way round).
-    rng = np.random.default_rng([1000, 90])
-    spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
-    scene = render(spec)
+    scene = _road_scene(90)
     card = next(lab for lab in scene.labels if lab.code == "7H")
-    centre = np.asarray(card.corners).mean(axis=0)
-
-    def read_there(**kw) -> list[str]:
-        det = recognizer.recognize(scene.jpeg_image(), 0.1, sizes=(1280,), **kw).detections
-        return [c for c, _, q in det if np.linalg.norm(q.mean(axis=0) - centre) < 15]
-
-    assert read_there() == []
-    assert read_there(retry_unread=True) == ["7H"]
+    assert _read_at(recognizer, scene, card) == []
+    assert _read_at(recognizer, scene, card, retry_unread=True) == ["7H"]
 
 
 def test_a_card_whose_tilted_sides_mislead_is_read_the_other_way_round(recognizer):
     """A tilted camera makes a card's long sides look short; read that way it reads nothing.
     A road photo, read once, tries such a card the other way round."""
     from vision.recognizer import readings
-    from vision.synth import ProceduralDeck, SkipBoDeck, render
-    from vision.synth.scene import sample_scene
 
     # The road benchmark's scene 82: its goal joker lies with its long sides toward the camera.
-    rng = np.random.default_rng([1000, 82])
-    spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
-    scene = render(spec)
+    scene = _road_scene(82)
     joker = next(lab for lab in scene.labels if lab.code == "JK")
     assert readings(np.asarray(joker.corners)) == (1,)  # upright is reading 0: not tried
-    centre = np.asarray(joker.corners).mean(axis=0)
-
-    def read_there(**kw) -> list[str]:
-        det = recognizer.recognize(scene.jpeg_image(), 0.1, sizes=(1280,), **kw).detections
-        return [c for c, _, q in det if np.linalg.norm(q.mean(axis=0) - centre) < 15]
-
-    assert read_there() == []
-    assert read_there(retry_unread=True) == ["JK"]
+    assert _read_at(recognizer, scene, joker) == []
+    assert _read_at(recognizer, scene, joker, retry_unread=True) == ["JK"]
