@@ -109,6 +109,24 @@ def test_shipped_models_run_on_real_photos(recognizer):
     assert total.recall >= 0.85 and total.precision >= 0.9, total.summary()
 
 
+@pytest.mark.skipif(
+    not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
+)
+def test_a_clear_card_the_detector_scores_weakly_counts_when_it_reads_surely(
+    recognizer, monkeypatch
+):
+    # An ace of clubs on a sunlit magazine: the detector scores the card 0.11 and the
+    # magazine's print 0.5, the classifier reads the card's corners A♣ at 0.97.
+    frame = cv2.imread(str(DEFAULT_DIR / "test" / "IMG_2470.JPG"))
+    det = recognizer.recognize(frame).detections
+    assert "AC" in det.codes
+    assert det.confidence[det.codes.index("AC")] == pytest.approx(recognizer.min_confidence)
+    # Floors given by the caller (a video's) keep the detector's own floor.
+    assert "AC" not in recognizer.recognize(frame, 0.3).detections.codes
+    monkeypatch.setattr(recognizer, "weak_code", 1.01)
+    assert "AC" not in recognizer.recognize(frame).detections.codes
+
+
 def test_int8_convolutions_are_trusted_only_where_they_do_not_saturate(monkeypatch):
     import platform
 
