@@ -787,11 +787,8 @@ class Recognizer:
         # A tilted camera can make a card's long edges look the short ones: where the one
         # reading its sides allowed reads nothing surely, the card is read both ways. (For
         # every photo it cost precision: outlines drawn round two cards then read as one.)
-        again = [
-            i
-            for i in np.flatnonzero(code_conf < self.min_code_conf)
-            if other_way and len(tried[i]) == 1
-        ]
+        unread = np.flatnonzero(code_conf < self.min_code_conf) if other_way else []
+        again = [i for i in unread if len(tried[i]) == 1]
         if again:
             before = valid.copy()
             for i in again:
@@ -832,7 +829,7 @@ class Recognizer:
                 dist = np.where(redo[:, None], both[3], dist)
         return code_idx, code_conf, hyp, dist, corners_agree()
 
-    def _reseat(self, pyr, outlines, boxes, code_floor, read, unread=False, strong=None):
+    def _reseat(self, pyr, outlines, boxes, code_floor, read, strong, unread=False):
         """Start the outlines of unsurely read cards again, turned and a little smaller, and
         keep a start the refiner moves onto a card that reads surely.
 
@@ -842,10 +839,9 @@ class Recognizer:
         finds the top card's own edges. A start counts only when both index corners read
         the code (a lower card's peeking index is one corner), and reads it more surely.
         With ``unread``, every outline that reads nothing is started again too. Only the
-        outlines marked ``strong`` (default: all) are started again.
+        outlines marked ``strong`` (the detector's own finds) are started again.
         """
         code_idx, code_conf, hyp, dist = (np.array(a) for a in read)
-        strong = np.ones(len(code_conf), bool) if strong is None else strong
         unsure = np.flatnonzero(
             strong & (code_conf < self.reseat_below) & (code_conf >= self.reseat_above)
         )[: self.reseat_most]
@@ -929,15 +925,15 @@ class Recognizer:
         read = self.read_outlines(
             pyr, outlines, cand.boxes, cand.corner_conf, code_floor, other_way=retry_unread
         )[:4]
+        # A weakly detected outline (a photo's) counts only when it reads surely as it is.
+        strong = cand.scores >= self.conf_threshold
         if self.reseat_turns:
-            # A weakly detected outline counts only when it reads surely as it is.
-            strong = cand.scores >= self.conf_threshold
             outlines, read = self._reseat(
-                pyr, outlines, cand.boxes, code_floor, read, retry_unread, strong
+                pyr, outlines, cand.boxes, code_floor, read, strong, retry_unread
             )
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)
-        found = (card_conf >= floor) & (cand.scores >= self.conf_threshold)
+        found = strong & (card_conf >= floor)
         if photo:
             sure = (code_conf >= self.weak_code) & ~found & (code_idx >= 0)
             for i in np.flatnonzero(sure):
