@@ -280,3 +280,51 @@ def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_
     )
     settled, _ = settle_road_codes(det, probs, names)
     assert settled.codes == ("10C",) and np.allclose(settled.corners[0], _beside(0) + 3)
+
+
+def _road_readings(swap: dict[int, str], conf: float = 0.9, extra=()):
+    """Readings of a serpentine road (27 codes read surely, one card per road code) in which
+    the cards at the indices of ``swap`` read other codes, and ``extra`` (code, quad) cards."""
+    cards, truth = lay_road("serpentine", 3)
+    where = {code: quad for code, quad in cards}
+    rows = []
+    for k, code in enumerate(truth):
+        read = swap.get(k, code)
+        rows.append((read, where[code], conf, {read: conf, code: 0.02}))
+    rows.append(("JK", where["JK"], 0.9, {"JK": 0.9}))
+    rows += [(code, quad, 0.9, {code: 0.9}) for code, quad in extra]
+    return _readings(rows), truth
+
+
+def test_a_lone_card_in_the_road_reading_a_die_code_is_the_one_road_code_left():
+    from vision.layouts.road import settle_road_codes
+
+    pile = _beside(0) - np.array([0, 3 * H])  # the discard pile, off the road: two cards
+    discard = [("3C", pile), ("4D", pile + np.array([20, 25]))]
+    (det, probs, names), truth = _road_readings({9: "5H"}, extra=discard)
+    settled, notes = settle_road_codes(det, probs, names)
+    assert notes == [f"{truth[9]} read by elimination: that card looks most like 5H"]
+    assert RoadReader().read(settled).road == truth
+    assert sorted(c for c in settled.codes if c not in ROAD_CODES) == ["3C", "4D", "JK"]
+
+    # Not when a road card reads unsurely: it may be the misread one.
+    (det, probs, names), _ = _road_readings({9: "5H"}, conf=0.45, extra=discard)
+    assert "5H" in settle_road_codes(det, probs, names)[0].codes
+    # Not when two such cards lie in the road: which one is the road card is unknown.
+    x, y, _ = road_slots(np.random.default_rng(3), "serpentine", 30, W, H)[29]  # a free place
+    card = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
+    die = card + np.array([x, y])
+    (det, probs, names), _ = _road_readings({9: "5H"}, extra=[("6S", die)])
+    assert "5H" in settle_road_codes(det, probs, names)[0].codes
+    # (That place is in the road: were the 5♥ not seen, the 6♠ would take the code left.)
+    (det, probs, names), truth = _road_readings({9: "5H"}, extra=[("6S", die)])
+    seen = [i for i, c in enumerate(det.codes) if c != "5H"]
+    settled, _ = settle_road_codes(det[seen], probs[seen], names)
+    assert truth[9] in settled.codes and "6S" not in settled.codes
+    # Not a card alone beside the road, where the generator lays the discard pile (two card
+    # widths from the first card), with a road card unseen.
+    beside = card - np.array([2 * W, 0])
+    (det, probs, names), truth = _road_readings({9: "5H"}, extra=[("2H", beside)])
+    seen = [i for i, c in enumerate(det.codes) if c != "5H"]
+    settled, notes = settle_road_codes(det[seen], probs[seen], names)
+    assert notes == [] and "2H" in settled.codes and truth[9] not in settled.codes

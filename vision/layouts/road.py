@@ -524,6 +524,8 @@ SURE = 0.5  # a reading at least this sure is a card even when its code goes to 
 SECOND_SHARE = 0.1  # a card may take a code read with this share of its best code's probability
 SECOND_LEAST = 0.05  # … and at least this probability
 SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
+IN_ROAD = 1.4  # a card this many of its nearest road card's spacings away lies in the road …
+ALONE = 0.05  # … when it overlaps no other card more than this (IoU): it is on no pile
 
 
 def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
@@ -550,7 +552,9 @@ def settle_road_codes(
     no road code keeps its own code when that is not a road code (a die card, a joker) or
     when it was read surely (two sure readings of one code stay two cards: the road then
     reports the code doubled); an unsure reading of a road code taken by a surer card is
-    left out. One card read twice, under different codes, is kept once (the surer).
+    left out. One card read twice, under different codes, is kept once (the surer). When one
+    road code is left over, a card lying alone in the road that reads a die card's code may
+    be given it (see :func:`_misread_road_card`).
     """
     from vision.recognizer import polygon_iou
 
@@ -570,15 +574,54 @@ def settle_road_codes(
         if i not in given and code not in taken:
             given[i] = code
             taken.add(code)
-    keep, codes, notes = [], [], []
+    keep, codes = [], []
     for i in sorted(cards):
         code = given.get(i, det.codes[i])
         if i in given or code not in column or det.confidence[i] >= SURE:
             keep.append(i)
             codes.append(code)
-        if code != det.codes[i]:
-            notes.append(f"{code} read by elimination: that card looks most like {det.codes[i]}")
-    return Detections(det.corners[keep], tuple(codes), det.confidence[keep]), notes
+    settled = Detections(det.corners[keep], tuple(codes), det.confidence[keep])
+    last = [code for code in ROAD_CODES if code not in codes]
+    stray = _misread_road_card(settled) if len(last) == 1 else None
+    if stray is not None:
+        codes[stray] = last[0]
+        settled = Detections(settled.corners, tuple(codes), settled.confidence)
+    notes = [
+        f"{code} read by elimination: that card looks most like {det.codes[i]}"
+        for i, code in zip(keep, codes, strict=True)
+        if code != det.codes[i]
+    ]
+    return settled, notes
+
+
+def _misread_road_card(det: Detections) -> int | None:
+    """Return the card that must be the one road code no card read, or None.
+
+    That is a card lying alone in the road (next to a road card, on no pile) that reads a
+    die card's code — a far 8 looks like a 5 — when it is the only such card and every road
+    card reads surely (otherwise an unsure road card may be the one misread).
+    """
+    from vision.recognizer import polygon_iou
+
+    road = [i for i, code in enumerate(det.codes) if code in ROAD_CODES]
+    if len(road) < 2 or min(det.confidence[road]) < SURE:
+        return None
+    centers = det.corners.mean(axis=1)
+    spacing = np.linalg.norm(centers[road][:, None] - centers[road][None], axis=-1)
+    np.fill_diagonal(spacing, np.inf)
+    spacing = spacing.min(axis=1)  # each road card's distance to its nearest road card
+    strays = []
+    for i, code in enumerate(det.codes):
+        if code in ROAD_CODES or code == "JK":
+            continue
+        away = np.linalg.norm(centers[road] - centers[i], axis=1)
+        k = int(away.argmin())
+        alone = all(
+            polygon_iou(det.corners[i], det.corners[j]) <= ALONE for j in range(len(det)) if j != i
+        )
+        if away[k] <= IN_ROAD * spacing[k] and alone:
+            strays.append(i)
+    return strays[0] if len(strays) == 1 else None
 
 
 def read_road(table, shape: str = "auto") -> RoadReading:
