@@ -328,3 +328,18 @@ def test_a_lone_card_in_the_road_reading_a_die_code_is_the_one_road_code_left():
     seen = [i for i, c in enumerate(det.codes) if c != "5H"]
     settled, notes = settle_road_codes(det[seen], probs[seen], names)
     assert notes == [] and "2H" in settled.codes and truth[9] not in settled.codes
+
+
+def test_of_two_cards_reading_one_code_the_one_likelier_the_code_left_takes_it():
+    from vision.layouts.road import settle_road_codes
+
+    twin = lay_road("serpentine", 3)[1][10]
+    (det, probs, names), truth = _road_readings({9: twin})  # the 9th card read as the 10th
+    settled, notes = settle_road_codes(det, probs, names)
+    assert notes == [f"{truth[9]} read by elimination: that card looks most like {twin}"]
+    assert RoadReader().read(settled).road == truth
+    # Not when the other card is nearly as likely the code left: which one it is is unknown.
+    other = next(i for i, c in enumerate(det.codes) if c == twin and i != 9)
+    probs[other, names.index(truth[9])] = 0.01
+    settled, notes = settle_road_codes(det, probs, names)
+    assert notes == [] and settled.codes.count(twin) == 2

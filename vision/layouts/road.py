@@ -526,6 +526,7 @@ SECOND_LEAST = 0.05  # … and at least this probability
 SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
 IN_ROAD = 1.4  # a card this many of its nearest road card's spacings away lies in the road …
 ALONE = 0.05  # … when it overlaps no other card more than this (IoU): it is on no pile
+LIKELIER = 5.0  # of two cards reading one code, one this much likelier the code left is it
 
 
 def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
@@ -553,8 +554,8 @@ def settle_road_codes(
     when it was read surely (two sure readings of one code stay two cards: the road then
     reports the code doubled); an unsure reading of a road code taken by a surer card is
     left out. One card read twice, under different codes, is kept once (the surer). When one
-    road code is left over, a card lying alone in the road that reads a die card's code may
-    be given it (see :func:`_misread_road_card`).
+    road code is left over, a card lying alone in the road that reads a die card's code, or
+    one of two cards reading one code, may be given it (see :func:`_misread_road_card`).
     """
     from vision.recognizer import polygon_iou
 
@@ -581,11 +582,12 @@ def settle_road_codes(
             keep.append(i)
             codes.append(code)
     settled = Detections(det.corners[keep], tuple(codes), det.confidence[keep])
-    last = [code for code in ROAD_CODES if code not in codes]
-    stray = _misread_road_card(settled) if len(last) == 1 else None
-    if stray is not None:
-        codes[stray] = last[0]
-        settled = Detections(settled.corners, tuple(codes), settled.confidence)
+    last = [code for code in column if code not in codes]
+    if len(last) == 1:
+        misread = _misread_road_card(settled, probs[keep, column[last[0]]])
+        if misread is not None:
+            codes[misread] = last[0]
+            settled = Detections(settled.corners, tuple(codes), settled.confidence)
     notes = [
         f"{code} read by elimination: that card looks most like {det.codes[i]}"
         for i, code in zip(keep, codes, strict=True)
@@ -594,12 +596,15 @@ def settle_road_codes(
     return settled, notes
 
 
-def _misread_road_card(det: Detections) -> int | None:
+def _misread_road_card(det: Detections, p_last: np.ndarray) -> int | None:
     """Return the card that must be the one road code no card read, or None.
 
-    That is a card lying alone in the road (next to a road card, on no pile) that reads a
-    die card's code — a far 8 looks like a 5 — when it is the only such card and every road
-    card reads surely (otherwise an unsure road card may be the one misread).
+    ``p_last``: each card's probability of that code. Only when every road card reads surely
+    (else an unsure one may be the misread card), the misread card is
+    - the one card lying alone in the road (next to a road card, on no pile) that reads a die
+      card's code: a far 8 looks like a 5;
+    - else, of the two cards reading one code, the one at least ``LIKELIER`` times as likely
+      to be the code left as the other.
     """
     from vision.recognizer import polygon_iou
 
@@ -621,7 +626,14 @@ def _misread_road_card(det: Detections) -> int | None:
         )
         if away[k] <= IN_ROAD * spacing[k] and alone:
             strays.append(i)
-    return strays[0] if len(strays) == 1 else None
+    if strays:
+        return strays[0] if len(strays) == 1 else None
+    codes = [det.codes[i] for i in road]
+    doubled = {code for code in codes if codes.count(code) > 1}
+    if len(doubled) != 1 or codes.count(next(iter(doubled))) != 2:
+        return None
+    a, b = sorted((i for i in road if det.codes[i] in doubled), key=lambda i: -p_last[i])
+    return a if p_last[a] >= LIKELIER * p_last[b] and p_last[a] > 0 else None
 
 
 def read_road(table, shape: str = "auto") -> RoadReading:
