@@ -343,3 +343,29 @@ def test_of_two_cards_reading_one_code_the_one_likelier_the_code_left_takes_it()
     probs[other, names.index(truth[9])] = 0.01
     settled, notes = settle_road_codes(det, probs, names)
     assert notes == [] and settled.codes.count(twin) == 2
+
+
+def test_a_gap_in_the_road_makes_the_reading_unusable():
+    cards, truth = lay_road("uturn", 2)
+    assert RoadReader().read(cards).ok
+    # The road's second half slides far off: every card is there, but where the road goes
+    # on from its 14th card is a guess.
+    far = set(truth[14:]) | {"JK"}
+    moved = [(c, q + np.array([0.0, 4 * H]) if c in far else q) for c, q in cards]
+    reading = RoadReader().read(moved)
+    assert not reading.ok
+    assert any(p.startswith("gap in the road between") for p in reading.problems)
+
+
+def test_two_cards_get_the_codes_that_make_both_readings_likelier_together():
+    from vision.layouts.road import settle_road_codes
+
+    det, probs, names = _readings(
+        [
+            ("KC", _beside(0), 0.7, {"KC": 0.5, "KS": 0.45}),
+            ("KC", _beside(1), 0.6, {"KC": 0.45, "KS": 0.1}),
+        ]
+    )
+    settled, notes = settle_road_codes(det, probs, names)
+    assert settled.codes == ("KS", "KC")
+    assert notes == ["KS read by elimination: that card looks most like KC"]
