@@ -273,17 +273,18 @@ def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
     return ([], problem) if problem else (codes, None)
 
 
-def read_road_photo(data: bytes) -> tuple[list[str], str | None]:
+def read_road_photo(data: bytes) -> tuple[list[str], str | None, list[str]]:
     """Return the Stigespill road (28 codes in road order) in a photo of the laid-out road,
-    or ``([], why not)``: what is missing, doubled or ambiguous."""
+    ``None`` and the cards read by elimination (for the user to check), or ``([], why not,
+    [])``: what is missing, doubled or ambiguous."""
     from webui import pipeline_adapter
 
     reading, problem = _read_photo(data, pipeline_adapter.read_road)
     if problem:
-        return [], problem
+        return [], problem, []
     if not reading["ok"]:
-        return [], "; ".join(reading["problems"])
-    return reading["road"], None
+        return [], "; ".join(reading["problems"]), []
+    return reading["road"], None, list(reading.get("checks", []))
 
 
 def init_app(app: Flask) -> None:

@@ -52,17 +52,19 @@ def recognize(image: Any) -> list[str] | None:
 
 def read_road(image: Any) -> dict[str, Any] | None:
     """Return the Stigespill road read from a BGR photo of it (``{"road", "goal",
-    "problems", "ok"}``, the road in road order), or ``None`` without models."""
+    "problems", "ok", "checks"}``, the road in road order; ``checks``: the cards read by
+    elimination, for the user to look at), or ``None`` without models."""
     rec = _get_recognizer()
     if rec is None:
         return None
     from vision.layouts.road import RoadError, RoadReader, road_detections
 
+    det, checks = road_detections(rec, image)
     try:
-        reading = RoadReader().read(road_detections(rec, image)[0])
+        reading = RoadReader().read(det)
     except RoadError as e:
-        return {"road": [], "goal": None, "problems": [str(e)], "ok": False}
-    return {**reading.to_json(), "ok": reading.ok}
+        return {"road": [], "goal": None, "problems": [str(e)], "ok": False, "checks": checks}
+    return {**reading.to_json(), "ok": reading.ok, "checks": checks}
 
 
 def available() -> bool:

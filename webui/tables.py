@@ -45,7 +45,8 @@ class Runtime:
     finished: bool = False
     version: int = 0
     prompt: dict[str, Any] | None = None  # "out of sync — please confirm", from the camera
-    notice: dict[str, Any] | None = None  # the last refused move, shown until the next change
+    # The last refused move ({"error"}) or what to check ({"check"}), shown until the next change
+    notice: dict[str, Any] | None = None
     zones: dict[str, Any] | None = None  # Skip-Bo camera zones proposed by the pipeline
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -404,6 +405,14 @@ class TableHub:
         """Wake the table's pages without a change (a new camera frame, a prompt)."""
         rt = self.get(table_id)
         with rt.lock:
+            self._publish(rt)
+
+    def notify(self, table_id: str, check: str) -> None:
+        """Show every page of a table something to check (say, cards a photo's reader
+        inferred) until the next change."""
+        rt = self.get(table_id)
+        with rt.lock:
+            rt.notice = {"check": check, "at": time.time()}
             self._publish(rt)
 
     def _publish(self, rt: Runtime) -> None:

@@ -471,6 +471,30 @@ def test_a_new_stigespill_table_takes_its_road_from_a_photo(client):
     assert [tile["code"] for tile in view["road"]] == truth[::-1]
 
 
+def test_cards_a_road_photo_read_by_elimination_are_shown_to_check(client, monkeypatch):
+    import io
+
+    import webui.pipeline_adapter as adapter
+
+    _, truth = _road_scene()
+    check = f"{truth[3]} read by elimination: that card looks most like 5H"
+    monkeypatch.setattr(
+        adapter,
+        "read_road",
+        lambda image: {"road": truth, "goal": "JK", "problems": [], "ok": True, "checks": [check]},
+    )
+    jpeg, _ = _road_scene()
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
+    table = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()
+    assert [tile["code"] for tile in table["view"]["road"]] == truth
+    assert table["notice"]["check"] == check
+    # A road typed in the form is the user's own: nothing to check.
+    r = client.post(
+        "/new", data=_stigespill_form(road=" ".join(truth), road_photo=(io.BytesIO(jpeg), "r.jpg"))
+    )
+    assert client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["notice"] is None
+
+
 def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, monkeypatch):
     import io
 

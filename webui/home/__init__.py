@@ -95,24 +95,29 @@ def new_submit():
     """Create a table from the form and open its page."""
     form = request.form.to_dict()
     photo = request.files.get("road_photo")
+    checks: list[str] = []
     if form.get("game") == "stigespill" and photo and photo.filename:
         if not (form.get("road") or "").strip():
-            form["road"] = " ".join(_road_from_photo(photo.read()))
+            road, checks = _road_from_photo(photo.read())
+            form["road"] = " ".join(road)
     table = _create(form)
+    if checks:  # cards the photo's reader inferred: shown on the table until the first move
+        hub().notify(table["id"], "; ".join(checks))
     resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
     _set_owner(resp, table)
     return resp
 
 
-def _road_from_photo(data: bytes) -> list[str]:
-    """Return the road read from a photo of it; a photo that cannot be read is a set-up error
-    naming why (cards missing, doubled, the order unclear)."""
+def _road_from_photo(data: bytes) -> tuple[list[str], list[str]]:
+    """Return the road read from a photo of it and the cards read by elimination; a photo
+    that cannot be read is a set-up error naming why (cards missing, doubled, the order
+    unclear)."""
     from webui.camera import read_road_photo
 
-    road, problem = read_road_photo(data)
+    road, problem, checks = read_road_photo(data)
     if problem:
         raise games.SetupError(f"road photo: {problem}")
-    return road
+    return road, checks
 
 
 def _set_owner(resp, table: dict[str, Any]) -> None:

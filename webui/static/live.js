@@ -123,8 +123,9 @@ const Kortbord = (() => {
       box.append(row);
       box.hidden = false;
     } else if (no) {
-      box.className = "prompt illegal";
-      box.append(el("strong", { text: t("illegal") }), el("p", { text: no.error }));
+      box.className = no.check ? "prompt check" : "prompt illegal";
+      box.append(el("strong", { text: t(no.check ? "check" : "illegal") }),
+        el("p", { text: no.check || no.error }));
       box.hidden = false;
     } else {
       box.hidden = true;
