@@ -317,7 +317,6 @@ def test_a_lone_card_in_the_road_reading_a_die_code_is_the_one_road_code_left():
     (det, probs, names), _ = _road_readings({9: "5H"}, extra=[("6S", die)])
     assert "5H" in settle_road_codes(det, probs, names)[0].codes
     # (That place is in the road: were the 5♥ not seen, the 6♠ would take the code left.)
-    (det, probs, names), truth = _road_readings({9: "5H"}, extra=[("6S", die)])
     seen = [i for i, c in enumerate(det.codes) if c != "5H"]
     settled, _ = settle_road_codes(det[seen], probs[seen], names)
     assert truth[9] in settled.codes and "6S" not in settled.codes
