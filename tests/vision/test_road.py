@@ -290,7 +290,7 @@ def _road_readings(swap: dict[int, str], conf: float = 0.9, extra=()):
     rows = []
     for k, code in enumerate(truth):
         read = swap.get(k, code)
-        rows.append((read, where[code], conf, {read: conf, code: 0.02}))
+        rows.append((read, where[code], conf, {code: 0.02, read: conf}))
     rows.append(("JK", where["JK"], 0.9, {"JK": 0.9}))
     rows += [(code, quad, 0.9, {code: 0.9}) for code, quad in extra]
     return _readings(rows), truth
@@ -318,6 +318,7 @@ def test_a_lone_card_in_the_road_reading_a_die_code_is_the_one_road_code_left():
     assert "5H" in settle_road_codes(det, probs, names)[0].codes
     # (That place is in the road: were the 5♥ not seen, the 6♠ would take the code left.)
     seen = [i for i, c in enumerate(det.codes) if c != "5H"]
+    probs[det.codes.index("6S"), names.index(truth[9])] = 0.001  # a network's reading is never 0
     settled, _ = settle_road_codes(det[seen], probs[seen], names)
     assert truth[9] in settled.codes and "6S" not in settled.codes
     # Not a card alone beside the road, where the generator lays the discard pile (two card
@@ -342,6 +343,24 @@ def test_of_two_cards_reading_one_code_the_one_likelier_the_code_left_takes_it()
     probs[other, names.index(truth[9])] = 0.01
     settled, notes = settle_road_codes(det, probs, names)
     assert notes == [] and settled.codes.count(twin) == 2
+
+
+def test_two_codes_left_go_to_two_doubled_readings_when_one_way_is_clearly_likeliest():
+    from vision.layouts.road import settle_road_codes
+
+    truth = lay_road("serpentine", 3)[1]
+    # The 4th card read as the 5th and the 10th as the 11th: two codes left, two doubled.
+    (det, probs, names), _ = _road_readings({3: truth[4], 9: truth[10]})
+    settled, notes = settle_road_codes(det, probs, names)
+    assert RoadReader().read(settled).road == truth
+    assert sorted(notes) == sorted(
+        f"{truth[k]} read by elimination: that card looks most like {truth[k + 1]}" for k in (3, 9)
+    )
+    # Not when either pair is a toss-up: then neither is guessed.
+    probs[10, names.index(truth[9])] = 0.01
+    settled, notes = settle_road_codes(det, probs, names)
+    assert notes == []
+    assert settled.codes.count(truth[4]) == 2 and settled.codes.count(truth[10]) == 2
 
 
 def test_a_gap_in_the_road_makes_the_reading_unusable():

@@ -529,7 +529,8 @@ SECOND_LEAST = 0.05  # … and at least this probability
 SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
 IN_ROAD = 1.4  # a card this many of its nearest road card's spacings away lies in the road …
 ALONE = 0.05  # … when it overlaps no other card more than this (IoU): it is on no pile
-LIKELIER = 5.0  # of two cards reading one code, one this much likelier the code left is it
+LIKELIER = 5.0  # the likeliest way of giving out the codes left wins by this factor
+MOST_SUSPECTS = 8  # at most this many cards weighed for the codes left (8! ways)
 
 
 def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
@@ -556,9 +557,9 @@ def settle_road_codes(
     no road code keeps its own code when that is not a road code (a die card, a joker) or
     when it was read surely (two sure readings of one code stay two cards: the road then
     reports the code doubled); an unsure reading of a road code taken by a surer card is
-    left out. One card read twice, under different codes, is kept once (the surer). When one
-    road code is left over, a card lying alone in the road that reads a die card's code, or
-    one of two cards reading one code, may be given it (see :func:`_misread_road_card`).
+    left out. One card read twice, under different codes, is kept once (the surer). Road codes
+    left over may go to cards lying alone in the road that read a die card's code, or to
+    cards reading one code twice (see :func:`_codes_left`).
     """
     from vision.recognizer import polygon_iou
 
@@ -586,12 +587,8 @@ def settle_road_codes(
             keep.append(i)
             codes.append(code)
     settled = Detections(det.corners[keep], tuple(codes), det.confidence[keep])
-    last = [code for code in column if code not in codes]
-    if len(last) == 1:
-        misread = _misread_road_card(settled, probs[keep, column[last[0]]])
-        if misread is not None:
-            codes[misread] = last[0]
-            settled = Detections(settled.corners, tuple(codes), settled.confidence)
+    settled = _codes_left(settled, probs[keep], column)
+    codes = list(settled.codes)
     notes = [
         f"{code} read by elimination: that card looks most like {det.codes[i]}"
         for i, code in zip(keep, codes, strict=True)
@@ -619,27 +616,30 @@ def _swap_likelier(given: dict[int, str], probs: np.ndarray, column: dict[str, i
             break
 
 
-def _misread_road_card(det: Detections, p_last: np.ndarray) -> int | None:
-    """Return the card that must be the one road code no card read, or None.
+def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> Detections:
+    """Give the road codes no card reads to the cards that must be them, when that is clear.
 
-    ``p_last``: each card's probability of that code. Only when every road card reads surely
-    (else an unsure one may be the misread card), the misread card is
-    - the one card lying alone in the road (next to a road card, on no pile) that reads a die
-      card's code: a far 8 looks like a 5;
-    - else, of the two cards reading one code, the one at least ``LIKELIER`` times as likely
-      to be the code left as the other.
+    Every road card must read surely (else an unsure one may be the misread card). The cards
+    that may be misread are those reading a code another card reads too, and the cards lying
+    alone in the road (next to a road card, on no pile) that read a die card's code: a far 8
+    looks like a 5. When they are exactly as many as the codes they and the codes left make
+    up, every way of giving them those codes is weighed (the product of the cards'
+    probabilities), and the likeliest wins when it is at least ``LIKELIER`` times as likely as
+    the next; else the cards keep their codes and the road reports them missing and doubled.
     """
     from vision.recognizer import polygon_iou
 
-    road = [i for i, code in enumerate(det.codes) if code in ROAD_CODES]
-    if len(road) < 2 or min(det.confidence[road]) < SURE:
-        return None
+    codes = list(det.codes)
+    left = [code for code in column if code not in codes]
+    road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
+    if not left or len(road) < 2 or min(det.confidence[road]) < SURE:
+        return det
     centers = det.corners.mean(axis=1)
     spacing = np.linalg.norm(centers[road][:, None] - centers[road][None], axis=-1)
     np.fill_diagonal(spacing, np.inf)
     spacing = spacing.min(axis=1)  # each road card's distance to its nearest road card
-    strays = []
-    for i, code in enumerate(det.codes):
+    suspects = [i for i in road if codes.count(codes[i]) > 1]
+    for i, code in enumerate(codes):
         if code in ROAD_CODES or code == "JK":
             continue
         away = np.linalg.norm(centers[road] - centers[i], axis=1)
@@ -648,15 +648,25 @@ def _misread_road_card(det: Detections, p_last: np.ndarray) -> int | None:
             polygon_iou(det.corners[i], det.corners[j]) <= ALONE for j in range(len(det)) if j != i
         )
         if away[k] <= IN_ROAD * spacing[k] and alone:
-            strays.append(i)
-    if strays:
-        return strays[0] if len(strays) == 1 else None
-    codes = [det.codes[i] for i in road]
-    doubled = {code for code in codes if codes.count(code) > 1}
-    if len(doubled) != 1 or codes.count(next(iter(doubled))) != 2:
-        return None
-    a, b = sorted((i for i in road if det.codes[i] in doubled), key=lambda i: -p_last[i])
-    return a if p_last[a] >= LIKELIER * p_last[b] and p_last[a] > 0 else None
+            suspects.append(i)
+    pool = sorted({codes[i] for i in suspects if codes[i] in ROAD_CODES}) + left
+    if len(suspects) != len(pool) or len(pool) > MOST_SUSPECTS:
+        return det
+    p = probs[np.ix_(suspects, [column[code] for code in pool])]
+    ways = sorted(
+        (
+            (math.prod(p[n, k] for n, k in enumerate(way)), way)
+            for way in itertools.permutations(range(len(pool)))
+        ),
+        reverse=True,
+    )
+    best, way = ways[0]
+    second = ways[1][0] if len(ways) > 1 else 0.0
+    if best <= 0 or best < LIKELIER * second:
+        return det
+    for n, k in enumerate(way):
+        codes[suspects[n]] = pool[k]
+    return Detections(det.corners, tuple(codes), det.confidence)
 
 
 def read_road(table, shape: str = "auto") -> RoadReading:
