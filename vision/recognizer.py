@@ -65,8 +65,9 @@ THUMB_SPEC = CropSpec(region=(1.0, 1.0), size=(40, 48))
 # When a card is read whole: at most ``max_width`` px wide, and only where its index corners
 # read with less than ``below`` of the probability; the thumbnail then counts ``weight``
 # times as much as one corner. (Measured: reading every small card whole cost real photos
-# 7 of 143 cards; gated like this, none.)
-THUMB_DEFAULTS = {"max_width": 110.0, "weight": 2.0, "below": 0.7}
+# 7 of 143 cards; gated like this, none. Counting 4 rather than 2 corners: rendered roads read
+# right 229 -> 234 of 321, synthetic recall 0.883 -> 0.898, real test photos the same.)
+THUMB_DEFAULTS = {"max_width": 110.0, "weight": 4.0, "below": 0.7}
 # Outlines read with at least ``above`` and less than ``below`` of the probability are started
 # again turned by each of ``turns`` degrees (at most ``most`` of them a frame), see
 # ``Recognizer._reseat``; the starts are RESEAT_SCALE of the outline's size.

@@ -11,6 +11,7 @@ from vision.recognizer import (
     CLASS_NAMES,
     PATCH_MARGIN,
     PATCH_SIZE,
+    THUMB_DEFAULTS,
     CropSpec,
     apply_offsets,
     bright_card_quads,
@@ -213,6 +214,25 @@ def test_a_whole_card_thumbnail_settles_a_small_card_whose_corners_disagree():
     valid[0, 0, 2] = False
     code_alone, *_ = read_cards(probs, valid, weights=[1.0, 1.0, 2.0])
     assert code_alone[0] == read_cards(probs[:, :, :2], valid[:, :, :2])[0][0]
+
+
+def test_a_small_cards_pips_outweigh_two_corners_agreeing_on_a_blurred_suit():
+    # A far K♠: both index corners, a few pixels, read K♣ (0.65) more than K♠ (0.1); its
+    # whole picture reads K♠ (0.7). Counted as two corners, the whole card lost (K♣ 0.45
+    # against K♠ 0.40); the shipped weight lets it win. (Rendered roads: 229 -> 234 of 321
+    # read right; real photos unchanged.)
+    def two(a, pa, b, pb):
+        v = np.full(C, (1 - pa - pb) / (C - 2), np.float32)
+        v[CLASS_NAMES.index(a)], v[CLASS_NAMES.index(b)] = pa, pb
+        return v
+
+    corner, thumb = two("KC", 0.65, "KS", 0.1), two("KS", 0.7, "KC", 0.25)
+    probs = np.stack([corner, corner, thumb])[None, None]
+    valid = np.ones((1, 1, 3), bool)
+    as_two_corners, *_ = read_cards(probs, valid, 0.4, [1.0, 1.0, 2.0])
+    assert CLASS_NAMES[as_two_corners[0]] == "KC"
+    code, *_ = read_cards(probs, valid, 0.4, [1.0, 1.0, THUMB_DEFAULTS["weight"]])
+    assert CLASS_NAMES[code[0]] == "KS"
 
 
 # ---- one physical card once --------------------------------------------------------------------
