@@ -622,7 +622,9 @@ class VideoRecognizer:
     where small far cards show (Skip-Bo stock cards 32 px wide across the table: 2 of 3 at
     800 px, all at 1024; a fanned Skip-Bo discard pile's top card scores about 0.2 at 1024
     and 0.55 at 1280), and at the model's extra sizes for large cards; between surveys it
-    runs at its main size alone, to keep up.
+    runs at its main size alone, to keep up. Frames are read as a video's
+    (``recognize(..., video=True)``): a small card read whole counts as fewer index corners
+    than in a photo, as a card that flickers between two codes is lost to the tracker.
     """
 
     def __init__(
@@ -675,6 +677,7 @@ class VideoRecognizer:
             proposals=self._last,
             extra=survey,
             region=None if survey else self.region(image.shape),
+            video=True,
         )
         self._frames += 1
         self._last = rec

@@ -64,10 +64,13 @@ DEFAULT_SPEC = CropSpec()
 THUMB_SPEC = CropSpec(region=(1.0, 1.0), size=(40, 48))
 # When a card is read whole: at most ``max_width`` px wide, and only where its index corners
 # read with less than ``below`` of the probability; the thumbnail then counts ``weight``
-# times as much as one corner. (Measured: reading every small card whole cost real photos
-# 7 of 143 cards; gated like this, none. Counting 4 rather than 2 corners: rendered roads read
-# right 229 -> 234 of 321, synthetic recall 0.883 -> 0.898, real test photos the same.)
-THUMB_DEFAULTS = {"max_width": 110.0, "weight": 4.0, "below": 0.7}
+# times as much as one corner in a photo, ``video_weight`` times in a video's frame.
+# (Measured: reading every small card whole cost real photos 7 of 143 cards; gated like this,
+# none. Counting 4 rather than 2 corners: rendered roads read right 229 -> 234 of 321,
+# synthetic recall 0.883 -> 0.898, real test photos the same; but live Skip-Bo videos 19 -> 16
+# of 20 followed exactly, their small discard cards flickering to another code: a video sees
+# each card many times, and its tracker wants one code.)
+THUMB_DEFAULTS = {"max_width": 110.0, "weight": 4.0, "video_weight": 2.0, "below": 0.7}
 # Outlines read with at least ``above`` and less than ``below`` of the probability are started
 # again turned by each of ``turns`` degrees (at most ``most`` of them a frame), see
 # ``Recognizer._reseat``; the starts are RESEAT_SCALE of the outline's size.
@@ -577,6 +580,7 @@ class Recognizer:
         thumb = {**THUMB_DEFAULTS, **self.meta.get("thumbs", {})}
         self.thumb_max_width = float(thumb["max_width"])
         self.thumb_weight = float(thumb["weight"])
+        self.thumb_video_weight = float(thumb["video_weight"])
         self.thumb_below = float(thumb["below"])
         self.bright_quads = bool(self.meta.get("bright_quads", True))
         reseat = {**RESEAT_DEFAULTS, **self.meta.get("reseat", {})}
@@ -729,9 +733,11 @@ class Recognizer:
         code_floor: float,
         agreed_only: bool = False,
         other_way: bool = False,
+        thumb_weight: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Read each card's code from its outline: its index corners, and a small card whole
-        where they read unsurely (with ``agreed_only``, only where both corners read one code).
+        where they read unsurely (with ``agreed_only``, only where both corners read one code;
+        the whole card counts ``thumb_weight`` corners, default the photo's weight).
         With ``other_way``, a card whose sides allowed one reading only, and which reads
         nothing surely so, is read the other way round too.
 
@@ -820,7 +826,7 @@ class Recognizer:
                     probs,
                     valid & unsure[:, None, None],
                     code_floor,
-                    [1.0, 1.0, self.thumb_weight],
+                    [1.0, 1.0, self.thumb_weight if thumb_weight is None else thumb_weight],
                 )
                 redo = use.any(axis=1)
                 code_idx, code_conf, hyp = (
@@ -830,7 +836,9 @@ class Recognizer:
                 dist = np.where(redo[:, None], both[3], dist)
         return code_idx, code_conf, hyp, dist, corners_agree()
 
-    def _reseat(self, pyr, outlines, boxes, code_floor, read, strong, unread=False):
+    def _reseat(
+        self, pyr, outlines, boxes, code_floor, read, strong, unread=False, thumb_weight=None
+    ):
         """Start the outlines of unsurely read cards again, turned and a little smaller, and
         keep a start the refiner moves onto a card that reads surely.
 
@@ -858,7 +866,13 @@ class Recognizer:
         owner = np.tile(unsure, len(self.reseat_turns))
         # A start counts only when its corners agree: only those are worth reading whole.
         a_idx, a_conf, a_hyp, a_dist, agree = self.read_outlines(
-            pyr, starts, boxes[owner], np.ones((len(starts), 4), np.float32), code_floor, True
+            pyr,
+            starts,
+            boxes[owner],
+            np.ones((len(starts), 4), np.float32),
+            code_floor,
+            True,
+            thumb_weight=thumb_weight,
         )
         a_conf = np.where(agree & (a_idx >= 0), a_conf, 0.0).reshape(-1, k)
         best = a_conf.argmax(axis=0)
@@ -899,6 +913,7 @@ class Recognizer:
         extra: bool | None = None,
         region: Sequence[int] | None = None,
         retry_unread: bool = False,
+        video: bool = False,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.
 
@@ -909,7 +924,9 @@ class Recognizer:
         every outline that reads nothing again: the other way round (a tilted camera can make a
         card's long sides look short) and started again (a detector's outline of a card
         turned 45° is often square). For a photo read once, where time matters less than
-        each card (a Stigespill road).
+        each card (a Stigespill road). ``video``: the frame is one of a video's, whose cards
+        are seen many times: a small card read whole counts as fewer corners (``thumbs``'
+        ``video_weight``).
         """
         photo = min_confidence is None
         floor, code_floor = (
@@ -923,14 +940,21 @@ class Recognizer:
             return Recognition(Detections.empty())
         pyr = _Pyramid(frame)
         outlines = self.refine_outlines(pyr, cand.quads)
+        thumb_weight = self.thumb_video_weight if video else self.thumb_weight
         read = self.read_outlines(
-            pyr, outlines, cand.boxes, cand.corner_conf, code_floor, other_way=retry_unread
+            pyr,
+            outlines,
+            cand.boxes,
+            cand.corner_conf,
+            code_floor,
+            other_way=retry_unread,
+            thumb_weight=thumb_weight,
         )[:4]
         # A weakly detected outline (a photo's) counts only when it reads surely as it is.
         strong = cand.scores >= self.conf_threshold
         if self.reseat_turns:
             outlines, read = self._reseat(
-                pyr, outlines, cand.boxes, code_floor, read, strong, retry_unread
+                pyr, outlines, cand.boxes, code_floor, read, strong, retry_unread, thumb_weight
             )
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)

@@ -488,9 +488,17 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
 
     class Spy:
         def recognize(
-            self, image, min_confidence=None, *, sizes=(), proposals=None, extra=True, region=None
+            self,
+            image,
+            min_confidence=None,
+            *,
+            sizes=(),
+            proposals=None,
+            extra=True,
+            region=None,
+            video=False,
         ):
-            calls.append((min_confidence, tuple(sizes), proposals, extra))
+            calls.append((min_confidence, tuple(sizes), proposals, extra, video))
             quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32) + len(calls)
             return Recognition(
                 Detections(quad[None], ("AS",), np.ones(1, np.float32)),
@@ -505,6 +513,8 @@ def test_video_recognizer_follows_the_last_frame_and_surveys_now_and_then():
     # The model's extra passes (large cards) run with the survey only.
     assert [c[3] for c in calls] == [True, False, False, True, False]
     assert calls[0][2] is None
+    # Every frame is read as a video's (a small card read whole counts as fewer corners).
+    assert all(c[4] for c in calls)
     # Each frame proposes the cards the previous one found.
     for k in range(1, 5):
         assert np.array_equal(calls[k][2].detections.corners, outs[k - 1].corners)

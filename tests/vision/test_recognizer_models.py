@@ -68,6 +68,32 @@ def test_far_small_cards_are_read_better_with_the_whole_card_reader(recognizer):
     assert right["with"] > right["without"] > 0, right
 
 
+def test_a_video_frame_counts_a_small_card_read_whole_as_fewer_corners_than_a_photo(
+    recognizer, monkeypatch
+):
+    from vision.synth import random_scene
+
+    if recognizer.thumbs is None:
+        pytest.skip("no whole-card reader shipped")
+    assert recognizer.thumb_video_weight < recognizer.thumb_weight
+    seen = []
+    read = recognizer.read_outlines
+
+    def spy(*args, thumb_weight=None, **kw):
+        seen.append(thumb_weight)
+        return read(*args, thumb_weight=thumb_weight, **kw)
+
+    monkeypatch.setattr(recognizer, "read_outlines", spy)
+    frame = random_scene(seed=31337, index=0, layouts=("road",)).jpeg_image()
+    photo = recognizer.recognize(frame, 0.3).detections
+    assert set(seen) == {recognizer.thumb_weight}
+    seen.clear()
+    video = recognizer.recognize(frame, 0.3, video=True).detections
+    assert set(seen) == {recognizer.thumb_video_weight}
+    # The same cards are found; only unsure small cards may read otherwise.
+    assert len(photo) > 0 and abs(len(photo) - len(video)) <= 2
+
+
 def test_a_card_is_read_from_its_true_outline(recognizer):
     """The classifier alone: given the true corners, most index corners read right."""
     from vision.recognizer import _Pyramid, cut_corner
@@ -159,8 +185,9 @@ def test_a_video_passes_readings_below_the_photo_floor(recognizer):
     floors = set()
     for index in range(3):
         frame = random_scene(seed=4242, index=index, layouts=("road",)).jpeg_image()
-        # A first frame is a survey: the same passes as a photo with the survey's size.
-        photo = recognizer.recognize(frame, sizes=(800,)).detections
+        # A first frame is a survey: the same passes as a photo with the survey's size (and
+        # a video's weight of a small card read whole).
+        photo = recognizer.recognize(frame, sizes=(800,), video=True).detections
         video = VideoRecognizer(recognizer, survey_size=800)(frame)
         assert (photo.confidence >= recognizer.min_confidence).all()
         assert (video.confidence >= MIN_CONFIDENCE).all()
