@@ -107,6 +107,25 @@ def test_a_goal_near_a_tilted_camera_is_still_at_the_road(seed):
     assert reading.goal == "JK" and reading.road == truth
 
 
+@pytest.mark.parametrize("seed", [3, 15])
+def test_rows_seen_at_a_slant_are_split_on_the_table_not_in_the_picture(seed):
+    # A phone held low at one corner of the table: rows turned 30° converge towards the far
+    # side, so across the picture they no longer lie a row's spacing apart.
+    import cv2
+
+    cards, truth = lay_road("rows", seed, 30)
+    pts = np.concatenate([q for _, q in cards])
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    dx, dy = (x1 - x0) * 0.35, (y1 - y0) * 0.2
+    dst = np.float32([[x0 + dx, y0 + dy], [x1 - dx, y0], [x1, y1], [x0, y1]])
+    h = cv2.getPerspectiveTransform(src, dst)
+    slanted = [(c, cv2.perspectiveTransform(q.reshape(1, 4, 2), h)[0]) for c, q in cards]
+    reading = RoadReader(shape="rows").read(slanted)
+    assert reading.ok, reading.problems
+    assert reading.road == truth
+
+
 def test_missing_and_doubled_cards_are_named():
     cards, _ = lay_road("uturn", 5)
     without = [(c, q) for c, q in cards if c != "QH"]

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from referee.cards import CardError, parse_card
@@ -170,7 +171,9 @@ class RoadReader:
         )
         notes: list[str] = []
         if self.shape == "rows":
-            order, alt_problem = _rows_order(all_centers, goal_index is not None, pitch)
+            # Rows seen at a slant converge: split them where they lie, on the table.
+            plane = _on_the_table(all_centers, [q for _, q in road_cards])
+            order, alt_problem = _rows_order(plane, goal_index is not None, _pitch(plane))
             if alt_problem:
                 problems.append(alt_problem)
                 fatal = True
@@ -451,6 +454,25 @@ def _find_goal(centers: np.ndarray, sizes: np.ndarray, jokers: list[np.ndarray])
     if len(near) > 1 and near[1][0] <= SECOND_JOKER_NEAR:
         return None, "two jokers lie at the road: only the goal joker belongs there"
     return near[0][1], ""
+
+
+def _on_the_table(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """Return image ``points`` as they lie on the table, seen from straight above.
+
+    A card is a rectangle on the table, so the outline of one card fixes the perspective of
+    the whole table; the card nearest the road's middle is taken, so that no point lies far
+    from it. Returns ``points`` as they are when the outline gives no usable mapping.
+    """
+    centers = np.array([q.mean(axis=0) for q in quads])
+    middle = quads[int(np.linalg.norm(centers - centers.mean(axis=0), axis=1).argmin())]
+    card = np.float32([[0, 0], [ASPECT, 0], [ASPECT, 1], [0, 1]])
+    try:
+        h = cv2.getPerspectiveTransform(np.asarray(middle, np.float32), card)
+        flat = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), h)
+    except cv2.error:
+        return points
+    flat = flat.reshape(-1, 2)
+    return flat if np.isfinite(flat).all() else points
 
 
 def _principal_row_axis(pts: np.ndarray, pitch: float) -> np.ndarray:
