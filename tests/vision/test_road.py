@@ -301,6 +301,32 @@ def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_
     assert settled.codes == ("10C",) and np.allclose(settled.corners[0], _beside(0) + 3)
 
 
+def test_an_outline_drawn_round_two_road_cards_is_no_third_card():
+    from vision.layouts.road import settle_road_codes
+
+    # The detector's outline round the 3rd and 4th cards, read (0.55) as the 9th card's code.
+    cards, truth = lay_road("serpentine", 3)
+    where = dict(cards)
+    a, b = where[truth[2]], where[truth[3]]
+    pts = np.concatenate([a, b])
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    round_two = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    (det, probs, names), _ = _road_readings({}, extra=[(truth[8], round_two)])
+    probs[-1, names.index(truth[8])] = 0.55
+    det.confidence[-1] = 0.55
+    settled, notes = settle_road_codes(det, probs, names)
+    reading = RoadReader().read(settled)
+    assert reading.ok, reading.problems
+    assert reading.road == truth and notes == []
+    # A card of that code lying on its own, as sure, is a card: the road reports it doubled.
+    apart = round_two + np.array([0, 6 * H])
+    (det, probs, names), _ = _road_readings({}, extra=[(truth[8], apart)])
+    det.confidence[-1] = 0.55
+    assert "doubled" in " ".join(
+        RoadReader().read(settle_road_codes(det, probs, names)[0]).problems
+    )
+
+
 def _road_readings(swap: dict[int, str], conf: float = 0.9, extra=()):
     """Readings of a serpentine road (27 codes read surely, one card per road code) in which
     the cards at the indices of ``swap`` read other codes, and ``extra`` (code, quad) cards."""

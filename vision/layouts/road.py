@@ -80,8 +80,6 @@ ON_ROAD = 0.3
 
 def _share_covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
     """Return the share of the convex ``quad``'s area that lies on the ``others``."""
-    import cv2
-
     q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
     area = abs(cv2.contourArea(q))
     if area <= 0:
@@ -549,6 +547,7 @@ SURE = 0.5  # a reading at least this sure is a card even when its code goes to 
 SECOND_SHARE = 0.1  # a card may take a code read with this share of its best code's probability
 SECOND_LEAST = 0.05  # … and at least this probability
 SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
+ON_OTHERS = 0.7  # a road code's outline this much on surer cards was drawn round them
 IN_ROAD = 1.4  # a card this many of its nearest road card's spacings away lies in the road …
 ALONE = 0.05  # … when it overlaps no other card more than this (IoU): it is on no pile
 LIKELIER = 5.0  # the likeliest way of giving out the codes left wins by this factor
@@ -579,16 +578,20 @@ def settle_road_codes(
     no road code keeps its own code when that is not a road code (a die card, a joker) or
     when it was read surely (two sure readings of one code stay two cards: the road then
     reports the code doubled); an unsure reading of a road code taken by a surer card is
-    left out. One card read twice, under different codes, is kept once (the surer). Road codes
-    left over may go to cards lying alone in the road that read a die card's code, or to
-    cards reading one code twice (see :func:`_codes_left`).
+    left out. One card read twice, under different codes, is kept once (the surer), and an
+    outline of a road code lying mostly on surer cards (drawn round two of them) is none.
+    Road codes left over may go to cards lying alone in the road that read a die card's code,
+    or to cards reading one code twice (see :func:`_codes_left`).
     """
     from vision.recognizer import polygon_iou
 
     probs = np.asarray(probs, np.float64).reshape(len(det), len(names))
     cards: list[int] = []
     for i in np.argsort(-det.confidence, kind="stable"):
-        if all(polygon_iou(det.corners[i], det.corners[j]) < SAME_CARD for j in cards):
+        others = [det.corners[j] for j in cards]
+        if all(polygon_iou(det.corners[i], q) < SAME_CARD for q in others) and not (
+            det.codes[i] in ROAD_CODES and _share_covered(det.corners[i], others) >= ON_OTHERS
+        ):
             cards.append(int(i))
     column = {code: names.index(code) for code in ROAD_CODES if code in names}
     offers = []
