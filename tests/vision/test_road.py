@@ -124,6 +124,9 @@ def test_rows_seen_at_a_slant_are_split_on_the_table_not_in_the_picture(seed):
     reading = RoadReader(shape="rows").read(slanted)
     assert reading.ok, reading.problems
     assert reading.road == truth
+    # The same when every outline starts on a long side (cards read the other way round).
+    turned = [(c, np.roll(q, 1, axis=0)) for c, q in slanted]
+    assert RoadReader(shape="rows").read(turned).road == truth
 
 
 def test_missing_and_doubled_cards_are_named():

@@ -462,8 +462,11 @@ def _on_the_table(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     from it. Returns ``points`` as they are when the outline gives no usable mapping.
     """
     centers = np.array([q.mean(axis=0) for q in quads])
-    middle = quads[int(np.linalg.norm(centers - centers.mean(axis=0), axis=1).argmin())]
-    card = np.float32([[0, 0], [ASPECT, 0], [ASPECT, 1], [0, 1]])
+    middle = np.asarray(quads[int(np.linalg.norm(centers - centers.mean(axis=0), axis=1).argmin())])
+    edges = np.linalg.norm(np.roll(middle, -1, axis=0) - middle, axis=1)
+    # Its outline may start on a long side (a card read the other way round).
+    w, h = (ASPECT, 1.0) if edges[0] + edges[2] <= edges[1] + edges[3] else (1.0, ASPECT)
+    card = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     try:
         h = cv2.getPerspectiveTransform(np.asarray(middle, np.float32), card)
         flat = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), h)
