@@ -468,8 +468,8 @@ def _on_the_table(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     w, h = (ASPECT, 1.0) if edges[0] + edges[2] <= edges[1] + edges[3] else (1.0, ASPECT)
     card = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     try:
-        h = cv2.getPerspectiveTransform(np.asarray(middle, np.float32), card)
-        flat = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), h)
+        to_table = cv2.getPerspectiveTransform(middle.astype(np.float32), card)
+        flat = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), to_table)
     except cv2.error:
         return points
     flat = flat.reshape(-1, 2)
