@@ -514,6 +514,10 @@ class Recognition:
         default_factory=lambda: np.zeros((0, len(CLASS_NAMES) - 1), np.float32)
     )
     code_names: tuple[str, ...] = CLASS_NAMES[:-1]  # the columns of code_probs
+    # ``(m, 4, 2)`` outlines of cards the detector found surely but whose code read nothing
+    # at the floor, apart from every card reported: a card is there, which one is not known
+    # (a layout that knows which code is missing can name it: vision.layouts.road).
+    unread: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
 
 
 SETTLED = 0.02  # an outline change under this share of the card's size changes no reading
@@ -968,20 +972,32 @@ class Recognizer:
             # Such a card is right about as often as a card at the floor: it is reported at it.
             card_conf = np.where(sure, np.maximum(card_conf, floor), card_conf)
             found |= sure
-        ok = np.flatnonzero((code_idx >= 0) & found)
+        read_ok = (code_idx >= 0) & found
+        ok = np.flatnonzero(read_ok)
         if not len(ok):
-            return Recognition(Detections.empty())
+            return Recognition(Detections.empty(), unread=_apart(outlines[strong], []))
         quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])
         quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
         conf = card_conf[ok]
         keep = dedupe_cards(quads, codes, conf)
         det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
-        return Recognition(det, cand.boxes[ok][keep], dist[ok][keep], self.class_names[:-1])
+        unread = _apart(outlines[strong & ~read_ok], det.corners)
+        return Recognition(det, cand.boxes[ok][keep], dist[ok][keep], self.class_names[:-1], unread)
 
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""
         return self.recognize(frame).detections
+
+
+def _apart(outlines: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray:
+    """Return the ``outlines`` that overlap none of ``cards`` (nor an earlier outline) by
+    ``WEAK_APART`` IoU or more, as ``(m, 4, 2)`` float32."""
+    kept: list[np.ndarray] = []
+    for quad in outlines:
+        if all(polygon_iou(quad, other) < WEAK_APART for other in [*cards, *kept]):
+            kept.append(quad)
+    return np.asarray(kept, np.float32).reshape(-1, 4, 2)
 
 
 def _as_bgr(frame: np.ndarray) -> np.ndarray:

@@ -164,6 +164,32 @@ def test_a_card_read_unsurely_counts_when_the_detector_is_sure_of_it(recognizer,
     assert "9H" not in recognizer.recognize(frame).detections.codes
 
 
+def test_cards_found_but_not_read_are_reported_apart_as_unread(recognizer, monkeypatch):
+    from vision.recognizer import polygon_iou
+    from vision.synth import random_scene
+
+    scene = random_scene(seed=778, index=0, layouts=("road",))
+    frame = scene.jpeg_image()
+    read = recognizer.recognize(frame)
+    assert len(read.detections) >= 20
+    for quad in read.unread:  # what is read is not also unread
+        assert all(polygon_iou(quad, card) < 0.1 for card in read.detections.corners)
+
+    # Every index a blank: the same cards are found, and none is read. (Unread outlines
+    # overlapping each other are one: a pile's cards are one unread card.)
+    def blank(crops, session=None):
+        probs = np.zeros((len(crops), len(recognizer.class_names)), np.float32)
+        probs[:, -1] = 1.0
+        return probs
+
+    monkeypatch.setattr(recognizer, "classify_crops", blank)
+    unread = recognizer.recognize(frame)
+    assert len(unread.detections) == 0
+    found = [max(polygon_iou(c, q) for q in unread.unread) for c in read.detections.corners]
+    assert np.mean(np.array(found) >= 0.7) >= 0.9, np.round(found, 2)
+    assert len(unread.unread) <= len(read.detections) + len(read.unread)
+
+
 def test_int8_convolutions_are_trusted_only_where_they_do_not_saturate(monkeypatch):
     import platform
 

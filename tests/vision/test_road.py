@@ -378,6 +378,43 @@ def test_a_lone_card_in_the_road_reading_a_die_code_is_the_one_road_code_left():
     assert notes == [] and "2H" in settled.codes and truth[9] not in settled.codes
 
 
+def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
+    from vision.detections import Detections
+    from vision.layouts.road import settle_road_codes
+
+    cards, truth = lay_road("serpentine", 3)
+    where = dict(cards)
+    (det, probs, names), _ = _road_readings({})
+    seen = [i for i, c in enumerate(det.codes) if c != truth[12]]
+    unread = where[truth[12]][None]  # found by the detector, its index unreadable
+    settled, notes = settle_road_codes(det[seen], probs[seen], names, unread)
+    assert RoadReader().read(settled).road == truth
+    assert notes == [f"{truth[12]} read by elimination: that card could not be read"]
+    # It lies where the unread outline lies, as big as its neighbours (that outline may be
+    # drawn round part of it), and its confidence says it was not read.
+    k = settled.codes.index(truth[12])
+    assert np.allclose(settled.corners[k].mean(axis=0), unread[0].mean(axis=0))
+    assert np.allclose(np.ptp(settled.corners[k], axis=0), (W, H), rtol=0.1)
+    assert settled.confidence[k] == 0
+
+    def fill(unread, seen=seen, det=det, probs=probs):
+        return truth[12] in settle_road_codes(det[seen], probs[seen], names, unread)[0].codes
+
+    # Not an unread outline off the road (a die card on the discard pile) ...
+    assert not fill(unread + np.array([0, 8 * H]))
+    # ... nor one lying on a read card (drawn round part of it), nor one of two in the road.
+    assert not fill(where[truth[11]][None] + np.array([W / 3, 0]))
+    x, y, _ = road_slots(np.random.default_rng(3), "serpentine", 30, W, H)[29]  # a free place
+    card = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
+    assert not fill(np.stack([unread[0], card + np.array([x, y])]))
+    # Not when two road codes are left, nor when a road card reads unsurely (it may be the
+    # card whose code is left, read as another).
+    assert not fill(unread, [i for i in seen if det.codes[i] != truth[13]])
+    unsure = det.confidence.copy()
+    unsure[seen[0]] = 0.45
+    assert not fill(unread, det=Detections(det.corners, det.codes, unsure))
+
+
 def test_of_two_cards_reading_one_code_the_one_likelier_the_code_left_takes_it():
     from vision.layouts.road import settle_road_codes
 

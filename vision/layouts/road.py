@@ -565,11 +565,11 @@ def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str
     readings' code probabilities).
     """
     rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,), retry_unread=True)
-    return settle_road_codes(rec.detections, rec.code_probs, rec.code_names)
+    return settle_road_codes(rec.detections, rec.code_probs, rec.code_names, rec.unread)
 
 
 def settle_road_codes(
-    det: Detections, probs: np.ndarray, names: tuple[str, ...]
+    det: Detections, probs: np.ndarray, names: tuple[str, ...], unread: np.ndarray = ()
 ) -> tuple[Detections, list[str]]:
     """Give each road code to one card: the surest (card, code) reading first, among the codes
     each card reads with at least ``SECOND_SHARE`` of its best code's probability.
@@ -584,7 +584,9 @@ def settle_road_codes(
     left out. One card read twice, under different codes, is kept once (the surer), and an
     outline of a road code lying mostly on surer cards (drawn round two of them) is none.
     Road codes left over may go to cards lying alone in the road that read a die card's code,
-    or to cards reading one code twice (see :func:`_codes_left`).
+    or to cards reading one code twice (see :func:`_codes_left`). The one code left may go to
+    the one card in the road that read no code (``unread``: ``(m, 4, 2)`` outlines of cards
+    found but not read; see :func:`_unread_in_road`).
     """
     from vision.recognizer import polygon_iou
 
@@ -622,7 +624,10 @@ def settle_road_codes(
         for i, code in zip(keep, codes, strict=True)
         if code != det.codes[i]
     ]
-    return settled, notes
+    filled = _unread_in_road(settled, np.asarray(unread, np.float32).reshape(-1, 4, 2), column)
+    if len(filled) > len(settled):
+        notes.append(f"{filled.codes[-1]} read by elimination: that card could not be read")
+    return filled, notes
 
 
 def _swap_likelier(given: dict[int, str], probs: np.ndarray, column: dict[str, int]) -> None:
@@ -695,6 +700,47 @@ def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> D
     for n, k in enumerate(way):
         codes[suspects[n]] = pool[k]
     return Detections(det.corners, tuple(codes), det.confidence)
+
+
+def _unread_in_road(det: Detections, unread: np.ndarray, column: dict[str, int]) -> Detections:
+    """Give the one road code no card reads to the one unread card lying alone in the road.
+
+    A far card's index can be a few grey pixels that read as nothing, while the detector
+    finds the card surely. When every other road code is read once, every road card reads
+    surely (else an unsure one may be the card whose code is left), and exactly one unread
+    outline lies in the road (next to a road card, overlapping no card, about a road card's
+    size), that card is the code left. It is added at confidence 0: it was not read.
+    """
+    from vision.recognizer import polygon_iou
+
+    codes = list(det.codes)
+    left = [code for code in column if code not in codes]
+    road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
+    if len(left) != 1 or len(road) != len(column) - 1 or min(det.confidence[road]) < SURE:
+        return det
+    centers = det.corners.mean(axis=1)
+    spacing = np.linalg.norm(centers[road][:, None] - centers[road][None], axis=-1)
+    np.fill_diagonal(spacing, np.inf)
+    spacing = spacing.min(axis=1)
+    areas = [abs(cv2.contourArea(q)) for q in det.corners[road]]
+    in_road = []
+    for quad in unread:
+        center = quad.mean(axis=0)
+        away = np.linalg.norm(centers[road] - center, axis=1)
+        k = int(away.argmin())
+        alone = all(polygon_iou(quad, other) <= ALONE for other in det.corners)
+        like = 0.5 <= abs(cv2.contourArea(quad)) / areas[k] <= 2.0
+        if away[k] <= IN_ROAD * spacing[k] and alone and like:
+            # An outline that read nothing is often drawn round part of the card only: its
+            # place counts, and the card takes the outline of its nearest road card there.
+            in_road.append(det.corners[road[k]] - centers[road[k]] + center)
+    if len(in_road) != 1:
+        return det
+    return Detections(
+        np.concatenate([det.corners, in_road]).astype(np.float32),
+        (*codes, left[0]),
+        np.concatenate([det.confidence, [0.0]]).astype(np.float32),
+    )
 
 
 def read_road(table, shape: str = "auto") -> RoadReading:
