@@ -379,7 +379,6 @@ def test_a_lone_card_in_the_road_reading_a_die_code_is_the_one_road_code_left():
 
 
 def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
-    from vision.detections import Detections
     from vision.layouts.road import settle_road_codes
 
     cards, truth = lay_road("serpentine", 3)
@@ -397,7 +396,7 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     assert np.allclose(np.ptp(settled.corners[k], axis=0), (W, H), rtol=0.1)
     assert settled.confidence[k] == 0
 
-    def fill(unread, seen=seen, det=det, probs=probs):
+    def fill(unread, seen=seen):
         return truth[12] in settle_road_codes(det[seen], probs[seen], names, unread)[0].codes
 
     # Not an unread outline off the road (a die card on the discard pile) ...
@@ -407,12 +406,13 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     x, y, _ = road_slots(np.random.default_rng(3), "serpentine", 30, W, H)[29]  # a free place
     card = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
     assert not fill(np.stack([unread[0], card + np.array([x, y])]))
-    # Not when two road codes are left, nor when a road card reads unsurely (it may be the
-    # card whose code is left, read as another).
+    # Not when two road codes are left, nor when a road card may be the code left, read as
+    # another: then the unread card may be that other code.
     assert not fill(unread, [i for i in seen if det.codes[i] != truth[13]])
-    unsure = det.confidence.copy()
-    unsure[seen[0]] = 0.45
-    assert not fill(unread, det=Detections(det.corners, det.codes, unsure))
+    probs[seen[0], names.index(truth[12])] = probs[seen[0]].max() / 4
+    assert not fill(unread)
+    probs[seen[0], names.index(truth[12])] = probs[seen[0]].max() / 6
+    assert fill(unread)
 
 
 def test_of_two_cards_reading_one_code_the_one_likelier_the_code_left_takes_it():

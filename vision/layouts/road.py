@@ -624,7 +624,8 @@ def settle_road_codes(
         for i, code in zip(keep, codes, strict=True)
         if code != det.codes[i]
     ]
-    filled = _unread_in_road(settled, np.asarray(unread, np.float32).reshape(-1, 4, 2), column)
+    unread = np.asarray(unread, np.float32).reshape(-1, 4, 2)
+    filled = _unread_in_road(settled, probs[keep], unread, column)
     if len(filled) > len(settled):
         notes.append(f"{filled.codes[-1]} read by elimination: that card could not be read")
     return filled, notes
@@ -702,21 +703,27 @@ def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> D
     return Detections(det.corners, tuple(codes), det.confidence)
 
 
-def _unread_in_road(det: Detections, unread: np.ndarray, column: dict[str, int]) -> Detections:
+def _unread_in_road(
+    det: Detections, probs: np.ndarray, unread: np.ndarray, column: dict[str, int]
+) -> Detections:
     """Give the one road code no card reads to the one unread card lying alone in the road.
 
     A far card's index can be a few grey pixels that read as nothing, while the detector
-    finds the card surely. When every other road code is read once, every road card reads
-    surely (else an unsure one may be the card whose code is left), and exactly one unread
+    finds the card surely. When every other road code is read once and exactly one unread
     outline lies in the road (next to a road card, overlapping no card, about a road card's
-    size), that card is the code left. It is added at confidence 0: it was not read.
+    size), that card is the code left, unless a road card may be it: read as another code
+    only ``LIKELIER`` times as likely (then the unread card may be that other code). It is
+    added at confidence 0: it was not read.
     """
     from vision.recognizer import polygon_iou
 
     codes = list(det.codes)
     left = [code for code in column if code not in codes]
     road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
-    if len(left) != 1 or len(road) != len(column) - 1 or min(det.confidence[road]) < SURE:
+    if len(left) != 1 or len(road) != len(column) - 1:
+        return det
+    own = probs[road, [column[codes[i]] for i in road]]
+    if (LIKELIER * probs[road, column[left[0]]] >= own).any():
         return det
     centers = det.corners.mean(axis=1)
     spacing = np.linalg.norm(centers[road][:, None] - centers[road][None], axis=-1)
