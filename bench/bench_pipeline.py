@@ -192,12 +192,13 @@ def run(
     return result
 
 
-def roads(n: int, seed: int, size=(1280, 720), recognizer=None) -> dict:
+def roads(n: int, seed: int, size=(1280, 720), recognizer=None, decks=()) -> dict:
     """Read ``n`` rendered road scenes; per layout shape, count exact, flagged and wrong reads.
 
     With ground truth (the default) detections are the labels of cards at least 30% visible;
     rows are also read with the ``rows`` shape hint, since a grid of straight rows reads as
-    text or as a serpentine equally well.
+    text or as a serpentine equally well. ``decks``: real-art decks (``ImageDeck``) the
+    scenes take in turn instead of a procedural deck (the same scenes otherwise).
     """
     import numpy as np
 
@@ -209,9 +210,10 @@ def roads(n: int, seed: int, size=(1280, 720), recognizer=None) -> dict:
     out: dict = {}
     for i in range(n):
         rng = np.random.default_rng([seed, i])
-        spec = sample_scene(
-            rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0), size
-        )
+        deck = ProceduralDeck(int(rng.integers(40)))
+        if decks:
+            deck = decks[i % len(decks)]
+        spec = sample_scene(rng, "road", [deck], SkipBoDeck(0), size)
         scene = render(spec)
         shape = spec.layout.info.get("shape", "?")
         road = sorted(
@@ -284,6 +286,14 @@ def main(argv: list[str] | None = None) -> int:
         help="spoil the ground truth like a recognizer, e.g. 0.1,0.02,2",
     )
     p.add_argument("--roads-only", action="store_true", help="only the road scenes")
+    p.add_argument(
+        "--road-decks",
+        nargs="+",
+        type=Path,
+        default=(),
+        metavar="DIR",
+        help="draw the road scenes with these real-art decks in turn (e.g. ../shared/decks/*)",
+    )
     args = p.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -318,7 +328,14 @@ def main(argv: list[str] | None = None) -> int:
 
             model = Recognizer()
             rec = lambda image: road_detections(model, image)[0]  # noqa: E731
-        result["roads"] = roads(args.roads, args.seed, (w, h), rec)
+        from vision.synth import DeckError, ImageDeck
+
+        try:
+            decks = [ImageDeck(d) for d in args.road_decks]
+        except DeckError as e:
+            print(f"bad --road-decks: {e}", file=sys.stderr)
+            return 2
+        result["roads"] = roads(args.roads, args.seed, (w, h), rec, decks)
     print(json.dumps(result, indent=1))
     return 0
 
