@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=(),
         metavar="DIR",
-        help="draw the road scenes with these real-art decks in turn (e.g. ../shared/decks/*)",
+        help="draw the road scenes with these real-art decks in turn (e.g. ../shared/decks/*/)",
     )
     args = p.parse_args(argv)
     try:
