@@ -415,6 +415,22 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     assert fill(unread)
 
 
+def test_an_unsure_joker_beside_the_sure_goal_joker_is_a_misread_discard():
+    from vision.layouts.road import settle_road_codes
+
+    cards, truth = lay_road("serpentine", 3)
+    beside = dict(cards)["JK"] + np.array([0, 1.3 * H])  # a discard read JK, by the goal
+    (det, probs, names), _ = _road_readings({}, extra=[("JK", beside)])
+    det.confidence[-1] = 0.38
+    assert "two jokers" in " ".join(RoadReader().read(det).problems)
+    settled, _ = settle_road_codes(det, probs, names)
+    reading = RoadReader().read(settled)
+    assert reading.ok and reading.road == truth and settled.codes.count("JK") == 1
+    # With the goal joker read unsurely too, which one is the goal is not known.
+    det.confidence[det.codes.index("JK")] = 0.45
+    assert not RoadReader().read(settle_road_codes(det, probs, names)[0]).ok
+
+
 def test_of_two_cards_reading_one_code_the_one_likelier_the_code_left_takes_it():
     from vision.layouts.road import settle_road_codes
 

@@ -610,9 +610,13 @@ def settle_road_codes(
             given[i] = code
             taken.add(code)
     _swap_likelier(given, probs, column)
+    # The goal is one joker: an unsure joker beside a sure one is a misread (a discard).
+    sure_joker = any(det.codes[i] == "JK" and det.confidence[i] >= SURE for i in cards)
     keep, codes = [], []
     for i in sorted(cards):
         code = given.get(i, det.codes[i])
+        if code == "JK" and sure_joker and det.confidence[i] < SURE:
+            continue
         if i in given or code not in column or det.confidence[i] >= SURE:
             keep.append(i)
             codes.append(code)
