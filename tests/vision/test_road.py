@@ -396,6 +396,14 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     assert np.allclose(np.ptp(settled.corners[k], axis=0), (W, H), rtol=0.1)
     assert settled.confidence[k] == 0
 
+    # A card read unsurely as a code a surer card took is left out, and is that card too.
+    (det2, probs2, _), _ = _road_readings({12: truth[11]})
+    det2.confidence[12] = 0.3
+    probs2[12, names.index(truth[11])] = 0.4
+    settled, notes = settle_road_codes(det2, probs2, names)
+    assert RoadReader().read(settled).road == truth
+    assert notes == [f"{truth[12]} read by elimination: that card could not be read"]
+
     def fill(unread, seen=seen):
         return truth[12] in settle_road_codes(det[seen], probs[seen], names, unread)[0].codes
 

@@ -553,6 +553,7 @@ SAME_CARD = 0.5  # outlines overlapping this much (IoU) are one card read twice
 ON_OTHERS = 0.7  # a road code's outline this much on surer cards was drawn round them
 IN_ROAD = 1.4  # a card this many of its nearest road card's spacings away lies in the road …
 ALONE = 0.05  # … when it overlaps no other card more than this (IoU): it is on no pile
+UNREAD_ALONE = 0.1  # an unread outline, often drawn loosely, may overlap a card this much
 LIKELIER = 5.0  # the likeliest way of giving out the codes left wins by this factor
 MOST_SUSPECTS = 8  # at most this many cards weighed for the codes left (8! ways)
 
@@ -586,7 +587,7 @@ def settle_road_codes(
     Road codes left over may go to cards lying alone in the road that read a die card's code,
     or to cards reading one code twice (see :func:`_codes_left`). The one code left may go to
     the one card in the road that read no code (``unread``: ``(m, 4, 2)`` outlines of cards
-    found but not read; see :func:`_unread_in_road`).
+    found but not read) or was left out (see :func:`_unread_in_road`).
     """
     from vision.recognizer import polygon_iou
 
@@ -628,7 +629,9 @@ def settle_road_codes(
         for i, code in zip(keep, codes, strict=True)
         if code != det.codes[i]
     ]
-    unread = np.asarray(unread, np.float32).reshape(-1, 4, 2)
+    # A card left out (read unsurely as a code a surer card took) was not read either.
+    left_out = det.corners[[i for i in cards if i not in keep]]
+    unread = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4, 2), left_out])
     filled = _unread_in_road(settled, probs[keep], unread, column)
     if len(filled) > len(settled):
         notes.append(f"{filled.codes[-1]} read by elimination: that card could not be read")
@@ -739,7 +742,7 @@ def _unread_in_road(
         center = quad.mean(axis=0)
         away = np.linalg.norm(centers[road] - center, axis=1)
         k = int(away.argmin())
-        alone = all(polygon_iou(quad, other) <= ALONE for other in det.corners)
+        alone = all(polygon_iou(quad, other) <= UNREAD_ALONE for other in det.corners)
         like = 0.5 <= abs(cv2.contourArea(quad)) / areas[k] <= 2.0
         if away[k] <= IN_ROAD * spacing[k] and alone and like:
             # An outline that read nothing is often drawn round part of the card only: its
