@@ -675,20 +675,15 @@ def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> D
     road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
     if not left or len(road) < 2 or min(det.confidence[road]) < SURE:
         return det
-    centers = det.corners.mean(axis=1)
-    spacing = np.linalg.norm(centers[road][:, None] - centers[road][None], axis=-1)
-    np.fill_diagonal(spacing, np.inf)
-    spacing = spacing.min(axis=1)  # each road card's distance to its nearest road card
+    road_centers = det.corners[road].mean(axis=1)
     suspects = [i for i in road if codes.count(codes[i]) > 1]
     for i, code in enumerate(codes):
         if code in ROAD_CODES or code == "JK":
             continue
-        away = np.linalg.norm(centers[road] - centers[i], axis=1)
-        k = int(away.argmin())
         alone = all(
             polygon_iou(det.corners[i], det.corners[j]) <= ALONE for j in range(len(det)) if j != i
         )
-        if away[k] <= IN_ROAD * spacing[k] and alone:
+        if alone and _beside_road(road_centers, det.corners[i].mean(axis=0)) is not None:
             suspects.append(i)
     pool = sorted({codes[i] for i in suspects if codes[i] in ROAD_CODES}) + left
     if len(suspects) != len(pool) or len(pool) > MOST_SUSPECTS:
@@ -710,6 +705,16 @@ def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> D
     return Detections(det.corners, tuple(codes), det.confidence)
 
 
+def _beside_road(road_centers: np.ndarray, point: np.ndarray) -> int | None:
+    """Return the index of the road card nearest ``point`` when the point lies in the road (at
+    most ``IN_ROAD`` of that card's spacing to its own nearest road card away), else None."""
+    spacing = np.linalg.norm(road_centers[:, None] - road_centers[None], axis=-1)
+    np.fill_diagonal(spacing, np.inf)
+    away = np.linalg.norm(road_centers - point, axis=1)
+    k = int(away.argmin())
+    return k if away[k] <= IN_ROAD * spacing[k].min() else None
+
+
 def _unread_in_road(
     det: Detections, probs: np.ndarray, unread: np.ndarray, column: dict[str, int]
 ) -> Detections:
@@ -717,10 +722,10 @@ def _unread_in_road(
 
     A far card's index can be a few grey pixels that read as nothing, while the detector
     finds the card surely. When every other road code is read once and exactly one unread
-    outline lies in the road (next to a road card, overlapping no card, about a road card's
-    size), that card is the code left, unless a road card may be it: read as another code
-    only ``LIKELIER`` times as likely (then the unread card may be that other code). It is
-    added at confidence 0: it was not read.
+    outline lies in the road (next to a road card, overlapping no card more than
+    ``UNREAD_ALONE``, about a road card's size), that card is the code left, unless a road
+    card may be it: read as another code only ``LIKELIER`` times as likely (then the unread
+    card may be that other code). It is added at confidence 0: it was not read.
     """
     from vision.recognizer import polygon_iou
 
@@ -732,22 +737,18 @@ def _unread_in_road(
     own = probs[road, [column[codes[i]] for i in road]]
     if (LIKELIER * probs[road, column[left[0]]] >= own).any():
         return det
-    centers = det.corners.mean(axis=1)
-    spacing = np.linalg.norm(centers[road][:, None] - centers[road][None], axis=-1)
-    np.fill_diagonal(spacing, np.inf)
-    spacing = spacing.min(axis=1)
-    areas = [abs(cv2.contourArea(q)) for q in det.corners[road]]
+    road_quads = det.corners[road]
+    road_centers = road_quads.mean(axis=1)
     in_road = []
     for quad in unread:
         center = quad.mean(axis=0)
-        away = np.linalg.norm(centers[road] - center, axis=1)
-        k = int(away.argmin())
-        alone = all(polygon_iou(quad, other) <= UNREAD_ALONE for other in det.corners)
-        like = 0.5 <= abs(cv2.contourArea(quad)) / areas[k] <= 2.0
-        if away[k] <= IN_ROAD * spacing[k] and alone and like:
+        k = _beside_road(road_centers, center)
+        if k is None or any(polygon_iou(quad, other) > UNREAD_ALONE for other in det.corners):
+            continue
+        if 0.5 <= abs(cv2.contourArea(quad)) / abs(cv2.contourArea(road_quads[k])) <= 2.0:
             # An outline that read nothing is often drawn round part of the card only: its
             # place counts, and the card takes the outline of its nearest road card there.
-            in_road.append(det.corners[road[k]] - centers[road[k]] + center)
+            in_road.append(road_quads[k] - road_centers[k] + center)
     if len(in_road) != 1:
         return det
     return Detections(
