@@ -423,6 +423,33 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     assert fill(unread)
 
 
+def test_with_every_road_code_read_the_one_card_at_the_road_that_read_nothing_is_the_goal():
+    from vision.layouts.road import settle_road_codes
+
+    cards, truth = lay_road("serpentine", 3)
+    goal = dict(cards)["JK"][None]  # a joker of a design the classifier never saw
+    (det, probs, names), _ = _road_readings({})
+    seen = [i for i, c in enumerate(det.codes) if c != "JK"]
+    assert RoadReader().read(det[seen]).goal is None
+    settled, notes = settle_road_codes(det[seen], probs[seen], names, goal)
+    reading = RoadReader().read(settled)
+    assert reading.ok and reading.road == truth and reading.goal == "JK"
+    assert notes == ["JK read by elimination: that card could not be read"]
+
+    def goal_found(unread, seen=seen):
+        return "JK" in settle_road_codes(det[seen], probs[seen], names, unread)[0].codes
+
+    # Not when a road code is unread too (which card is which is unknown), nor with two such
+    # cards, nor when a road card may be the joker, nor for an outline away from the road.
+    assert not goal_found(goal, [i for i in seen if det.codes[i] != truth[5]])
+    x, y, _ = road_slots(np.random.default_rng(3), "serpentine", 30, W, H)[29]  # a free place
+    card = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
+    assert not goal_found(np.concatenate([goal, (card + np.array([x, y]))[None]]))
+    assert not goal_found(goal + np.array([0, 8 * H]))
+    probs[seen[3], names.index("JK")] = probs[seen[3]].max() / 4
+    assert not goal_found(goal)
+
+
 def test_an_unsure_joker_beside_the_sure_goal_joker_is_a_misread_discard():
     from vision.layouts.road import settle_road_codes
 

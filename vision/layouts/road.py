@@ -585,9 +585,10 @@ def settle_road_codes(
     left out. One card read twice, under different codes, is kept once (the surer), and an
     outline of a road code lying mostly on surer cards (drawn round two of them) is none.
     Road codes left over may go to cards lying alone in the road that read a die card's code,
-    or to cards reading one code twice (see :func:`_codes_left`). The one code left may go to
-    the one card in the road that read no code (``unread``: ``(m, 4, 2)`` outlines of cards
-    found but not read) or was left out (see :func:`_unread_in_road`).
+    or to cards reading one code twice (see :func:`_codes_left`). The one code left (or the
+    goal joker, when every road code is read and no joker) may go to the one card in the road
+    that read no code (``unread``: ``(m, 4, 2)`` outlines of cards found but not read) or was
+    left out (see :func:`_unread_in_road`).
     """
     from vision.recognizer import polygon_iou
 
@@ -632,7 +633,8 @@ def settle_road_codes(
     # A card left out (read unsurely as a code a surer card took) was not read either.
     left_out = det.corners[[i for i in cards if i not in keep]]
     unread = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4, 2), left_out])
-    filled = _unread_in_road(settled, probs[keep], unread, column)
+    joker = names.index("JK") if "JK" in names else None
+    filled = _unread_in_road(settled, probs[keep], unread, column, joker)
     if len(filled) > len(settled):
         notes.append(f"{filled.codes[-1]} read by elimination: that card could not be read")
     return filled, notes
@@ -716,9 +718,14 @@ def _beside_road(road_centers: np.ndarray, point: np.ndarray) -> int | None:
 
 
 def _unread_in_road(
-    det: Detections, probs: np.ndarray, unread: np.ndarray, column: dict[str, int]
+    det: Detections,
+    probs: np.ndarray,
+    unread: np.ndarray,
+    column: dict[str, int],
+    joker: int | None = None,
 ) -> Detections:
-    """Give the one road code no card reads to the one unread card lying alone in the road.
+    """Give the one road code no card reads to the one unread card lying alone in the road
+    (or, when every road code is read and no joker, the goal joker: ``joker`` is its column).
 
     A far card's index can be a few grey pixels that read as nothing, while the detector
     finds the card surely. When every other road code is read once and exactly one unread
@@ -732,6 +739,10 @@ def _unread_in_road(
     codes = list(det.codes)
     left = [code for code in column if code not in codes]
     road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
+    if not left and "JK" not in codes and joker is not None:
+        # Every road code read once and no joker: a joker of a design the classifier never
+        # saw reads nothing, and the unread card at the road is the goal.
+        left, column = ["JK"], {**column, "JK": joker}
     if len(left) != 1 or len(road) != len(column) - 1:
         return det
     own = probs[road, [column[codes[i]] for i in road]]
