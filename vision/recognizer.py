@@ -40,6 +40,7 @@ DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_classifier.onnx"
 REFINER_FILE = "card_refiner.onnx"
 THUMBS_FILE = "card_thumbs.onnx"
+FAR_FILE = "card_classifier_far.onnx"  # optional: the corner classifier fine-tuned on far cards
 META_FILE = "recognizer.json"
 
 BACKGROUND = "background"
@@ -586,6 +587,7 @@ class Recognizer:
         self.thumb_weight = float(thumb["weight"])
         self.thumb_video_weight = float(thumb["video_weight"])
         self.thumb_below = float(thumb["below"])
+        self.far_max_width = float(self.meta.get("far_max_width", self.thumb_max_width))
         self.bright_quads = bool(self.meta.get("bright_quads", True))
         reseat = {**RESEAT_DEFAULTS, **self.meta.get("reseat", {})}
         self.reseat_turns = tuple(float(t) for t in reseat["turns"])
@@ -628,6 +630,13 @@ class Recognizer:
             self.thumbs = (
                 ort.InferenceSession(str(thumbs), opts, providers=["CPUExecutionProvider"])
                 if thumbs.is_file() and self.thumb_weight > 0
+                else None
+            )
+            # Optional: read a road photo's small cards (``recognize(far=True)``).
+            far = self.model_dir / FAR_FILE
+            self.far_classifier = (
+                ort.InferenceSession(str(far), opts, providers=["CPUExecutionProvider"])
+                if far.is_file()
                 else None
             )
         except Exception as e:  # onnxruntime raises its own exception types
@@ -738,12 +747,15 @@ class Recognizer:
         agreed_only: bool = False,
         other_way: bool = False,
         thumb_weight: float | None = None,
+        far: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Read each card's code from its outline: its index corners, and a small card whole
         where they read unsurely (with ``agreed_only``, only where both corners read one code;
         the whole card counts ``thumb_weight`` corners, default the photo's weight).
         With ``other_way``, a card whose sides allowed one reading only, and which reads
-        nothing surely so, is read the other way round too.
+        nothing surely so, is read the other way round too. With ``far`` (and a far-card
+        classifier in the models), the index corners of cards up to ``far_max_width`` wide are
+        read by it.
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
@@ -785,8 +797,17 @@ class Recognizer:
                 crops = warp_many(pyr, matrices[:, :, slot][use], spec.size)
                 probs[:, :, slot][use] = self.classify_crops(crops, session)
 
-        for slot in (0, 1):
-            classify(slot, valid[:, :, slot], self.classifier, self.spec)
+        far_rows = np.zeros(n, bool)
+        if far and self.far_classifier is not None and n:
+            far_rows = card_widths(outlines) <= self.far_max_width
+
+        def read_corners(use: np.ndarray) -> None:
+            for slot in (0, 1):
+                near = use[:, :, slot] & ~far_rows[:, None]
+                classify(slot, near, self.classifier, self.spec)
+                classify(slot, use[:, :, slot] & ~near, self.far_classifier, self.spec)
+
+        read_corners(valid)
         code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
         rows = np.arange(n)
 
@@ -805,8 +826,7 @@ class Recognizer:
             for i in again:
                 aim(i, 1 - tried[i][0])
                 tried[i] = (0, 1)
-            for slot in (0, 1):
-                classify(slot, valid[:, :, slot] & ~before[:, :, slot], self.classifier, self.spec)
+            read_corners(valid & ~before)
             code_idx, code_conf, hyp, dist = read_cards(
                 probs[:, :, :2], valid[:, :, :2], code_floor
             )
@@ -841,7 +861,16 @@ class Recognizer:
         return code_idx, code_conf, hyp, dist, corners_agree()
 
     def _reseat(
-        self, pyr, outlines, boxes, code_floor, read, strong, unread=False, thumb_weight=None
+        self,
+        pyr,
+        outlines,
+        boxes,
+        code_floor,
+        read,
+        strong,
+        unread=False,
+        thumb_weight=None,
+        far=False,
     ):
         """Start the outlines of unsurely read cards again, turned and a little smaller, and
         keep a start the refiner moves onto a card that reads surely.
@@ -877,6 +906,7 @@ class Recognizer:
             code_floor,
             True,
             thumb_weight=thumb_weight,
+            far=far,
         )
         a_conf = np.where(agree & (a_idx >= 0), a_conf, 0.0).reshape(-1, k)
         best = a_conf.argmax(axis=0)
@@ -918,6 +948,7 @@ class Recognizer:
         region: Sequence[int] | None = None,
         retry_unread: bool = False,
         video: bool = False,
+        far: bool = False,
     ) -> Recognition:
         """Return the detections and visible boxes of the cards in a BGR ``frame``.
 
@@ -930,7 +961,8 @@ class Recognizer:
         turned 45° is often square). For a photo read once, where time matters less than
         each card (a Stigespill road). ``video``: the frame is one of a video's, whose cards
         are seen many times: a small card read whole counts as fewer corners (``thumbs``'
-        ``video_weight``).
+        ``video_weight``). ``far``: a photo of cards laid out far from the camera (a road):
+        small cards' corners are read by the far-card classifier, where the models have one.
         """
         photo = min_confidence is None
         floor, code_floor = (
@@ -953,12 +985,13 @@ class Recognizer:
             code_floor,
             other_way=retry_unread,
             thumb_weight=thumb_weight,
+            far=far,
         )[:4]
         # A weakly detected outline (a photo's) counts only when it reads surely as it is.
         strong = cand.scores >= self.conf_threshold
         if self.reseat_turns:
             outlines, read = self._reseat(
-                pyr, outlines, cand.boxes, code_floor, read, strong, retry_unread, thumb_weight
+                pyr, outlines, cand.boxes, code_floor, read, strong, retry_unread, thumb_weight, far
             )
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)

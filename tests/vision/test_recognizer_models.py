@@ -377,7 +377,7 @@ def _read_at(recognizer, scene, label, **kw) -> list[str]:
     return [c for c, _, q in det if np.linalg.norm(q.mean(axis=0) - centre) < 15]
 
 
-def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
+def test_a_road_photo_gives_each_road_code_to_one_card(recognizer, monkeypatch):
     """Spades read as clubs double the clubs; the road's one-of-each settles them."""
     from vision.layouts.road import RoadReader, road_detections
 
@@ -389,6 +389,13 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer):
     image = scene.jpeg_image()
     alone = RoadReader().read(recognizer(image))
     assert not alone.ok and any(p.startswith("doubled") for p in alone.problems)
+    # The classifier that learnt far cards reads them right (models/card_classifier_far.onnx).
+    assert recognizer.far_classifier is not None
+    det, notes = road_detections(recognizer, image)
+    reading = RoadReader().read(det)
+    assert reading.ok and reading.road == truth and notes == []
+    # Read by the corner classifier alone, they are settled by elimination.
+    monkeypatch.setattr(recognizer, "far_classifier", None)
     det, notes = road_detections(recognizer, image)
     reading = RoadReader().read(det)
     assert reading.ok, reading.problems
@@ -419,3 +426,39 @@ def test_a_card_whose_tilted_sides_mislead_is_read_the_other_way_round(recognize
     assert readings(np.asarray(joker.corners)) == (1,)  # upright is reading 0: not tried
     assert _read_at(recognizer, scene, joker) == []
     assert _read_at(recognizer, scene, joker, retry_unread=True) == ["JK"]
+
+
+def test_a_road_photos_small_cards_are_read_by_the_far_card_classifier(tmp_path, monkeypatch):
+    """A road photo's small cards go to the far-card classifier; other reads never do."""
+    import shutil
+
+    from vision.recognizer import CLASSIFIER_FILE, FAR_FILE
+
+    for f in MODEL_DIR.iterdir():
+        if f.suffix in (".onnx", ".json"):
+            shutil.copyfile(f, tmp_path / f.name)
+    # The corner classifier itself as the far one: the routing alone is what is tested.
+    shutil.copyfile(MODEL_DIR / CLASSIFIER_FILE, tmp_path / FAR_FILE)
+    rec = Recognizer(tmp_path, threads=2)
+    read_by = []
+    classify = rec.classify_crops
+    monkeypatch.setattr(
+        rec,
+        "classify_crops",
+        lambda crops, session=None: (
+            read_by.append((session, len(crops))) or classify(crops, session)
+        ),
+    )
+    image = _road_scene(42).jpeg_image()  # road cards 40–60 px wide
+
+    def far_crops(**kw):
+        read_by.clear()
+        det = rec.recognize(image, 0.1, sizes=(1280,), retry_unread=True, **kw).detections
+        return sum(n for s, n in read_by if s is rec.far_classifier), det
+
+    n_far, det_far = far_crops(far=True)
+    n_none, det = far_crops()
+    assert n_far > 50 and n_none == 0
+    assert det_far.codes == det.codes  # the same network, so the same readings
+    rec.far_max_width = 0.0  # only cards at most this wide are far
+    assert far_crops(far=True)[0] == 0

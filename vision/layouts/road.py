@@ -565,7 +565,7 @@ def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str
     ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``recognize`` returns the
     readings' code probabilities).
     """
-    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,), retry_unread=True)
+    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,), retry_unread=True, far=True)
     return settle_road_codes(rec.detections, rec.code_probs, rec.code_names, rec.unread)
 
 
