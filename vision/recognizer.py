@@ -40,7 +40,10 @@ DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_classifier.onnx"
 REFINER_FILE = "card_refiner.onnx"
 THUMBS_FILE = "card_thumbs.onnx"
-FAR_FILE = "card_classifier_far.onnx"  # optional: the corner classifier fine-tuned on far cards
+# Optional: corner classifiers fine-tuned on far cards; a road photo's small cards are read by
+# the mean of their probabilities (two fine-tunes together read more rendered roads right
+# than either alone).
+FAR_FILES = ("card_classifier_far.onnx", "card_classifier_far2.onnx")
 META_FILE = "recognizer.json"
 
 BACKGROUND = "background"
@@ -633,11 +636,11 @@ class Recognizer:
                 else None
             )
             # Optional: read a road photo's small cards (``recognize(far=True)``).
-            far = self.model_dir / FAR_FILE
-            self.far_classifier = (
-                ort.InferenceSession(str(far), opts, providers=["CPUExecutionProvider"])
-                if far.is_file()
-                else None
+            far = (self.model_dir / name for name in FAR_FILES)
+            self.far_classifier = tuple(
+                ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
+                for p in far
+                if p.is_file()
             )
         except Exception as e:  # onnxruntime raises its own exception types
             raise ModelError(f"cannot load the models in {str(self.model_dir)!r}: {e}") from e
@@ -753,9 +756,9 @@ class Recognizer:
         where they read unsurely (with ``agreed_only``, only where both corners read one code;
         the whole card counts ``thumb_weight`` corners, default the photo's weight).
         With ``other_way``, a card whose sides allowed one reading only, and which reads
-        nothing surely so, is read the other way round too. With ``far`` (and a far-card
-        classifier in the models), the index corners of cards up to ``far_max_width`` wide are
-        read by it.
+        nothing surely so, is read the other way round too. With ``far`` (and far-card
+        classifiers in the models), the index corners of cards up to ``far_max_width`` wide are
+        read by them (the mean of their probabilities).
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
@@ -798,7 +801,7 @@ class Recognizer:
                 probs[:, :, slot][use] = self.classify_crops(crops, session)
 
         far_rows = np.zeros(n, bool)
-        if far and self.far_classifier is not None and n:
+        if far and self.far_classifier and n:
             far_rows = card_widths(outlines) <= self.far_max_width
 
         def read_corners(use: np.ndarray) -> None:
@@ -926,16 +929,20 @@ class Recognizer:
 
     def classify_crops(self, crops: np.ndarray, session=None) -> np.ndarray:
         """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops, read by
-        the corner classifier (or another ``session`` with the same input and classes)."""
+        the corner classifier (or another ``session`` with the same input and classes, or the
+        mean of a tuple of such sessions)."""
         if not len(crops):
             return np.zeros((0, len(self.class_names)), np.float32)
-        session = session or self.classifier
-        x = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0
-        name = session.get_inputs()[0].name
-        (logits,) = session.run(None, {name: np.ascontiguousarray(x)})[:1]
-        logits = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return e / e.sum(axis=1, keepdims=True)
+        if not session:  # None or no sessions: the corner classifier
+            session = self.classifier
+        sessions = session if isinstance(session, tuple) else (session,)
+        x = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        probs = []
+        for net in sessions:
+            (logits,) = net.run(None, {net.get_inputs()[0].name: x})[:1]
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probs.append(e / e.sum(axis=1, keepdims=True))
+        return np.mean(probs, axis=0)
 
     def recognize(
         self,
@@ -962,7 +969,7 @@ class Recognizer:
         each card (a Stigespill road). ``video``: the frame is one of a video's, whose cards
         are seen many times: a small card read whole counts as fewer corners (``thumbs``'
         ``video_weight``). ``far``: a photo of cards laid out far from the camera (a road):
-        small cards' corners are read by the far-card classifier, where the models have one.
+        small cards' corners are read by the far-card classifiers, where the models have them.
         """
         photo = min_confidence is None
         floor, code_floor = (

@@ -390,7 +390,7 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer, monkeypatch):
     alone = RoadReader().read(recognizer(image))
     assert not alone.ok and any(p.startswith("doubled") for p in alone.problems)
     # The classifier that learnt far cards reads them right (models/card_classifier_far.onnx).
-    assert recognizer.far_classifier is not None
+    assert recognizer.far_classifier
     det, notes = road_detections(recognizer, image)
     reading = RoadReader().read(det)
     assert reading.ok and reading.road == truth and notes == []
@@ -428,18 +428,33 @@ def test_a_card_whose_tilted_sides_mislead_is_read_the_other_way_round(recognize
     assert _read_at(recognizer, scene, joker, retry_unread=True) == ["JK"]
 
 
+def test_crops_read_by_several_classifiers_get_the_mean_of_their_probabilities(recognizer):
+    """The far-card classifiers read together: each class's probability is their mean."""
+    assert len(recognizer.far_classifier) == 2
+    rng = np.random.default_rng(3)
+    h, w = recognizer.spec.size[1], recognizer.spec.size[0]
+    crops = rng.integers(0, 256, (5, h, w, 3), dtype=np.uint8)
+    alone = [recognizer.classify_crops(crops, (net,)) for net in recognizer.far_classifier]
+    together = recognizer.classify_crops(crops, recognizer.far_classifier)
+    assert not np.allclose(alone[0], alone[1], atol=1e-3)  # two different networks
+    np.testing.assert_allclose(together, (alone[0] + alone[1]) / 2, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(together.sum(axis=1), 1.0, rtol=1e-5)
+
+
 def test_a_road_photos_small_cards_are_read_by_the_far_card_classifier(tmp_path, monkeypatch):
     """A road photo's small cards go to the far-card classifier; other reads never do."""
     import shutil
 
-    from vision.recognizer import CLASSIFIER_FILE, FAR_FILE
+    from vision.recognizer import CLASSIFIER_FILE, FAR_FILES
 
     for f in MODEL_DIR.iterdir():
         if f.suffix in (".onnx", ".json"):
             shutil.copyfile(f, tmp_path / f.name)
-    # The corner classifier itself as the far one: the routing alone is what is tested.
-    shutil.copyfile(MODEL_DIR / CLASSIFIER_FILE, tmp_path / FAR_FILE)
+    # The corner classifier itself as the far ones: the routing alone is what is tested.
+    for name in FAR_FILES:
+        shutil.copyfile(MODEL_DIR / CLASSIFIER_FILE, tmp_path / name)
     rec = Recognizer(tmp_path, threads=2)
+    assert len(rec.far_classifier) == len(FAR_FILES)
     read_by = []
     classify = rec.classify_crops
     monkeypatch.setattr(
