@@ -637,7 +637,7 @@ class Recognizer:
             )
             # Optional: read a road photo's small cards (``recognize(far=True)``).
             far = (self.model_dir / name for name in FAR_FILES)
-            self.far_classifier = tuple(
+            self.far_classifiers = tuple(
                 ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
                 for p in far
                 if p.is_file()
@@ -801,14 +801,14 @@ class Recognizer:
                 probs[:, :, slot][use] = self.classify_crops(crops, session)
 
         far_rows = np.zeros(n, bool)
-        if far and self.far_classifier and n:
+        if far and self.far_classifiers and n:
             far_rows = card_widths(outlines) <= self.far_max_width
 
         def read_corners(use: np.ndarray) -> None:
             for slot in (0, 1):
                 near = use[:, :, slot] & ~far_rows[:, None]
                 classify(slot, near, self.classifier, self.spec)
-                classify(slot, use[:, :, slot] & ~near, self.far_classifier, self.spec)
+                classify(slot, use[:, :, slot] & ~near, self.far_classifiers, self.spec)
 
         read_corners(valid)
         code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)

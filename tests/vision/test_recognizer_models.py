@@ -389,13 +389,13 @@ def test_a_road_photo_gives_each_road_code_to_one_card(recognizer, monkeypatch):
     image = scene.jpeg_image()
     alone = RoadReader().read(recognizer(image))
     assert not alone.ok and any(p.startswith("doubled") for p in alone.problems)
-    # The classifier that learnt far cards reads them right (models/card_classifier_far.onnx).
-    assert recognizer.far_classifier
+    # The classifiers that learnt far cards read them right (models/card_classifier_far*.onnx).
+    assert recognizer.far_classifiers
     det, notes = road_detections(recognizer, image)
     reading = RoadReader().read(det)
     assert reading.ok and reading.road == truth and notes == []
     # Read by the corner classifier alone, they are settled by elimination.
-    monkeypatch.setattr(recognizer, "far_classifier", None)
+    monkeypatch.setattr(recognizer, "far_classifiers", ())
     det, notes = road_detections(recognizer, image)
     reading = RoadReader().read(det)
     assert reading.ok, reading.problems
@@ -430,12 +430,12 @@ def test_a_card_whose_tilted_sides_mislead_is_read_the_other_way_round(recognize
 
 def test_crops_read_by_several_classifiers_get_the_mean_of_their_probabilities(recognizer):
     """The far-card classifiers read together: each class's probability is their mean."""
-    assert len(recognizer.far_classifier) == 2
+    assert len(recognizer.far_classifiers) == 2
     rng = np.random.default_rng(3)
-    h, w = recognizer.spec.size[1], recognizer.spec.size[0]
+    w, h = recognizer.spec.size
     crops = rng.integers(0, 256, (5, h, w, 3), dtype=np.uint8)
-    alone = [recognizer.classify_crops(crops, (net,)) for net in recognizer.far_classifier]
-    together = recognizer.classify_crops(crops, recognizer.far_classifier)
+    alone = [recognizer.classify_crops(crops, (net,)) for net in recognizer.far_classifiers]
+    together = recognizer.classify_crops(crops, recognizer.far_classifiers)
     assert not np.allclose(alone[0], alone[1], atol=1e-3)  # two different networks
     np.testing.assert_allclose(together, (alone[0] + alone[1]) / 2, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(together.sum(axis=1), 1.0, rtol=1e-5)
@@ -454,7 +454,7 @@ def test_a_road_photos_small_cards_are_read_by_the_far_card_classifier(tmp_path,
     for name in FAR_FILES:
         shutil.copyfile(MODEL_DIR / CLASSIFIER_FILE, tmp_path / name)
     rec = Recognizer(tmp_path, threads=2)
-    assert len(rec.far_classifier) == len(FAR_FILES)
+    assert len(rec.far_classifiers) == len(FAR_FILES)
     read_by = []
     classify = rec.classify_crops
     monkeypatch.setattr(
@@ -469,7 +469,7 @@ def test_a_road_photos_small_cards_are_read_by_the_far_card_classifier(tmp_path,
     def far_crops(**kw):
         read_by.clear()
         det = rec.recognize(image, 0.1, sizes=(1280,), retry_unread=True, **kw).detections
-        return sum(n for s, n in read_by if s is rec.far_classifier), det
+        return sum(n for s, n in read_by if s is rec.far_classifiers), det
 
     n_far, det_far = far_crops(far=True)
     n_none, det = far_crops()
