@@ -140,6 +140,24 @@ def test_missing_and_doubled_cards_are_named():
     assert any(p.startswith("doubled: 9C") for p in problems)
 
 
+def test_a_ring_of_cards_walkable_either_way_from_the_goal_is_ambiguous():
+    """Laid in a circle, the road may start on either side of the goal joker: the reader
+    says so, naming the two cards the readings start at, and does not guess."""
+    codes = [*ROAD_CODES, "JK"]
+    radius = len(codes) * 80 / (2 * math.pi)
+    box = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
+    cards = []
+    for k, code in enumerate(codes):
+        t = 2 * math.pi * k / len(codes)
+        turn = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        cards.append((code, box @ turn.T + [radius * math.cos(t), radius * math.sin(t)]))
+    reading = RoadReader().read(cards)
+    assert not reading.ok
+    (problem,) = [p for p in reading.problems if p.startswith("ambiguous order")]
+    assert "road card 1" in problem
+    assert {ROAD_CODES[0], ROAD_CODES[-1]} == set(problem.split("(")[1].rstrip(")").split(" or "))
+
+
 def test_no_goal_joker_is_a_problem():
     cards, _ = lay_road("uturn", 6)
     reading = RoadReader().read([(c, q) for c, q in cards if c != "JK"])

@@ -354,10 +354,8 @@ def add_noise(img: np.ndarray, sigma: float, rng: np.random.Generator) -> np.nda
     pool = _noise_pool(W, H)
     ox, oy = int(rng.integers(0, 64)), int(rng.integers(0, 64))
     n = pool[oy : oy + H, ox : ox + W]
-    # fixed-point: img + n * sigma / 16, saturated
-    out = cv2.scaleAdd(n, sigma / 16.0, img.astype(np.int16), dtype=cv2.CV_16S) if False else None
-    out = cv2.addWeighted(img, 1.0, n, sigma / 16.0, 0.0, dtype=cv2.CV_8U)
-    return out
+    # img + n * sigma / 16, saturated to uint8
+    return cv2.addWeighted(img, 1.0, n, sigma / 16.0, 0.0, dtype=cv2.CV_8U)
 
 
 def blur(img: np.ndarray, fx: Effects) -> np.ndarray:
