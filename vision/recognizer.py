@@ -748,17 +748,19 @@ class Recognizer:
         corner_conf: np.ndarray,
         code_floor: float,
         agreed_only: bool = False,
-        other_way: bool = False,
+        other_way: str | None = None,
         thumb_weight: float | None = None,
         far: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Read each card's code from its outline: its index corners, and a small card whole
         where they read unsurely (with ``agreed_only``, only where both corners read one code;
         the whole card counts ``thumb_weight`` corners, default the photo's weight).
-        With ``other_way``, a card whose sides allowed one reading only, and which reads
-        nothing surely so, is read the other way round too. With ``far`` (and far-card
-        classifiers in the models), the index corners of cards up to ``far_max_width`` wide are
-        read by them (the mean of their probabilities).
+        With ``other_way``, a card whose sides allowed one reading only, and which shows no
+        index so, is read the other way round too, and that reading counts when both index
+        corners read the card's code (``"agreed"``); with ``"any"``, a card that reads
+        nothing surely is read the other way too, and that reading always counts. With
+        ``far`` (and far-card classifiers in the models), the index corners of cards up to
+        ``far_max_width`` wide are read by them (the mean of their probabilities).
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
@@ -795,20 +797,21 @@ class Recognizer:
         probs = np.zeros((n, nh, slots, len(self.class_names)), np.float32)
         probs[..., -1] = 1.0
 
-        def classify(slot: int, use: np.ndarray, session, spec: CropSpec) -> None:
+        def classify(slots: slice, use: np.ndarray, session, spec: CropSpec) -> None:
             if use.any():
-                crops = warp_many(pyr, matrices[:, :, slot][use], spec.size)
-                probs[:, :, slot][use] = self.classify_crops(crops, session)
+                crops = warp_many(pyr, matrices[:, :, slots][use], spec.size)
+                probs[:, :, slots][use] = self.classify_crops(crops, session)
 
         far_rows = np.zeros(n, bool)
         if far and self.far_classifiers and n:
             far_rows = card_widths(outlines) <= self.far_max_width
 
         def read_corners(use: np.ndarray) -> None:
-            for slot in (0, 1):
-                near = use[:, :, slot] & ~far_rows[:, None]
-                classify(slot, near, self.classifier, self.spec)
-                classify(slot, use[:, :, slot] & ~near, self.far_classifiers, self.spec)
+            # Both index corners in one call per network: a call's overhead is a few crops'.
+            corners = slice(0, 2)
+            near = use[:, :, corners] & ~far_rows[:, None, None]
+            classify(corners, near, self.classifier, self.spec)
+            classify(corners, use[:, :, corners] & ~near, self.far_classifiers, self.spec)
 
         read_corners(valid)
         code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
@@ -820,19 +823,35 @@ class Recognizer:
             return both & (top == code_idx[:, None]).all(axis=1)
 
         # A tilted camera can make a card's long edges look the short ones: where the one
-        # reading its sides allowed reads nothing surely, the card is read both ways. (For
-        # every photo it cost precision: outlines drawn round two cards then read as one.)
-        unread = np.flatnonzero(code_conf < self.min_code_conf) if other_way else []
-        again = [i for i in unread if len(tried[i]) == 1]
+        # reading its sides allowed shows no index (or, with "any", reads nothing surely),
+        # the card is read both ways. Read so, an outline drawn round two cards can read as
+        # one, each corner showing another card; where both corners read one code, it is the
+        # card turned.
+        if other_way == "any":
+            unread = np.flatnonzero(code_conf < self.min_code_conf)
+        elif other_way:
+            unread = np.flatnonzero(code_conf == 0)
+        else:
+            unread = []
+        again = {int(i): tried[i][0] for i in unread if len(tried[i]) == 1}
         if again:
             before = valid.copy()
-            for i in again:
-                aim(i, 1 - tried[i][0])
+            for i, first in again.items():
+                aim(i, 1 - first)
                 tried[i] = (0, 1)
             read_corners(valid & ~before)
             code_idx, code_conf, hyp, dist = read_cards(
                 probs[:, :, :2], valid[:, :, :2], code_floor
             )
+            if other_way != "any":
+                agree = corners_agree()
+                for i, first in again.items():
+                    if not agree[i]:
+                        valid[i, 1 - first] = False
+                        tried[i] = (first,)
+                code_idx, code_conf, hyp, dist = read_cards(
+                    probs[:, :, :2], valid[:, :, :2], code_floor
+                )
 
         if slots == 3:
             # A small card whose index corners read unsurely is also read whole. Cards read
@@ -848,7 +867,7 @@ class Recognizer:
                         matrices[i, r, 2] = corner_crop_matrix(q, 0, THUMB_SPEC)
             use = valid[:, :, 2]
             if use.any():
-                classify(2, use, self.thumbs, THUMB_SPEC)
+                classify(slice(2, 3), use[:, :, None], self.thumbs, THUMB_SPEC)
                 both = read_cards(
                     probs,
                     valid & unsure[:, None, None],
@@ -962,11 +981,15 @@ class Recognizer:
         A card is left out when its confidence, or its code's probability, is below
         ``min_confidence`` (default: the floors tuned for single photos, under which a card
         the detector scores weakly still counts when its code reads surely: ``WEAK_DEFAULTS``).
-        ``sizes``, ``proposals`` and ``extra`` go to :meth:`find_cards`. ``retry_unread`` tries
-        every outline that reads nothing again: the other way round (a tilted camera can make a
-        card's long sides look short) and started again (a detector's outline of a card
-        turned 45° is often square). For a photo read once, where time matters less than
-        each card (a Stigespill road). ``video``: the frame is one of a video's, whose cards
+        ``sizes``, ``proposals`` and ``extra`` go to :meth:`find_cards`. Outside a video, an
+        outline that shows no index is read the other way round too (a tilted camera can make
+        a card's long sides look short), and counts when both its index corners read one code
+        (in a video, a Skip-Bo discard fan's outline read so became a card that was not
+        there, and a card is seen in many frames anyway). ``retry_unread`` counts it however
+        it reads, and starts every outline that reads nothing again (a detector's outline of
+        a card turned 45° is often square): for a photo read once, where time matters less
+        than each card and a layout settles doubtful readings (a Stigespill road).
+        ``video``: the frame is one of a video's, whose cards
         are seen many times: a small card read whole counts as fewer corners (``thumbs``'
         ``video_weight``). ``far``: a photo of cards laid out far from the camera (a road):
         small cards' corners are read by the far-card classifiers, where the models have them.
@@ -990,7 +1013,7 @@ class Recognizer:
             cand.boxes,
             cand.corner_conf,
             code_floor,
-            other_way=retry_unread,
+            other_way="any" if retry_unread else (None if video else "agreed"),
             thumb_weight=thumb_weight,
             far=far,
         )[:4]

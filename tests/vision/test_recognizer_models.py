@@ -415,17 +415,68 @@ def test_an_outline_that_reads_nothing_is_started_again_when_asked(recognizer):
     assert _read_at(recognizer, scene, card, retry_unread=True) == ["7H"]
 
 
-def test_a_card_whose_tilted_sides_mislead_is_read_the_other_way_round(recognizer):
-    """A tilted camera makes a card's long sides look short; read that way it reads nothing.
-    A road photo, read once, tries such a card the other way round."""
-    from vision.recognizer import readings
+def test_a_card_whose_tilted_sides_mislead_is_read_the_other_way_round(recognizer, monkeypatch):
+    """A tilted camera makes a card's long sides look short; read that way it reads nothing,
+    so it is read the other way round too."""
+    import vision.recognizer as vr
 
     # The road benchmark's scene 82: its goal joker lies with its long sides toward the camera.
     scene = _road_scene(82)
     joker = next(lab for lab in scene.labels if lab.code == "JK")
-    assert readings(np.asarray(joker.corners)) == (1,)  # upright is reading 0: not tried
-    assert _read_at(recognizer, scene, joker) == []
+    assert vr.readings(np.asarray(joker.corners)) == (1,)  # upright is reading 0: not tried
+    assert _read_at(recognizer, scene, joker) == ["JK"]
     assert _read_at(recognizer, scene, joker, retry_unread=True) == ["JK"]
+    # Read only the way its sides say, it reads nothing.
+    read = recognizer.read_outlines
+    monkeypatch.setattr(
+        recognizer, "read_outlines", lambda *a, **kw: read(*a, **{**kw, "other_way": None})
+    )
+    assert _read_at(recognizer, scene, joker) == []
+
+
+@pytest.mark.parametrize(
+    "mode, second_corner, code",
+    [("agreed", "QC", "QC"), ("agreed", "KC", None), ("any", "KC", "QC"), (None, "QC", None)],
+)
+def test_an_outline_read_the_other_way_counts_when_both_index_corners_agree(
+    recognizer, monkeypatch, mode, second_corner, code
+):
+    """Read the other way round, an outline drawn round two cards can show one card's index
+    in each corner: by default it counts only when both corners read one code; a road photo,
+    whose layout settles doubtful readings, takes it however it reads."""
+    frame = np.full((720, 1280, 3), 128, np.uint8)
+    # Wider than tall: only reading 1 (top edge q1→q2) is tried first; too big to read whole.
+    quad = np.array([[[100, 100], [400, 100], [400, 300], [100, 300]]], np.float32)
+    names = recognizer.class_names
+    calls = []
+
+    def corners(crops, session=None):
+        """Background for the first reading's two corners; then Q♣ (0.9, else
+        ``second_corner``) and ``second_corner`` (0.6, else Q♣)."""
+        calls.append(len(crops))
+        probs = np.zeros((len(crops), len(names)), np.float32)
+        if len(calls) == 1:
+            probs[:, -1] = 1.0
+        else:
+            for crop, (code, p) in enumerate((("QC", 0.9), (second_corner, 0.6))):
+                other = second_corner if code == "QC" else "QC"
+                probs[crop, names.index(code)] = p
+                probs[crop, names.index(other)] += 1.0 - p
+        return probs
+
+    monkeypatch.setattr(recognizer, "classify_crops", corners)
+    idx, _, hyp, *_ = recognizer.read_outlines(
+        frame,
+        quad,
+        np.array([[100, 100, 400, 300]], np.float32),
+        np.ones((1, 4)),
+        0.4,
+        other_way=mode,
+    )
+    assert calls == ([2] if mode is None else [2, 2])  # both corners in one call
+    assert (names[idx[0]] if idx[0] >= 0 else None) == code
+    if code:
+        assert hyp[0] == 0  # read the other way round
 
 
 def test_crops_read_by_several_classifiers_get_the_mean_of_their_probabilities(recognizer):
