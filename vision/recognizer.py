@@ -843,12 +843,12 @@ class Recognizer:
             code_idx, code_conf, hyp, dist = read_cards(
                 probs[:, :, :2], valid[:, :, :2], code_floor
             )
-            if other_way != "any":
-                agree = corners_agree()
-                for i, first in again.items():
-                    if not agree[i]:
-                        valid[i, 1 - first] = False
-                        tried[i] = (first,)
+            agree = corners_agree()
+            dropped = [i for i in again if not agree[i]] if other_way != "any" else []
+            for i in dropped:
+                valid[i, 1 - again[i]] = False
+                tried[i] = (again[i],)
+            if dropped:
                 code_idx, code_conf, hyp, dist = read_cards(
                     probs[:, :, :2], valid[:, :, :2], code_floor
                 )
