@@ -93,6 +93,7 @@ PROPOSAL_SCORE = 0.35
 # A frame in which the detector finds this many cards shows a table from afar: its cards are
 # small, and the passes that look for big cards (a close-up) find nothing more.
 CROWDED = 10
+NEXT_CORNER = [1, 2, 3, 0]  # corner k's clockwise neighbour: quad[NEXT_CORNER] - quad = sides
 
 
 class ModelError(RuntimeError):
@@ -116,13 +117,20 @@ def order_clockwise(points: np.ndarray) -> np.ndarray:
     return np.roll(pts, -start, axis=0)
 
 
+def quads_are_sane(quads: np.ndarray, min_side: float = 4.0) -> np.ndarray:
+    """Return, for ``(n, 4, 2)`` quads, whether each is convex, non-degenerate and wound
+    clockwise (sides at least ``min_side``)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    e = q[:, NEXT_CORNER] - q
+    f = e[:, NEXT_CORNER]
+    cross = e[..., 0] * f[..., 1] - e[..., 1] * f[..., 0]
+    sides = np.hypot(e[..., 0], e[..., 1])
+    return (cross > 0).all(axis=1) & (sides >= min_side).all(axis=1)
+
+
 def quad_is_sane(quad: np.ndarray, min_side: float = 4.0) -> bool:
     """Return whether a clockwise quad is convex, non-degenerate and wound clockwise."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    e = np.roll(q, -1, axis=0) - q
-    cross = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
-    sides = np.hypot(e[:, 0], e[:, 1])
-    return bool(np.all(cross > 0) and np.all(sides >= min_side))
+    return bool(quads_are_sane(quad, min_side)[0])
 
 
 def corner_crop_matrix(quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC) -> np.ndarray:
@@ -386,7 +394,7 @@ def bright_card_quads(
         if len(poly) != 4:
             continue
         q = order_clockwise(poly.reshape(4, 2).astype(np.float32) / s)
-        e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+        e = np.linalg.norm(q[NEXT_CORNER] - q, axis=1)
         aspect = max(e[0] + e[2], e[1] + e[3]) / max(1e-6, min(e[0] + e[2], e[1] + e[3]))
         if 1.15 <= aspect <= 1.9 and quad_is_sane(q, 8.0):
             quads.append(q)
@@ -457,7 +465,7 @@ def readings(quad: np.ndarray, ratio: float = 1.2) -> tuple[int, ...]:
     a long edge look short, so then both are read).
     """
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    e = np.linalg.norm(q[NEXT_CORNER] - q, axis=1)
     a, b = e[0] + e[2], e[1] + e[3]
     if b > ratio * a:
         return (0,)
@@ -530,7 +538,8 @@ SETTLED = 0.02  # an outline change under this share of the card's size changes 
 def card_widths(quads: np.ndarray) -> np.ndarray:
     """Return each ``(4, 2)`` outline's width: the mean of its two shorter opposite edges
     (at least 1 pixel)."""
-    e = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    quads = np.asarray(quads, np.float64)
+    e = np.linalg.norm(quads[:, NEXT_CORNER] - quads, axis=2)
     return np.maximum(np.minimum(e[:, 0] + e[:, 2], e[:, 1] + e[:, 3]) / 2, 1.0)
 
 
@@ -732,7 +741,7 @@ class Recognizer:
             (off,) = self.refiner.run(None, {name: x})[:1]
             moved = apply_offsets(prev, off)
             # A pass that folds an outline (a confused patch) keeps the previous one.
-            ok = np.array([quad_is_sane(q, 3.0) for q in moved])
+            ok = quads_are_sane(moved, 3.0)
             moved = np.where(ok[:, None, None], moved, prev)
             # An outline that moved under SETTLED of its size is where it will stay.
             step = np.abs(moved - prev).max(axis=(1, 2)) / card_widths(moved)
@@ -780,8 +789,8 @@ class Recognizer:
             """Place reading ``r``'s two index-corner crops of card ``i``."""
             box = boxes[i]
             pad = 0.08 * max(box[2] - box[0], box[3] - box[1])
-            q = np.roll(outlines[i], -r, axis=0)
-            kc = np.roll(corner_conf[i], -r)
+            turn = (np.arange(4) + r) % 4  # corner r first
+            q, kc = outlines[i][turn], corner_conf[i][turn]
             for k, corner in enumerate((0, 2)):
                 x, y = q[corner]
                 inside = -2 <= x <= w + 2 and -2 <= y <= h + 2

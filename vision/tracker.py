@@ -147,10 +147,13 @@ class TableEvent:
         return out
 
 
+PREVIOUS_CORNER = [3, 0, 1, 2]
+
+
 def card_size(corners: np.ndarray) -> float:
     """Return a card's size in pixels: the square root of its quad's area."""
     x, y = corners[:, 0], corners[:, 1]
-    area = 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+    area = 0.5 * abs(float(np.dot(x, y[PREVIOUS_CORNER]) - np.dot(y, x[PREVIOUS_CORNER])))
     return max(1.0, area**0.5)
 
 

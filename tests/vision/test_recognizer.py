@@ -25,6 +25,7 @@ from vision.recognizer import (
     patch_offsets,
     polygon_iou,
     quad_is_sane,
+    quads_are_sane,
     read_cards,
     warp_many,
 )
@@ -58,6 +59,16 @@ def test_quad_is_sane_rejects_counter_clockwise_and_degenerate_quads():
     assert quad_is_sane(quad)
     assert not quad_is_sane(quad[::-1])
     assert not quad_is_sane(np.array([[0, 0], [50, 0], [50, 1], [0, 1]], np.float32))
+
+
+def test_quads_are_sane_judges_each_quad_of_a_batch_alone():
+    good = card_quad(100, 100, 60, 90, 10)
+    folded = good[[0, 2, 1, 3]]  # two corners swapped: the sides cross
+    flat = np.array([[0, 0], [50, 0], [50, 0.5], [0, 0.5]], np.float32)
+    small = card_quad(10, 10, 2, 3, 0)
+    batch = np.stack([good, folded, good[::-1], flat, small])
+    assert quads_are_sane(batch, 3.0).tolist() == [True, False, False, False, False]
+    assert quads_are_sane(batch, 1.0).tolist() == [True, False, False, False, True]
 
 
 def _card_image(quad, size=(640, 480)):
