@@ -147,7 +147,7 @@ class TableEvent:
         return out
 
 
-PREVIOUS_CORNER = [3, 0, 1, 2]
+PREVIOUS_CORNER = [3, 0, 1, 2]  # corner k's neighbour the other way round the quad
 
 
 def card_size(corners: np.ndarray) -> float:
