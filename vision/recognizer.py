@@ -74,7 +74,14 @@ THUMB_SPEC = CropSpec(region=(1.0, 1.0), size=(40, 48))
 # synthetic recall 0.883 -> 0.898, real test photos the same; but live Skip-Bo videos 19 -> 16
 # of 20 followed exactly, their small discard cards flickering to another code: a video sees
 # each card many times, and its tracker wants one code.)
-THUMB_DEFAULTS = {"max_width": 110.0, "weight": 4.0, "video_weight": 2.0, "below": 0.7}
+THUMB_DEFAULTS = {
+    "max_width": 110.0,
+    "weight": 4.0,
+    "video_weight": 2.0,
+    "below": 0.7,
+    "far_below": 0.99,
+    "far_max_width": 70.0,
+}
 # Outlines read with at least ``above`` and less than ``below`` of the probability are started
 # again turned by each of ``turns`` degrees (at most ``most`` of them a frame), see
 # ``Recognizer._reseat``; the starts are RESEAT_SCALE of the outline's size.
@@ -530,6 +537,11 @@ class Recognition:
     # at the floor, apart from every card reported: a card is there, which one is not known
     # (a layout that knows which code is missing can name it: vision.layouts.road).
     unread: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+    # Per unread outline, what its crops said of each code (zero where they showed none):
+    # too unsure to count alone, yet a layout weighing which card is which may use it.
+    unread_probs: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, len(CLASS_NAMES) - 1), np.float32)
+    )
 
 
 SETTLED = 0.02  # an outline change under this share of the card's size changes no reading
@@ -599,6 +611,10 @@ class Recognizer:
         self.thumb_weight = float(thumb["weight"])
         self.thumb_video_weight = float(thumb["video_weight"])
         self.thumb_below = float(thumb["below"])
+        # A far photo's (a road's) cards up to far_max_width wide are read whole up to this
+        # surety of their corners: their index is a few blurred pixels, pips and pictures not.
+        self.far_thumb_below = float(thumb["far_below"])
+        self.far_thumb_max_width = float(thumb["far_max_width"])
         self.far_max_width = float(self.meta.get("far_max_width", self.thumb_max_width))
         self.bright_quads = bool(self.meta.get("bright_quads", True))
         reseat = {**RESEAT_DEFAULTS, **self.meta.get("reseat", {})}
@@ -769,7 +785,8 @@ class Recognizer:
         corners read the card's code (``"agreed"``); with ``"any"``, a card that reads
         nothing surely is read the other way too, and that reading always counts. With
         ``far`` (and far-card classifiers in the models), the index corners of cards up to
-        ``far_max_width`` wide are read by them (the mean of their probabilities).
+        ``far_max_width`` wide are read by them (the mean of their probabilities), and small
+        cards are read whole below the corners' surety ``far_thumb_below``.
 
         ``boxes``: where each card shows (a corner outside it is covered); ``corner_conf``:
         the detector's confidence in each outline corner. Returns ``(code index, confidence,
@@ -866,6 +883,9 @@ class Recognizer:
             # A small card whose index corners read unsurely is also read whole. Cards read
             # surely by their corners keep that reading: the corners are the better witness.
             unsure = code_conf < self.thumb_below
+            if far:
+                small = card_widths(outlines) <= self.far_thumb_max_width
+                unsure |= small & (code_conf < self.far_thumb_below)
             if agreed_only:
                 unsure &= corners_agree()
             for i in np.flatnonzero(unsure):
@@ -1001,7 +1021,9 @@ class Recognizer:
         ``video``: the frame is one of a video's, whose cards
         are seen many times: a small card read whole counts as fewer corners (``thumbs``'
         ``video_weight``). ``far``: a photo of cards laid out far from the camera (a road):
-        small cards' corners are read by the far-card classifiers, where the models have them.
+        small cards' corners are read by the far-card classifiers, where the models have them,
+        and small cards are read whole unless their corners read almost surely
+        (``thumbs``' ``far_below``).
         """
         photo = min_confidence is None
         floor, code_floor = (
@@ -1047,15 +1069,28 @@ class Recognizer:
         read_ok = (code_idx >= 0) & found
         ok = np.flatnonzero(read_ok)
         if not len(ok):
-            return Recognition(Detections.empty(), unread=_apart(outlines[strong], []))
+            unread = np.flatnonzero(strong)[_apart(outlines[strong], [])]
+            return Recognition(
+                Detections.empty(),
+                unread=outlines[unread].astype(np.float32),
+                unread_probs=dist[unread],
+            )
         quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])
         quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
         conf = card_conf[ok]
         keep = dedupe_cards(quads, codes, conf)
         det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
-        unread = _apart(outlines[strong & ~read_ok], det.corners)
-        return Recognition(det, cand.boxes[ok][keep], dist[ok][keep], self.class_names[:-1], unread)
+        unread = np.flatnonzero(strong & ~read_ok)
+        unread = unread[_apart(outlines[unread], det.corners)]
+        return Recognition(
+            det,
+            cand.boxes[ok][keep],
+            dist[ok][keep],
+            self.class_names[:-1],
+            outlines[unread].astype(np.float32),
+            dist[unread],
+        )
 
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""
@@ -1063,13 +1098,13 @@ class Recognizer:
 
 
 def _apart(outlines: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray:
-    """Return the ``outlines`` that overlap none of ``cards`` (nor an earlier outline) by
-    ``WEAK_APART`` IoU or more, as ``(m, 4, 2)`` float32."""
-    kept: list[np.ndarray] = []
-    for quad in outlines:
-        if all(polygon_iou(quad, other) < WEAK_APART for other in [*cards, *kept]):
-            kept.append(quad)
-    return np.asarray(kept, np.float32).reshape(-1, 4, 2)
+    """Return the indices of the ``outlines`` that overlap none of ``cards`` (nor an earlier
+    outline kept) by ``WEAK_APART`` IoU or more."""
+    kept: list[int] = []
+    for i, quad in enumerate(outlines):
+        if all(polygon_iou(quad, other) < WEAK_APART for other in [*cards, *outlines[kept]]):
+            kept.append(i)
+    return np.asarray(kept, np.int64)
 
 
 def _as_bgr(frame: np.ndarray) -> np.ndarray:

@@ -441,6 +441,39 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     assert fill(unread)
 
 
+def test_what_an_unread_card_read_says_whether_it_or_a_road_card_is_the_code_left():
+    from vision.layouts.road import settle_road_codes
+
+    cards, truth = lay_road("serpentine", 3)
+    (det, probs, names), _ = _road_readings({})
+    seen = [i for i, c in enumerate(det.codes) if c != truth[12]]
+    unread = dict(cards)[truth[12]][None]  # found by the detector, its index unreadable
+    other = 11  # the card of truth[11] may be the code left too: by its reading, either may be
+    probs[other, names.index(truth[12])] = probs[other].max() / 4
+    read = np.zeros((1, len(names)))  # what the unread card's crops said, too unsure to count
+
+    def settle(said: dict[str, float]):
+        read[0] = 0
+        for code, p in said.items():
+            read[0, names.index(code)] = p
+        return settle_road_codes(det[seen], probs[seen], names, unread, read)
+
+    # It read the code left rather than the other card's code: it is the code left.
+    settled, notes = settle({truth[12]: 0.2, truth[11]: 0.01})
+    assert RoadReader().read(settled).road == truth
+    assert notes == [f"{truth[12]} read by elimination: that card could not be read"]
+    # It read the other card's code: that card is the code left, and it is that card's code.
+    settled, notes = settle({truth[12]: 0.01, truth[11]: 0.2})
+    assert settled.codes[seen.index(other)] == truth[12] and settled.codes[-1] == truth[11]
+    assert notes == [
+        f"{truth[12]} read by elimination: that card looks most like {truth[11]}",
+        f"{truth[11]} read by elimination: that card could not be read",
+    ]
+    # Read alike, neither way is clearly likelier: the code stays missing.
+    settled, notes = settle({truth[12]: 0.1, truth[11]: 0.1})
+    assert truth[12] not in settled.codes and notes == []
+
+
 def test_with_every_road_code_read_the_one_card_at_the_road_that_read_nothing_is_the_goal():
     from vision.layouts.road import settle_road_codes
 

@@ -567,11 +567,17 @@ def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str
     readings' code probabilities).
     """
     rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,), retry_unread=True, far=True)
-    return settle_road_codes(rec.detections, rec.code_probs, rec.code_names, rec.unread)
+    return settle_road_codes(
+        rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
+    )
 
 
 def settle_road_codes(
-    det: Detections, probs: np.ndarray, names: tuple[str, ...], unread: np.ndarray = ()
+    det: Detections,
+    probs: np.ndarray,
+    names: tuple[str, ...],
+    unread: np.ndarray = (),
+    unread_probs: np.ndarray | None = None,
 ) -> tuple[Detections, list[str]]:
     """Give each road code to one card: the surest (card, code) reading first, among the codes
     each card reads with at least ``SECOND_SHARE`` of its best code's probability.
@@ -588,8 +594,9 @@ def settle_road_codes(
     Road codes left over may go to cards lying alone in the road that read a die card's code,
     or to cards reading one code twice (see :func:`_codes_left`). The one code left (or the
     goal joker, when every road code is read and no joker) may go to the one card in the road
-    that read no code (``unread``: ``(m, 4, 2)`` outlines of cards found but not read) or was
-    left out (see :func:`_unread_in_road`).
+    that read no code (``unread``: ``(m, 4, 2)`` outlines of cards found but not read, and
+    ``unread_probs`` ``(m, len(names))`` what their crops said of each code, zero where
+    nothing) or was left out (see :func:`_unread_in_road`).
     """
     from vision.recognizer import polygon_iou
 
@@ -632,10 +639,21 @@ def settle_road_codes(
         if code != det.codes[i]
     ]
     # A card left out (read unsurely as a code a surer card took) was not read either.
-    left_out = det.corners[[i for i in cards if i not in keep]]
-    unread = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4, 2), left_out])
+    left_out = [i for i in cards if i not in keep]
+    unread = np.concatenate(
+        [np.asarray(unread, np.float32).reshape(-1, 4, 2), det.corners[left_out]]
+    )
+    if unread_probs is None:
+        unread_probs = np.zeros((len(unread) - len(left_out), len(names)))
+    unread_probs = np.concatenate([np.reshape(unread_probs, (-1, len(names))), probs[left_out]])
     joker = names.index("JK") if "JK" in names else None
-    filled = _unread_in_road(settled, probs[keep], unread, column, joker)
+    filled = _unread_in_road(settled, probs[keep], unread, unread_probs, column, joker)
+    notes += [
+        f"{new} read by elimination: that card looks most like {old}"
+        # filled may hold one card more, the unread one
+        for old, new in zip(settled.codes, filled.codes, strict=False)
+        if new != old
+    ]
     if len(filled) > len(settled):
         notes.append(f"{filled.codes[-1]} read by elimination: that card could not be read")
     return filled, notes
@@ -722,18 +740,23 @@ def _unread_in_road(
     det: Detections,
     probs: np.ndarray,
     unread: np.ndarray,
+    unread_probs: np.ndarray,
     column: dict[str, int],
     joker: int | None = None,
 ) -> Detections:
     """Give the one road code no card reads to the one unread card lying alone in the road
-    (or, when every road code is read and no joker, the goal joker: ``joker`` is its column).
+    (or, when every road code is read and no joker, the goal joker: ``joker`` is its column),
+    or to a road card that may be it, the unread card then taking that card's code.
 
     A far card's index can be a few grey pixels that read as nothing, while the detector
     finds the card surely. When every other road code is read once and exactly one unread
     outline lies in the road (next to a road card, overlapping no card more than
-    ``UNREAD_ALONE``, about a road card's size), that card is the code left, unless a road
-    card may be it: read as another code only ``LIKELIER`` times as likely (then the unread
-    card may be that other code). It is added at confidence 0: it was not read.
+    ``UNREAD_ALONE``, about a road card's size), either that card is the code left, or a road
+    card read otherwise is, and the unread card is that card's code. Each way is weighed by
+    what the cards read (``unread_probs``: the unread cards' probabilities, too unsure to
+    count alone; where they read nothing, every code alike), and the likeliest is taken when
+    it is ``LIKELIER`` times as likely as the next. The card added is at confidence 0: it was
+    not read.
     """
     from vision.recognizer import polygon_iou
 
@@ -746,13 +769,10 @@ def _unread_in_road(
         left, column = ["JK"], {**column, "JK": joker}
     if len(left) != 1 or len(road) != len(column) - 1:
         return det
-    own = probs[road, [column[codes[i]] for i in road]]
-    if (LIKELIER * probs[road, column[left[0]]] >= own).any():
-        return det
     road_quads = det.corners[road]
     road_centers = road_quads.mean(axis=1)
     in_road = []
-    for quad in unread:
+    for u, quad in enumerate(unread):
         center = quad.mean(axis=0)
         k = _beside_road(road_centers, center)
         if k is None or any(polygon_iou(quad, other) > UNREAD_ALONE for other in det.corners):
@@ -760,12 +780,32 @@ def _unread_in_road(
         if 0.5 <= abs(cv2.contourArea(quad)) / abs(cv2.contourArea(road_quads[k])) <= 2.0:
             # An outline that read nothing is often drawn round part of the card only: its
             # place counts, and the card takes the outline of its nearest road card there.
-            in_road.append(road_quads[k] - road_centers[k] + center)
+            in_road.append((u, road_quads[k] - road_centers[k] + center))
     if len(in_road) != 1:
         return det
+    (u, outline), code = in_road[0], left[0]
+    seen = np.asarray(unread_probs[u], np.float64)
+    if not seen.any():
+        seen = np.ones_like(seen)  # it read nothing: every code alike
+    # Each way against all cards as read: the unread card is the code left (None), or road
+    # card i is it and the unread card is i's code.
+    own = np.maximum(probs[road, [column[codes[i]] for i in road]], 1e-9)
+    ways = sorted(
+        [(seen[column[code]], None)]
+        + [
+            (seen[column[codes[i]]] * probs[i, column[code]] / own[n], i)
+            for n, i in enumerate(road)
+        ],
+        key=lambda w: -w[0],
+    )
+    (best, i), second = ways[0], ways[1][0]
+    if best <= 0 or best < LIKELIER * second:
+        return det
+    if i is not None:
+        codes[i], code = code, codes[i]
     return Detections(
-        np.concatenate([det.corners, in_road]).astype(np.float32),
-        (*codes, left[0]),
+        np.concatenate([det.corners, [outline]]).astype(np.float32),
+        (*codes, code),
         np.concatenate([det.confidence, [0.0]]).astype(np.float32),
     )
 
