@@ -296,6 +296,26 @@ def test_a_spade_read_as_a_club_whose_club_reads_surely_is_the_spade():
     assert settle_road_codes(det, probs, names)[0].codes == ("5D", "8D")
 
 
+def test_of_two_cards_reading_one_code_alike_neither_is_guessed_the_other_code():
+    from vision.layouts.road import settle_road_codes
+
+    def settle(second: dict[str, float]):
+        det, probs, names = _readings(
+            [
+                ("KC", _beside(0), 0.9, {"KC": 0.8, "KS": 0.2}),
+                ("KC", _beside(1), 0.8, second),
+            ]
+        )
+        return settle_road_codes(det, probs, names)
+
+    # The second as K♠ is 2.7 times as likely as the first as K♠: it is the K♠.
+    settled, notes = settle({"KC": 0.6, "KS": 0.4})
+    assert settled.codes == ("KC", "KS") and len(notes) == 1
+    # At 1.33 times it is a toss-up: both stay K♣, and the road reports K♣ doubled.
+    settled, notes = settle({"KC": 0.75, "KS": 0.25})
+    assert settled.codes == ("KC", "KC") and notes == []
+
+
 def test_settled_codes_leave_out_unsure_doubles_and_keep_sure_ones_for_the_road_to_report():
     from vision.layouts.road import settle_road_codes
 

@@ -556,6 +556,9 @@ IN_ROAD = 1.4  # a card this many of its nearest road card's spacings away lies 
 ALONE = 0.05  # … when it overlaps no other card more than this (IoU): it is on no pile
 UNREAD_ALONE = 0.1  # an unread outline, often drawn loosely, may overlap a card this much
 LIKELIER = 5.0  # the likeliest way of giving out the codes left wins by this factor
+# A card takes a code other than its likeliest only when that beats the other way round (the
+# card holding that likeliest code taking this one) by this factor: nearer, it is a toss-up.
+TOSS_UP = 1.5
 MOST_SUSPECTS = 8  # at most this many cards weighed for the codes left (8! ways)
 
 
@@ -620,6 +623,7 @@ def settle_road_codes(
             given[i] = code
             taken.add(code)
     _swap_likelier(given, probs, column)
+    _drop_toss_ups(given, probs, column)
     # The goal is one joker: an unsure joker beside a sure one is a misread (a discard).
     sure_joker = any(det.codes[i] == "JK" and det.confidence[i] >= SURE for i in cards)
     keep, codes = [], []
@@ -676,6 +680,28 @@ def _swap_likelier(given: dict[int, str], probs: np.ndarray, column: dict[str, i
                 swapped = True
         if not swapped:
             break
+
+
+def _drop_toss_ups(given: dict[int, str], probs: np.ndarray, column: dict[str, int]) -> None:
+    """Take back a code given to a card that reads another road code likelier, held by another
+    card, unless this way is ``TOSS_UP`` times as likely as the two swapped.
+
+    Of two far kings both read K♣, one 0.8 K♣ or 0.2 K♠, the other 0.75 K♣ or 0.25 K♠: the
+    second as K♠ is only 1.33 times as likely as the first, and on rendered roads such calls
+    were wrong twice as often as right. The card then keeps its own code (the road reports
+    it doubled) or, read unsurely, is left out.
+    """
+    holder = {code: i for i, code in given.items()}
+    codes = list(column)
+    road_probs = probs[:, [column[code] for code in codes]]
+    for i, code in list(given.items()):
+        best = codes[int(road_probs[i].argmax())]
+        j = holder.get(best)
+        if best == code or j is None:
+            continue
+        this_way = probs[i, column[code]] * probs[j, column[best]]
+        if this_way < TOSS_UP * probs[i, column[best]] * probs[j, column[code]]:
+            del given[i]
 
 
 def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> Detections:
