@@ -828,9 +828,10 @@ class Recognizer:
                 crops = warp_many(pyr, matrices[:, :, slots][use], spec.size)
                 probs[:, :, slots][use] = self.classify_crops(crops, session)
 
+        widths = card_widths(outlines) if far and n else np.zeros(n)
         far_rows = np.zeros(n, bool)
-        if far and self.far_classifiers and n:
-            far_rows = card_widths(outlines) <= self.far_max_width
+        if far and self.far_classifiers:
+            far_rows = widths <= self.far_max_width
 
         def read_corners(use: np.ndarray) -> None:
             # Both index corners in one call per network: a call's overhead is a few crops'.
@@ -884,8 +885,7 @@ class Recognizer:
             # surely by their corners keep that reading: the corners are the better witness.
             unsure = code_conf < self.thumb_below
             if far:
-                small = card_widths(outlines) <= self.far_thumb_max_width
-                unsure |= small & (code_conf < self.far_thumb_below)
+                unsure |= (widths <= self.far_thumb_max_width) & (code_conf < self.far_thumb_below)
             if agreed_only:
                 unsure &= corners_agree()
             for i in np.flatnonzero(unsure):
@@ -1068,29 +1068,27 @@ class Recognizer:
             found |= sure
         read_ok = (code_idx >= 0) & found
         ok = np.flatnonzero(read_ok)
-        if not len(ok):
-            unread = np.flatnonzero(strong)[_apart(outlines[strong], [])]
+
+        def with_unread(det: Detections, *read) -> Recognition:
+            # The outlines found surely but not read, apart from the cards and each other.
+            unread = np.flatnonzero(strong & ~read_ok)
+            unread = unread[_apart(outlines[unread], det.corners)]
             return Recognition(
-                Detections.empty(),
+                det,
+                *read,
                 unread=outlines[unread].astype(np.float32),
                 unread_probs=dist[unread],
             )
+
+        if not len(ok):
+            return with_unread(Detections.empty())
         quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])
         quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
         conf = card_conf[ok]
         keep = dedupe_cards(quads, codes, conf)
         det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
-        unread = np.flatnonzero(strong & ~read_ok)
-        unread = unread[_apart(outlines[unread], det.corners)]
-        return Recognition(
-            det,
-            cand.boxes[ok][keep],
-            dist[ok][keep],
-            self.class_names[:-1],
-            outlines[unread].astype(np.float32),
-            dist[unread],
-        )
+        return with_unread(det, cand.boxes[ok][keep], dist[ok][keep], self.class_names[:-1])
 
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""
