@@ -292,6 +292,28 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return keep[np.argsort(-np.asarray(scores)[keep], kind="stable")]
 
 
+def nms_outlines(
+    boxes: np.ndarray, quads: np.ndarray, scores: np.ndarray, iou: float
+) -> np.ndarray:
+    """Return indices kept by greedy non-maximum suppression, best first, where a find is
+    suppressed only when both its box and its ``(4, 2)`` outline overlap a better one's by
+    ``iou``: a box drawn round two turned cards side by side covers each one's box, but not
+    its outline."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    overlap = box_iou(boxes, boxes) >= iou
+    alive = np.ones(len(boxes), bool)
+    keep = []
+    for i in order:
+        if not alive[i]:
+            continue
+        keep.append(i)
+        for j in np.flatnonzero(overlap[i] & alive):
+            if j != i and polygon_iou(quads[i], quads[j]) >= iou:
+                alive[j] = False
+    return np.asarray(keep, np.int64)
+
+
 # ---------------------------------------------------------------------------------------------
 # Detector output
 @dataclass(frozen=True)
@@ -680,6 +702,7 @@ class Recognizer:
         extra: bool | None = None,
         region: Sequence[int] | None = None,
         floor: float | None = None,
+        outline_nms: bool = False,
     ) -> CardCandidates:
         """Run the detector: card outlines and visible boxes, codes not yet read.
 
@@ -689,7 +712,9 @@ class Recognizer:
         main size found ``CROWDED`` cards or more: a table seen from afar), and at each of
         ``sizes``. ``proposals`` (say, the cards of a video's last frame) are read as well.
         ``floor``: the lowest detector score kept at the main size and at ``sizes`` (default
-        ``conf_threshold``).
+        ``conf_threshold``). With ``outline_nms`` a find from one pass suppresses another's only
+        where their outlines overlap too (:func:`nms_outlines`): in a road photo's tight rows of
+        turned cards one pass may draw a box round two cards, whose box covers each card's.
         """
         parts = [self.detect_at(frame, self.detector_size, floor, region=region)]
         if extra is None:
@@ -709,11 +734,15 @@ class Recognizer:
             return parts[0]
         boxes = np.concatenate([p.boxes for p in parts])
         scores = np.concatenate([p.scores for p in parts])
-        keep = nms(boxes, scores, self.nms_iou) if len(scores) else np.zeros(0, np.int64)
+        quads = np.concatenate([p.quads for p in parts])
+        if outline_nms:
+            keep = nms_outlines(boxes, quads, scores, self.nms_iou)
+        else:
+            keep = nms(boxes, scores, self.nms_iou) if len(scores) else np.zeros(0, np.int64)
         return CardCandidates(
             boxes[keep],
             scores[keep],
-            np.concatenate([p.quads for p in parts])[keep],
+            quads[keep],
             np.concatenate([p.corner_conf for p in parts])[keep],
         )
 
@@ -1023,15 +1052,19 @@ class Recognizer:
         ``video_weight``). ``far``: a photo of cards laid out far from the camera (a road):
         small cards' corners are read by the far-card classifiers, where the models have them,
         and small cards are read whole unless their corners read almost surely
-        (``thumbs``' ``far_below``).
+        (``thumbs``' ``far_below``); the detector's passes are merged by outline
+        (``find_cards``' ``outline_nms``), and an outline it scores weakly counts when its code
+        reads surely, as in a photo read at the default floors.
         """
         photo = min_confidence is None
         floor, code_floor = (
             (self.min_confidence, self.min_code_conf) if photo else (float(min_confidence),) * 2
         )
         frame = _as_bgr(frame)
-        weakest = min(self.weak_detector, self.conf_threshold) if photo else None
-        cand = self.find_cards(frame, sizes, proposals, extra, region, weakest)
+        # A road photo is read once too, and its layout settles doubtful readings.
+        weak = photo or far
+        weakest = min(self.weak_detector, self.conf_threshold) if weak else None
+        cand = self.find_cards(frame, sizes, proposals, extra, region, weakest, outline_nms=far)
         n = len(cand)
         if n == 0:
             return Recognition(Detections.empty())
@@ -1057,7 +1090,7 @@ class Recognizer:
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)
         found = strong & (card_conf >= floor)
-        if photo:
+        if weak:
             sure = (code_conf >= self.weak_code) & ~found & (code_idx >= 0)
             for i in np.flatnonzero(sure):
                 # An outline over part of a card found with its code is that card again.

@@ -14,6 +14,7 @@ from vision.recognizer import (
     THUMB_DEFAULTS,
     CropSpec,
     apply_offsets,
+    box_iou,
     bright_card_quads,
     cut_corner,
     cut_patch,
@@ -21,6 +22,7 @@ from vision.recognizer import (
     dedupe_cards,
     letterbox,
     nms,
+    nms_outlines,
     order_clockwise,
     patch_offsets,
     polygon_iou,
@@ -174,6 +176,31 @@ def test_nms_keeps_the_best_of_overlapping_boxes_only():
     boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
     keep = nms(boxes, np.array([0.5, 0.9, 0.8]), 0.5)
     assert keep.tolist() == [1, 2]
+
+
+def _turned_card(center, degrees, w=63.0, h=88.0) -> np.ndarray:
+    """Return the clockwise ``(4, 2)`` outline of a ``w`` × ``h`` card turned ``degrees``."""
+    t = np.deg2rad(degrees)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+    return (half @ rot.T + center).astype(np.float32)
+
+
+def test_an_outline_across_two_turned_cards_does_not_suppress_either_card():
+    """Cards turned 40° touch in a row (a road). One detector pass drew a card's outline a
+    third of the way across two of them, surer than another pass's outline of the card it
+    mostly covers: their boxes overlap as much as one card's two finds, their outlines not."""
+    step = 65 * np.array([np.cos(np.deg2rad(40)), np.sin(np.deg2rad(40))])  # along the row
+    card = _turned_card((100, 100), 40)
+    across = _turned_card(np.array([100, 100]) + 0.3 * step, 40)
+    again = card + 2  # the card found again by a third pass
+    quads = np.stack([across, card, again])
+    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+    scores = np.array([0.8, 0.5, 0.4])
+    assert box_iou(boxes[:1], boxes[1:2])[0, 0] >= 0.6 > polygon_iou(across, card)
+    assert nms(boxes, scores, 0.6).tolist() == [0]  # by boxes alone the card is gone
+    assert nms_outlines(boxes, quads, scores, 0.6).tolist() == [0, 1]
+    assert nms_outlines(np.zeros((0, 4)), np.zeros((0, 4, 2)), np.zeros(0), 0.6).tolist() == []
 
 
 # ---- reading codes -----------------------------------------------------------------------------

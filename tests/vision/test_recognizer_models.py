@@ -361,12 +361,12 @@ def test_a_crowded_table_is_not_searched_for_big_cards(recognizer, monkeypatch):
     assert len(sizes) == 1 + len(recognizer.extra_sizes)
 
 
-def _road_scene(index: int):
-    """Render the road benchmark's scene ``index`` (bench/bench_pipeline.py: roads, seed 1000)."""
+def _road_scene(index: int, seed: int = 1000):
+    """Render the road benchmark's scene ``index`` (bench/bench_pipeline.py: roads)."""
     from vision.synth import ProceduralDeck, SkipBoDeck, render
     from vision.synth.scene import sample_scene
 
-    rng = np.random.default_rng([1000, index])
+    rng = np.random.default_rng([seed, index])
     return render(sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0)))
 
 
@@ -566,3 +566,46 @@ def test_a_road_photos_small_cards_are_read_whole_unless_their_corners_are_almos
     # Every card in the road is small: below a surety no reading reaches, each is read whole.
     n_all, det = whole(1.01, far_max_width=recognizer.thumb_max_width)
     assert n_all >= len(det) >= 28
+
+
+def test_a_road_photos_detector_passes_are_merged_by_outline(recognizer, monkeypatch):
+    """In a road photo's curve of turned cards, one detector pass's outline lying across two
+    cards no longer hides another pass's outline of one card (merged by boxes, this scene's
+    10♦ was read as the J♦ beside it and the road could not be read)."""
+    from vision.layouts.road import RoadReader, road_detections
+
+    scene = _road_scene(63, seed=4000)
+    road = sorted(
+        (lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"),
+        key=lambda lab: lab.role["position"],
+    )
+    truth = [lab.code for lab in road]
+    image = scene.jpeg_image()
+
+    def road_read():
+        reading = RoadReader().read(road_detections(recognizer, image)[0])
+        return reading.road if reading.ok else None
+
+    assert road_read() == truth
+    by_outline = recognizer.find_cards
+    monkeypatch.setattr(
+        recognizer,
+        "find_cards",
+        lambda *a, **kw: by_outline(*a, **{**kw, "outline_nms": False}),
+    )
+    assert road_read() != truth
+
+
+def test_a_road_photos_weakly_found_card_counts_when_it_reads_surely(recognizer, monkeypatch):
+    """A road photo, read once and settled by its layout, counts an outline the detector
+    scores under its threshold when its code reads surely, as a single photo does; a video's
+    frame (its own floors, not far) does not."""
+    scene = _road_scene(42)
+    image = scene.jpeg_image()
+    # Every find weak: only the weak-card rule can count a card.
+    monkeypatch.setattr(recognizer, "conf_threshold", 0.99)
+    road = recognizer.recognize(image, 0.1, sizes=(1280,), far=True).detections
+    on_table = {lab.code for lab in scene.labels}
+    assert len(road) >= 20
+    assert sum(code in on_table for code in road.codes) >= 0.95 * len(road)
+    assert len(recognizer.recognize(image, 0.1, sizes=(1280,)).detections) == 0
