@@ -594,3 +594,30 @@ def test_two_cards_get_the_codes_that_make_both_readings_likelier_together():
     settled, notes = settle_road_codes(det, probs, names)
     assert settled.codes == ("KS", "KC")
     assert notes == ["KS read by elimination: that card looks most like KC"]
+
+
+def test_a_phone_sized_road_photo_is_also_looked_at_at_a_larger_size():
+    """The detector sees a phone's photo at 1920 px as well as 1280: a card half under a
+    hand then shows to it as at 1280 px in a 720p photo. A smaller photo costs no more."""
+    from types import SimpleNamespace
+
+    from vision.detections import Detections
+    from vision.layouts.road import BIG_PHOTO, BIG_PHOTO_SIZE, PHOTO_SIZE, road_detections
+
+    asked = []
+
+    class Recognizer:
+        def recognize(self, image, min_confidence, *, sizes, **kw):
+            asked.append(sizes)
+            assert kw["far"] and kw["retry_unread"]
+            return SimpleNamespace(
+                detections=Detections.empty(),
+                code_probs=np.zeros((0, 1)),
+                code_names=("AS",),
+                unread=np.zeros((0, 4, 2)),
+                unread_probs=np.zeros((0, 1)),
+            )
+
+    for h, w in ((720, 1280), (BIG_PHOTO * 3 // 4, BIG_PHOTO), (3024, 4032)):
+        road_detections(Recognizer(), np.zeros((h, w, 3), np.uint8))
+    assert asked == [(PHOTO_SIZE,), (PHOTO_SIZE, BIG_PHOTO_SIZE), (PHOTO_SIZE, BIG_PHOTO_SIZE)]

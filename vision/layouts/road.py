@@ -546,6 +546,9 @@ def _rows_order(pts: np.ndarray, has_goal: bool, pitch: float) -> tuple[list[int
 # once, which settles what an unsure reading alone cannot (a spade read as a club, whose club
 # is read surely elsewhere, is the spade).
 PHOTO_SIZE = 1280  # the detector's extra input size for a road photo
+# ... and for a photo at least BIG_PHOTO px long (a phone's), BIG_PHOTO_SIZE too: there a card
+# half under a hand or a chip shows to the detector as it does at 1280 px in a 720p photo.
+BIG_PHOTO, BIG_PHOTO_SIZE = 2560, 1920
 PHOTO_FLOOR = 0.1  # the lowest reading considered (card and code confidence)
 SURE = 0.5  # a reading at least this sure is a card even when its code goes to another
 SECOND_SHARE = 0.1  # a card may take a code read with this share of its best code's probability
@@ -569,7 +572,8 @@ def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str
     ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``recognize`` returns the
     readings' code probabilities).
     """
-    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=(PHOTO_SIZE,), retry_unread=True, far=True)
+    sizes = (PHOTO_SIZE,) + ((BIG_PHOTO_SIZE,) if max(image.shape[:2]) >= BIG_PHOTO else ())
+    rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=sizes, retry_unread=True, far=True)
     return settle_road_codes(
         rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
     )
