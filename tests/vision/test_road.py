@@ -359,10 +359,11 @@ def test_an_outline_drawn_round_two_road_cards_is_no_third_card():
     reading = RoadReader().read(settled)
     assert reading.ok, reading.problems
     assert reading.road == truth and notes == []
-    # A card of that code lying on its own, as sure, is a card: the road reports it doubled.
+    # A card of that code lying on its own, surer than the road's, is a card: the road reports
+    # it doubled (less sure, off the road, it is a misreading: see the test below).
     apart = round_two + np.array([0, 6 * H])
     (det, probs, names), _ = _road_readings({}, extra=[(truth[8], apart)])
-    det.confidence[-1] = 0.55
+    det.confidence[-1] = 0.95
     assert "doubled" in " ".join(
         RoadReader().read(settle_road_codes(det, probs, names)[0]).problems
     )
@@ -621,3 +622,25 @@ def test_a_phone_sized_road_photo_is_also_looked_at_at_a_larger_size():
     for h, w in ((720, 1280), (BIG_PHOTO * 3 // 4, BIG_PHOTO), (3024, 4032)):
         road_detections(Recognizer(), np.zeros((h, w, 3), np.uint8))
     assert asked == [(PHOTO_SIZE,), (PHOTO_SIZE, BIG_PHOTO_SIZE), (PHOTO_SIZE, BIG_PHOTO_SIZE)]
+
+
+def test_a_road_code_read_off_the_road_beside_a_surer_one_in_it_is_a_misreading():
+    """The deck holds each road code once: a less sure reading of a road card's code on the
+    die pile is something else misread, and the road reads whole. Surer than the road card,
+    or in the road, it stays, and the road reports the code doubled."""
+    from vision.layouts.road import settle_road_codes
+
+    cards, truth = lay_road("serpentine", 3)
+    off = dict(cards)[truth[5]] - np.array([0, 4 * H])  # below the road, on the table
+
+    def road(conf: float, where: np.ndarray = off):
+        (det, probs, names), _ = _road_readings({}, extra=[(truth[5], where)])
+        det.confidence[-1] = conf
+        return RoadReader().read(settle_road_codes(det, probs, names)[0])
+
+    reading = road(0.6)
+    assert reading.ok and reading.road == truth
+    assert any(f"doubled: {truth[5]}" in p for p in road(0.95).problems)
+    x, y, _ = road_slots(np.random.default_rng(3), "serpentine", 30, W, H)[29]  # a free place
+    card = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
+    assert any(f"doubled: {truth[5]}" in p for p in road(0.6, card + np.array([x, y])).problems)

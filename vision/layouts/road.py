@@ -598,12 +598,13 @@ def settle_road_codes(
     reports the code doubled); an unsure reading of a road code taken by a surer card is
     left out. One card read twice, under different codes, is kept once (the surer), and an
     outline of a road code lying mostly on surer cards (drawn round two of them) is none.
-    Road codes left over may go to cards lying alone in the road that read a die card's code,
-    or to cards reading one code twice (see :func:`_codes_left`). The one code left (or the
-    goal joker, when every road code is read and no joker) may go to the one card in the road
-    that read no code (``unread``: ``(m, 4, 2)`` outlines of cards found but not read, and
-    ``unread_probs`` ``(m, len(names))`` what their crops said of each code, zero where
-    nothing) or was left out (see :func:`_unread_in_road`).
+    A road code a surer card reads too, read away from the road (the die pile, the table), is
+    none (:func:`_strays`). Road codes left over may go to cards lying alone in the road that
+    read a die card's code, or to cards reading one code twice (see :func:`_codes_left`). The
+    one code left (or the goal joker, when every road code is read and no joker) may go to
+    the one card in the road that read no code (``unread``: ``(m, 4, 2)`` outlines of cards
+    found but not read, and ``unread_probs`` ``(m, len(names))`` what their crops said of
+    each code, zero where nothing) or was left out (see :func:`_unread_in_road`).
     """
     from vision.recognizer import polygon_iou
 
@@ -639,6 +640,10 @@ def settle_road_codes(
             keep.append(i)
             codes.append(code)
     settled = Detections(det.corners[keep], tuple(codes), det.confidence[keep])
+    strays = _strays(settled)
+    if strays:
+        keep = [i for n, i in enumerate(keep) if n not in strays]
+        settled = settled[[n for n in range(len(settled)) if n not in strays]]
     settled = _codes_left(settled, probs[keep], column)
     codes = list(settled.codes)
     notes = [
@@ -665,6 +670,23 @@ def settle_road_codes(
     if len(filled) > len(settled):
         notes.append(f"{filled.codes[-1]} read by elimination: that card could not be read")
     return filled, notes
+
+
+def _strays(det: Detections) -> set[int]:
+    """Return the indices of cards reading a road code that a surer card in the road reads
+    too, lying away from the road (on the die pile, on the table): the deck holds each road
+    code once, so such a reading is a misreading of something else."""
+    codes = list(det.codes)
+    road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
+    out: set[int] = set()
+    for i in road:
+        twins = [j for j in road if codes[j] == codes[i] and det.confidence[j] > det.confidence[i]]
+        if not twins:
+            continue
+        others = [j for j in road if j != i]
+        if _beside_road(det.corners[others].mean(axis=1), det.corners[i].mean(axis=0)) is None:
+            out.add(i)
+    return out
 
 
 def _swap_likelier(given: dict[int, str], probs: np.ndarray, column: dict[str, int]) -> None:
