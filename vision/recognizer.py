@@ -297,8 +297,8 @@ def nms_outlines(
 ) -> np.ndarray:
     """Return indices kept by greedy non-maximum suppression, best first, where a find is
     suppressed only when both its box and its ``(4, 2)`` outline overlap a better one's by
-    ``iou``: a box drawn round two turned cards side by side covers each one's box, but not
-    its outline."""
+    ``iou``: the box of an outline drawn across two turned cards side by side covers each
+    card's box, but the outline does not cover the card's outline."""
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores), kind="stable")
     overlap = box_iou(boxes, boxes) >= iou
@@ -714,7 +714,7 @@ class Recognizer:
         ``floor``: the lowest detector score kept at the main size and at ``sizes`` (default
         ``conf_threshold``). With ``outline_nms`` a find from one pass suppresses another's only
         where their outlines overlap too (:func:`nms_outlines`): in a road photo's tight rows of
-        turned cards one pass may draw a box round two cards, whose box covers each card's.
+        turned cards one pass may draw an outline across two cards, whose box covers a card's.
         """
         parts = [self.detect_at(frame, self.detector_size, floor, region=region)]
         if extra is None:
