@@ -122,6 +122,12 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         help="also score the test photos turned a quarter, a half and three quarters",
     )
     p.add_argument(
+        "--real-angled",
+        action="store_true",
+        help="also score the test photos turned 15, 30 and 45 degrees on a grey canvas (cards "
+        "lying at an angle; matched by their outlines' boxes, box IoU not counted)",
+    )
+    p.add_argument(
         "--deck-dir",
         action="append",
         default=None,
@@ -167,6 +173,8 @@ def cmd_eval(args) -> int:
         report["real_test"] = eval_real(rec, test).summary()
         if args.real_turned:
             report["real_test_turned"] = eval_real(rec, test, turns=(90, 180, 270)).summary()
+        if args.real_angled:
+            report["real_test_angled"] = eval_real(rec, test, turns=(15, 30, 45)).summary()
         if args.real_train and (real / "train").is_dir():
             report["real_train_ranks"] = eval_real_ranks(rec, load_split(real, "train"))
     else:
@@ -189,12 +197,17 @@ def _print_report(report: dict) -> None:
         conf = report["synthetic"]["all"]["top_confusions"]
         if conf:
             print("  confusions: " + ", ".join(conf))
-    for key, split in (("real_test", "test split"), ("real_test_turned", "test split turned")):
+    for key, split in (
+        ("real_test", "test split"),
+        ("real_test_turned", "test split turned"),
+        ("real_test_angled", "test split at 15-45 degrees"),
+    ):
         if key in report:
             s = report[key]
+            boxes = f"  box IoU>=0.8 {s['box_iou_ge_0.8']:.4f}" if "box_iou_ge_0.8" in s else ""
             print(
                 f"Real photos ({split}): images {s['images']}  precision {s['precision']:.4f}  "
-                f"recall {s['recall']:.4f}  box IoU>=0.8 {s.get('box_iou_ge_0.8', 0):.4f}"
+                f"recall {s['recall']:.4f}{boxes}"
             )
             if s["top_confusions"]:
                 print("  confusions: " + ", ".join(s["top_confusions"]))

@@ -96,10 +96,31 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
     return photos
 
 
-def turn_photo(frame: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return a photo and its ``x1 y1 x2 y2`` boxes turned clockwise by a quarter-turn multiple."""
+ANGLED_CANVAS = (90, 100, 110)  # BGR grey round a photo turned by other than quarter turns
+
+
+def turn_photo(
+    frame: np.ndarray, boxes: np.ndarray, degrees: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return a photo and its ``x1 y1 x2 y2`` boxes turned clockwise by ``degrees``.
+
+    Quarter turns turn the pixels. Any other angle puts the photo turned on a grey canvas
+    that holds all of it (its cards then lie at that angle), and each box becomes the box of
+    the turned box: exact for an upright card seen whole, larger than a turned card's."""
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = np.asarray(boxes, np.float32).reshape(-1, 4).T
+    if degrees % 90:
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), -degrees, 1.0)
+        cos, sin = abs(m[0, 0]), abs(m[0, 1])
+        tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
+        m[:, 2] += ((tw - w) / 2, (th - h) / 2)
+        turned = cv2.warpAffine(frame, m, (tw, th), borderValue=ANGLED_CANVAS)
+        if not len(x0):
+            return turned, np.zeros((0, 4), np.float32)
+        corners = np.stack([x0, y0, x1, y0, x1, y1, x0, y1], 1).reshape(1, -1, 2)
+        corners = cv2.transform(corners, m).reshape(-1, 4, 2)
+        return turned, np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+    degrees = int(degrees) % 360
     if degrees == 0:
         return frame, np.stack([x0, y0, x1, y1], 1)
     if degrees == 90:
@@ -109,4 +130,4 @@ def turn_photo(frame: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.n
     if degrees == 270:
         turned = cv2.rotate(frame, cv2.ROTATE_90_COUNTERCLOCKWISE)
         return turned, np.stack([y0, w - x1, y1, w - x0], 1)
-    raise ValueError(f"a photo turns by 0, 90, 180 or 270 degrees, not {degrees}")
+    raise AssertionError(degrees)  # unreachable: a multiple of 90 modulo 360

@@ -100,6 +100,10 @@ PROPOSAL_SCORE = 0.35
 # A frame in which the detector finds this many cards shows a table from afar: its cards are
 # small, and the passes that look for big cards (a close-up) find nothing more.
 CROWDED = 10
+# A photo of few cards is also looked at turned by TURN degrees (Recognizer.detect_turned);
+# a card found so that overlaps a card of its code found upright this much is that card again.
+TURN = 45.0
+TURN_SAME = 0.3
 NEXT_CORNER = [1, 2, 3, 0]  # corner k's clockwise neighbour: quad[NEXT_CORNER] - quad = sides
 
 
@@ -324,12 +328,14 @@ class CardCandidates:
     scores: ``(n,)`` detector confidence.
     quads: ``(n, 4, 2)`` card corners clockwise on screen (start arbitrary).
     corner_conf: ``(n, 4)`` the detector's confidence that each corner lies inside the frame.
+    turned: ``(n,)`` found on the frame turned (:meth:`Recognizer.detect_turned`); None: none.
     """
 
     boxes: np.ndarray
     scores: np.ndarray
     quads: np.ndarray
     corner_conf: np.ndarray
+    turned: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -639,6 +645,7 @@ class Recognizer:
         self.far_thumb_max_width = float(thumb["far_max_width"])
         self.far_max_width = float(self.meta.get("far_max_width", self.thumb_max_width))
         self.bright_quads = bool(self.meta.get("bright_quads", True))
+        self.turned_pass = bool(self.meta.get("turned_pass", True))
         reseat = {**RESEAT_DEFAULTS, **self.meta.get("reseat", {})}
         self.reseat_turns = tuple(float(t) for t in reseat["turns"])
         self.reseat_below = float(reseat["below"])
@@ -703,6 +710,7 @@ class Recognizer:
         region: Sequence[int] | None = None,
         floor: float | None = None,
         outline_nms: bool = False,
+        turned: bool = False,
     ) -> CardCandidates:
         """Run the detector: card outlines and visible boxes, codes not yet read.
 
@@ -715,10 +723,14 @@ class Recognizer:
         ``conf_threshold``). With ``outline_nms`` a find from one pass suppresses another's only
         where their outlines overlap too (:func:`nms_outlines`): in a road photo's tight rows of
         turned cards one pass may draw an outline across two cards, whose box covers a card's.
+        ``turned``: unless the main size found ``CROWDED`` cards or more, the detector also runs
+        on the frame turned by ``TURN`` degrees (:meth:`detect_turned`).
         """
         parts = [self.detect_at(frame, self.detector_size, floor, region=region)]
+        few = len(parts[0]) < CROWDED
         if extra is None:
-            extra = len(parts[0]) < CROWDED
+            extra = few
+        turn = self.detect_turned(frame, self.detector_size, floor) if turned and few else None
         parts += [self.detect_at(frame, size, floor) for size in sizes]
         if extra:
             parts += [
@@ -730,21 +742,69 @@ class Recognizer:
             parts.append(_proposed(boxes, quads))
         if proposals is not None and len(proposals.detections):
             parts.append(_proposed(proposals.visible_boxes, proposals.detections.corners))
+        if turn is not None:
+            parts.append(turn)
         if len(parts) == 1:
             return parts[0]
         boxes = np.concatenate([p.boxes for p in parts])
         scores = np.concatenate([p.scores for p in parts])
         quads = np.concatenate([p.quads for p in parts])
+        from_turn = np.concatenate([np.full(len(p), p is turn) for p in parts])
+        upright = np.flatnonzero(~from_turn)
         if outline_nms:
-            keep = nms_outlines(boxes, quads, scores, self.nms_iou)
+            keep = upright[
+                nms_outlines(boxes[upright], quads[upright], scores[upright], self.nms_iou)
+            ]
         else:
-            keep = nms(boxes, scores, self.nms_iou) if len(scores) else np.zeros(0, np.int64)
+            keep = upright[nms(boxes[upright], scores[upright], self.nms_iou)]
+        if turn is not None:
+            # What the frame shows upright is kept: a turned find only adds a card, where
+            # its outline too differs from every one kept (a fanned pair's lower card).
+            both = np.concatenate([keep, np.flatnonzero(from_turn)])
+            rank = scores[both] + (~from_turn[both])
+            keep = both[nms_outlines(boxes[both], quads[both], rank, self.nms_iou)]
         return CardCandidates(
             boxes[keep],
             scores[keep],
             quads[keep],
             np.concatenate([p.corner_conf for p in parts])[keep],
+            from_turn[keep] if turn is not None else None,
         )
+
+    def detect_turned(
+        self, frame: np.ndarray, size: int, conf_threshold: float | None = None
+    ) -> CardCandidates:
+        """Run the detector once on the frame turned by ``TURN`` degrees (on a canvas that
+        holds all of it), its finds turned back.
+
+        The detector learnt real photos from their upright boxes: on the test photos turned
+        45° it found a fanned pair's lower card far less often (recall 0.94 → 0.81). Turned,
+        such a card lies upright again. A find's visible box is the box of the part of its
+        card's outline inside its turned-back box.
+        """
+        h, w = frame.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), TURN, 1.0)
+        cos, sin = abs(m[0, 0]), abs(m[0, 1])
+        tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
+        m[:, 2] += ((tw - w) / 2, (th - h) / 2)
+        cand = self.detect_at(cv2.warpAffine(frame, m, (tw, th)), size, conf_threshold)
+        if not len(cand):
+            return cand
+        back = cv2.invertAffineTransform(m)
+        quads = cv2.transform(cand.quads.reshape(1, -1, 2), back).reshape(-1, 4, 2)
+        b = cand.boxes
+        box_corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
+        diamonds = cv2.transform(box_corners.reshape(1, -1, 2), back).reshape(-1, 4, 2)
+        boxes = np.zeros((len(cand), 4), np.float32)
+        for i, (diamond, quad) in enumerate(zip(diamonds, quads, strict=True)):
+            area, part = cv2.intersectConvexConvex(
+                diamond, order_clockwise(quad).astype(np.float32)
+            )
+            pts = part.reshape(-1, 2) if area > 0 else diamond
+            boxes[i] = *pts.min(axis=0), *pts.max(axis=0)
+        boxes[:, 0::2] = boxes[:, 0::2].clip(0, w)
+        boxes[:, 1::2] = boxes[:, 1::2].clip(0, h)
+        return CardCandidates(boxes, cand.scores, quads.astype(np.float32), cand.corner_conf)
 
     def detect_at(
         self,
@@ -1064,7 +1124,18 @@ class Recognizer:
         # A road photo is read once too, and its layout settles doubtful readings.
         weak = photo or far
         weakest = min(self.weak_detector, self.conf_threshold) if weak else None
-        cand = self.find_cards(frame, sizes, proposals, extra, region, weakest, outline_nms=far)
+        # A photo of few cards is looked at turned too (find_cards); a video sees its cards
+        # turned as the hand lays them, frame after frame.
+        cand = self.find_cards(
+            frame,
+            sizes,
+            proposals,
+            extra,
+            region,
+            weakest,
+            outline_nms=far,
+            turned=photo and self.turned_pass,
+        )
         n = len(cand)
         if n == 0:
             return Recognition(Detections.empty())
@@ -1092,9 +1163,11 @@ class Recognizer:
         found = strong & (card_conf >= floor)
         if weak:
             sure = (code_conf >= self.weak_code) & ~found & (code_idx >= 0)
+            # A card found on the turned frame is not one found upright (see turned_twins).
+            upright = ~cand.turned if cand.turned is not None else np.ones(n, bool)
             for i in np.flatnonzero(sure):
                 # An outline over part of a card found with its code is that card again.
-                twins = np.flatnonzero(found & (code_idx == code_idx[i]))
+                twins = np.flatnonzero(found & upright & (code_idx == code_idx[i]))
                 sure[i] = all(polygon_iou(outlines[i], outlines[j]) < WEAK_APART for j in twins)
             # Such a card is right about as often as a card at the floor: it is reported at it.
             card_conf = np.where(sure, np.maximum(card_conf, floor), card_conf)
@@ -1119,13 +1192,71 @@ class Recognizer:
         quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
         conf = card_conf[ok]
-        keep = dedupe_cards(quads, codes, conf)
+        keep = np.arange(len(ok))
+        if cand.turned is not None:  # the upright finding of a card, not the turned one
+            keep = np.flatnonzero(~turned_twins(quads, codes, cand.turned[ok]))
+        keep = keep[dedupe_cards(quads[keep], [codes[i] for i in keep], conf[keep])]
         det = Detections(quads[keep], tuple(codes[i] for i in keep), conf[keep])
-        return with_unread(det, cand.boxes[ok][keep], dist[ok][keep], self.class_names[:-1])
+        boxes = cand.boxes[ok][keep]
+        if cand.turned is not None and cand.turned[ok][keep].any():
+            boxes = boxes.copy()
+            for i in np.flatnonzero(cand.turned[ok][keep]):
+                others = [det.corners[j] for j in range(len(det)) if j != i]
+                boxes[i] = visible_box(det.corners[i], others, frame.shape)
+        return with_unread(det, boxes, dist[ok][keep], self.class_names[:-1])
 
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""
         return self.recognize(frame).detections
+
+
+def visible_box(
+    quad: np.ndarray, others: Sequence[np.ndarray], shape: Sequence[int], step: int = 4
+) -> np.ndarray:
+    """Return the ``x1 y1 x2 y2`` box of the part of a card's outline inside the frame and
+    outside the ``others`` (taken to lie over it), drawn on a grid of ``step`` pixels; the
+    outline's own box in the frame when nothing of it is left."""
+    h, w = shape[:2]
+    mask = np.zeros((h // step + 1, w // step + 1), np.uint8)
+
+    def fill(outline: np.ndarray, value: int) -> None:
+        # Cell i spans pixels [i * step, (i + 1) * step); corners to 1/16 of a cell.
+        cells = (np.asarray(outline, np.float64) / step - 0.5) * 16
+        cv2.fillConvexPoly(mask, np.round(cells).astype(np.int32), value, shift=4)
+
+    fill(quad, 1)
+    for other in others:
+        fill(other, 0)
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        lo, hi = np.asarray(quad).min(axis=0), np.asarray(quad).max(axis=0)
+        return np.float32([max(lo[0], 0), max(lo[1], 0), min(hi[0], w), min(hi[1], h)])
+    return np.float32(
+        [
+            xs.min() * step,
+            ys.min() * step,
+            min((xs.max() + 1) * step, w),
+            min((ys.max() + 1) * step, h),
+        ]
+    )
+
+
+def turned_twins(quads: np.ndarray, codes: Sequence[str], turned: np.ndarray) -> np.ndarray:
+    """Return which cards found on the turned frame overlap a card of their code found upright
+    by ``TURN_SAME`` or more: the same card outlined otherwise (often across its neighbour).
+    Two cards of one code from two decks lie apart more than that, or one on the other."""
+    upright = np.flatnonzero(~turned)
+    return np.array(
+        [
+            bool(turned[i])
+            and any(
+                codes[j] == codes[i] and polygon_iou(quads[i], quads[j]) >= TURN_SAME
+                for j in upright
+            )
+            for i in range(len(quads))
+        ],
+        bool,
+    )
 
 
 def _apart(outlines: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray:

@@ -135,19 +135,26 @@ def score_synthetic(rec: Recognition, labels, min_visible: float = 0.4) -> Tally
     return t
 
 
-def score_real(rec: Recognition, boxes: np.ndarray, codes: Iterable[str | None]) -> Tally:
-    """Compare one photo's recognition with its VOC boxes and full codes."""
+def score_real(
+    rec: Recognition, boxes: np.ndarray, codes: Iterable[str | None], angled: bool = False
+) -> Tally:
+    """Compare one photo's recognition with its VOC boxes and full codes.
+
+    ``angled``: the photo was turned by other than quarter turns (:func:`turn_photo`), and
+    each truth box is the box of a turned box, larger than a turned card's visible part. A
+    card then matches by its outline's box at IoU ≥ 0.3, and box IoU is not counted."""
     codes = list(codes)
     det = rec.detections
     t = Tally(images=1)
-    iou = (
-        box_iou(rec.visible_boxes, boxes)
-        if len(det) and len(boxes)
-        else np.zeros((len(det), len(boxes)))
-    )
+    mine = rec.visible_boxes
+    if angled and len(det):
+        mine = np.concatenate([det.corners.min(axis=1), det.corners.max(axis=1)], axis=1)
+    iou = box_iou(mine, boxes) if len(det) and len(boxes) else np.zeros((len(det), len(boxes)))
     same = np.array([[c == g for g in codes] for c in det.codes]).reshape(len(det), len(codes))
     match = (
-        _greedy_match(iou, np.argsort(-det.confidence), same) if len(det) else np.zeros(0, np.int64)
+        _greedy_match(iou, np.argsort(-det.confidence), same, 0.3 if angled else 0.5)
+        if len(det)
+        else np.zeros(0, np.int64)
     )
     found = np.zeros(len(codes), bool)
     best_iou = np.zeros(len(codes))
@@ -163,7 +170,7 @@ def score_real(rec: Recognition, boxes: np.ndarray, codes: Iterable[str | None])
             t.fp += 1
             t.confusions[(codes[j], det.codes[i])] += 1
     t.fn = int((~found).sum())
-    t.box_ious = best_iou.tolist()
+    t.box_ious = [] if angled else best_iou.tolist()
     return t
 
 
@@ -194,9 +201,10 @@ def eval_synthetic(
     return per
 
 
-def eval_real(recognizer: Recognizer, photos, turns: Iterable[int] = (0,)) -> Tally:
+def eval_real(recognizer: Recognizer, photos, turns: Iterable[float] = (0,)) -> Tally:
     """Score the recognizer on labelled real photos that have full codes, each turned
-    clockwise by each of ``turns`` degrees (quarter turns: a phone held sideways)."""
+    clockwise by each of ``turns`` degrees (quarter turns: a phone held sideways; other
+    angles: cards lying at an angle, scored as :func:`score_real` says)."""
     total = Tally()
     for p in photos:
         if any(c is None for c in p.codes):
@@ -209,7 +217,7 @@ def eval_real(recognizer: Recognizer, photos, turns: Iterable[int] = (0,)) -> Ta
             t0 = time.perf_counter()
             rec = recognizer.recognize(frame)
             dt = time.perf_counter() - t0
-            t = score_real(rec, boxes, p.codes)
+            t = score_real(rec, boxes, p.codes, angled=bool(degrees % 90))
             t.seconds = dt
             total.add(t)
     return total

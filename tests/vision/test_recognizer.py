@@ -29,6 +29,8 @@ from vision.recognizer import (
     quad_is_sane,
     quads_are_sane,
     read_cards,
+    turned_twins,
+    visible_box,
     warp_many,
 )
 
@@ -287,6 +289,34 @@ def test_the_same_card_found_twice_is_one_card():
         np.stack([a, a + 2, a + np.array([200, 0])]), ["7H", "7H", "7H"], np.array([0.7, 0.9, 0.8])
     )
     assert keep.tolist() == [1, 2]
+
+
+def test_a_card_found_turned_over_a_card_of_its_code_found_upright_is_that_card():
+    upright = card_quad(100, 100, 60, 84, 0)
+    across = upright + np.array([25, 0])  # the same card outlined half across its neighbour
+    elsewhere = card_quad(300, 100, 60, 84, 0)  # a card of that code from another deck
+    quads = np.stack([upright, across, elsewhere, across])
+    codes = ["7H", "7H", "7H", "8H"]
+    turned = np.array([False, True, True, True])
+    assert turned_twins(quads, codes, turned).tolist() == [False, True, False, False]
+    # Two cards found upright stay as they are, as do two found turned.
+    assert not turned_twins(quads, codes, np.zeros(4, bool)).any()
+    assert not turned_twins(quads[1:], codes[1:], np.ones(3, bool)).any()
+
+
+def test_a_cards_visible_box_leaves_out_the_cards_over_it_and_the_frames_outside():
+    lower = card_quad(100, 100, 60, 84, 0)  # x 70..130, y 58..142
+    over = card_quad(100, 130, 80, 84, 0)  # covers it from y 88 down
+    box = visible_box(lower, [over], (480, 640))
+    assert np.allclose(box, [70, 58, 130, 88], atol=4)
+    assert np.allclose(visible_box(lower, [], (480, 640)), [70, 58, 130, 142], atol=4)
+    # Partly outside the frame: the part inside; wholly covered: its own box in the frame.
+    assert np.allclose(visible_box(lower - 80, [], (480, 640)), [0, 0, 50, 62], atol=4)
+    assert np.allclose(
+        visible_box(lower, [lower + 0, card_quad(100, 100, 90, 120, 0)], (480, 640)),
+        [70, 58, 130, 142],
+        atol=1,
+    )
 
 
 def test_a_stacked_pile_of_different_cards_is_kept():

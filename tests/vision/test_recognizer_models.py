@@ -12,8 +12,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.realphotos import DEFAULT_DIR, load_split
-from vision.recognizer import CROWDED, MODEL_DIR, Recognizer, models_present
+from vision.realphotos import DEFAULT_DIR, load_split, turn_photo
+from vision.recognizer import (
+    CROWDED,
+    MODEL_DIR,
+    Recognizer,
+    box_iou,
+    models_present,
+    polygon_iou,
+)
 from vision.recognizer_eval import Tally, score_real, score_synthetic
 
 pytestmark = pytest.mark.skipif(
@@ -150,6 +157,9 @@ def test_a_clear_card_the_detector_scores_weakly_counts_when_it_reads_surely(
     # Floors given by the caller (a video's) keep the detector's own floor.
     assert "AC" not in recognizer.recognize(frame, 0.3).detections.codes
     monkeypatch.setattr(recognizer, "weak_code", 1.01)
+    # Without the rule, the detector looking at the photo turned 45° still finds it.
+    assert "AC" in recognizer.recognize(frame).detections.codes
+    monkeypatch.setattr(recognizer, "turned_pass", False)
     assert "AC" not in recognizer.recognize(frame).detections.codes
 
 
@@ -346,13 +356,15 @@ def test_a_crowded_table_is_not_searched_for_big_cards(recognizer, monkeypatch):
     monkeypatch.setattr(recognizer, "detect_at", spy)
     frame = random_scene(seed=4242, index=0, layouts=("road",)).jpeg_image()
     found = recognizer.recognize(frame).detections
-    # A road of 28 cards seen from afar: the main pass finds them, no pass looks for more...
+    # A road of 28 cards seen from afar: the main pass finds them, no pass looks for more
+    # (neither at the extra sizes nor on the frame turned)...
     assert sizes[0][0] == recognizer.detector_size and sizes[0][1] >= CROWDED
     assert len(sizes) == 1
-    # ... and those passes would have found nothing more.
+    # ... and the extra sizes would have found nothing more.
     monkeypatch.setattr("vision.recognizer.CROWDED", 1000)
+    monkeypatch.setattr(recognizer, "turned_pass", False)
     searched = recognizer.recognize(frame).detections
-    assert len(sizes) == 1 + len(recognizer.extra_sizes) + 1
+    assert len(sizes) == 1 + 1 + len(recognizer.extra_sizes)
     assert sorted(searched.codes) == sorted(found.codes)
     # A video's survey asks for them whatever the frame shows.
     monkeypatch.setattr("vision.recognizer.CROWDED", CROWDED)
@@ -609,3 +621,51 @@ def test_a_road_photos_weakly_found_card_counts_when_it_reads_surely(recognizer,
     assert len(road) >= 20
     assert sum(code in on_table for code in road.codes) >= 0.95 * len(road)
     assert len(recognizer.recognize(image, 0.1, sizes=(1280,)).detections) == 0
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
+)
+def test_the_detector_finds_cards_on_the_frame_turned_where_they_lie(recognizer):
+    # One K♣ lying upright: found on the frame turned 45°, it is mapped back onto itself.
+    frame = cv2.imread(str(DEFAULT_DIR / "test" / "IMG_2384.JPG"))
+    upright = recognizer.detect_at(frame, recognizer.detector_size)
+    turned = recognizer.detect_turned(frame, recognizer.detector_size)
+    best = int(upright.scores.argmax())
+    # The detector's own corners are rough: compared once the refiner has moved them.
+    outlines = recognizer.refine_outlines(frame, np.concatenate([upright.quads, turned.quads]))
+    ious = [polygon_iou(outlines[best], q) for q in outlines[len(upright) :]]
+    k = int(np.argmax(ious))
+    assert ious[k] >= 0.9
+    assert box_iou(upright.boxes[best : best + 1], turned.boxes[k : k + 1])[0, 0] >= 0.7
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
+)
+def test_a_fanned_pair_lying_at_45_degrees_is_read_card_by_card(recognizer, monkeypatch):
+    # An A♣ over a Q♥, the photo turned 45°: the detector, which learnt real photos from
+    # their upright boxes, outlines the pair as one card; on the frame turned back it finds
+    # the Q♥ too.
+    photo = cv2.imread(str(DEFAULT_DIR / "test" / "IMG_2595.JPG"))
+    frame, _ = turn_photo(photo, np.zeros((0, 4)), -45)  # anticlockwise
+    assert sorted(recognizer.recognize(frame).detections.codes) == ["AC", "QH"]
+    monkeypatch.setattr(recognizer, "turned_pass", False)
+    assert "QH" not in recognizer.recognize(frame).detections.codes
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_DIR / "test").is_dir(), reason=f"real photos not found at {DEFAULT_DIR}"
+)
+def test_a_card_found_upright_keeps_its_upright_outline_when_found_turned_too(
+    recognizer, monkeypatch
+):
+    # A Q♥ and a K♥ side by side, both found upright and on the frame turned: what the
+    # photo shows upright is reported, outline and visible box.
+    frame = cv2.imread(str(DEFAULT_DIR / "test" / "IMG_2662.JPG"))
+    both = recognizer.recognize(frame)
+    monkeypatch.setattr(recognizer, "turned_pass", False)
+    upright = recognizer.recognize(frame)
+    assert both.detections.codes == upright.detections.codes == ("QH", "KH")
+    assert np.allclose(both.detections.corners, upright.detections.corners)
+    assert np.allclose(both.visible_boxes, upright.visible_boxes)
