@@ -787,7 +787,10 @@ class Recognizer:
         cos, sin = abs(m[0, 0]), abs(m[0, 1])
         tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
         m[:, 2] += ((tw - w) / 2, (th - h) / 2)
-        cand = self.detect_at(cv2.warpAffine(frame, m, (tw, th)), size, conf_threshold)
+        # The canvas continues the photo's edges (on 1716 test cards a black one read 2 more
+        # wrong, among them a sock at the photo's corner read 10♣).
+        turned = cv2.warpAffine(frame, m, (tw, th), borderMode=cv2.BORDER_REPLICATE)
+        cand = self.detect_at(turned, size, conf_threshold)
         if not len(cand):
             return cand
         back = cv2.invertAffineTransform(m)
@@ -1099,7 +1102,9 @@ class Recognizer:
         A card is left out when its confidence, or its code's probability, is below
         ``min_confidence`` (default: the floors tuned for single photos, under which a card
         the detector scores weakly still counts when its code reads surely: ``WEAK_DEFAULTS``).
-        ``sizes``, ``proposals`` and ``extra`` go to :meth:`find_cards`. Outside a video, an
+        ``sizes``, ``proposals`` and ``extra`` go to :meth:`find_cards`; a photo read at the
+        default floors is also looked at turned 45° when it shows few cards (``turned_pass``,
+        :meth:`detect_turned`). Outside a video, an
         outline that shows no index is read the other way round too (a tilted camera can make
         a card's long sides look short), and counts when both its index corners read one code
         (in a video, a Skip-Bo discard fan's outline read so became a card that was not

@@ -12,7 +12,9 @@ from vision.recognizer import (
     PATCH_MARGIN,
     PATCH_SIZE,
     THUMB_DEFAULTS,
+    CardCandidates,
     CropSpec,
+    Recognizer,
     apply_offsets,
     box_iou,
     bright_card_quads,
@@ -302,6 +304,28 @@ def test_a_card_found_turned_over_a_card_of_its_code_found_upright_is_that_card(
     # Two cards found upright stay as they are, as do two found turned.
     assert not turned_twins(quads, codes, np.zeros(4, bool)).any()
     assert not turned_twins(quads[1:], codes[1:], np.ones(3, bool)).any()
+
+
+def test_finds_on_the_frame_turned_are_turned_back_onto_the_frame():
+    frame = np.zeros((300, 400, 3), np.uint8)
+    card = card_quad(150, 120, 60, 84, 10)
+    cv2.fillConvexPoly(frame, np.round(card).astype(np.int32), (255, 255, 255))
+
+    def bright_card(image, size, conf_threshold=None, region=None):
+        # A stand-in detector: the bright card's outline in whatever image it is given.
+        mask = (image[..., 0] > 128).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        quad = order_clockwise(cv2.boxPoints(cv2.minAreaRect(contours[0])))[None]
+        box = np.concatenate([quad.min(axis=1), quad.max(axis=1)], axis=1)
+        return CardCandidates(box, np.float32([0.9]), quad, np.ones((1, 4), np.float32))
+
+    rec = object.__new__(Recognizer)  # no models: the detector is the stand-in
+    rec.detect_at = bright_card
+    found = rec.detect_turned(frame, 544)
+    assert found.quads.shape == (1, 4, 2)
+    assert polygon_iou(found.quads[0], card) > 0.95
+    truth = np.concatenate([card.min(axis=0), card.max(axis=0)])[None]
+    assert box_iou(found.boxes, truth)[0, 0] > 0.9
 
 
 def test_a_cards_visible_box_leaves_out_the_cards_over_it_and_the_frames_outside():
