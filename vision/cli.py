@@ -128,6 +128,12 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         "lying at an angle; matched by their outlines' boxes, box IoU not counted)",
     )
     p.add_argument(
+        "--real-disturbed",
+        action="store_true",
+        help="also score the test photos under other light, blur, noise, JPEG, size and a "
+        "tilted camera, each alone (what photos the recognizer never saw may look like)",
+    )
+    p.add_argument(
         "--deck-dir",
         action="append",
         default=None,
@@ -156,7 +162,13 @@ def _deck_dirs(given) -> tuple[str, ...]:
 def cmd_eval(args) -> int:
     """Print the recognizer's metrics."""
     from vision.realphotos import load_split
-    from vision.recognizer_eval import Tally, eval_real, eval_real_ranks, eval_synthetic
+    from vision.recognizer_eval import (
+        Tally,
+        eval_real,
+        eval_real_disturbed,
+        eval_real_ranks,
+        eval_synthetic,
+    )
 
     rec = _recognizer(args)
     report: dict = {}
@@ -175,6 +187,9 @@ def cmd_eval(args) -> int:
             report["real_test_turned"] = eval_real(rec, test, turns=(90, 180, 270)).summary()
         if args.real_angled:
             report["real_test_angled"] = eval_real(rec, test, turns=(15, 30, 45)).summary()
+        if args.real_disturbed:
+            disturbed = eval_real_disturbed(rec, test)
+            report["real_test_disturbed"] = {k: v.summary() for k, v in disturbed.items()}
         if args.real_train and (real / "train").is_dir():
             report["real_train_ranks"] = eval_real_ranks(rec, load_split(real, "train"))
     else:
@@ -211,6 +226,11 @@ def _print_report(report: dict) -> None:
             )
             if s["top_confusions"]:
                 print("  confusions: " + ", ".join(s["top_confusions"]))
+    for name, s in report.get("real_test_disturbed", {}).items():
+        print(
+            f"Real photos (test split, {name}): precision {s['precision']:.4f}  "
+            f"recall {s['recall']:.4f}"
+        )
     if "real_train_ranks" in report:
         s = report["real_train_ranks"]
         print(

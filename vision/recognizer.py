@@ -101,9 +101,11 @@ PROPOSAL_SCORE = 0.35
 # small, and the passes that look for big cards (a close-up) find nothing more.
 CROWDED = 10
 # A photo of few cards is also looked at turned by TURN degrees (Recognizer.detect_turned);
-# a card found so that overlaps a card of its code found upright this much is that card again.
+# a card found so that overlaps a card of its code found upright by TURN_SAME is that card
+# again, and one overlapping any card found upright by TURN_APART is no card apart.
 TURN = 45.0
 TURN_SAME = 0.3
+TURN_APART = 0.45
 NEXT_CORNER = [1, 2, 3, 0]  # corner k's clockwise neighbour: quad[NEXT_CORNER] - quad = sides
 
 
@@ -1247,21 +1249,21 @@ def visible_box(
 
 
 def turned_twins(quads: np.ndarray, codes: Sequence[str], turned: np.ndarray) -> np.ndarray:
-    """Return which cards found on the turned frame overlap a card of their code found upright
-    by ``TURN_SAME`` or more: the same card outlined otherwise (often across its neighbour).
-    Two cards of one code from two decks lie apart more than that, or one on the other."""
+    """Return which cards found on the turned frame overlap a card found upright by
+    ``TURN_APART`` or more, or a card of their code by ``TURN_SAME`` or more: the same card
+    outlined otherwise (often across its neighbour), or read otherwise. A turned find only
+    adds a card apart; two cards of one code from two decks lie apart, or one on the other,
+    and a pile's cards are what the upright frame shows."""
     upright = np.flatnonzero(~turned)
-    return np.array(
-        [
-            bool(turned[i])
-            and any(
-                codes[j] == codes[i] and polygon_iou(quads[i], quads[j]) >= TURN_SAME
-                for j in upright
-            )
-            for i in range(len(quads))
-        ],
-        bool,
-    )
+
+    def twin(i: int) -> bool:
+        for j in upright:
+            iou = polygon_iou(quads[i], quads[j])
+            if iou >= TURN_APART or (codes[j] == codes[i] and iou >= TURN_SAME):
+                return True
+        return False
+
+    return np.array([bool(turned[i]) and twin(i) for i in range(len(quads))], bool)
 
 
 def _apart(outlines: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray:

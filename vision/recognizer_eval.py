@@ -205,6 +205,74 @@ def eval_real(recognizer: Recognizer, photos, turns: Iterable[float] = (0,)) -> 
     """Score the recognizer on labelled real photos that have full codes, each turned
     clockwise by each of ``turns`` degrees (quarter turns: a phone held sideways; other
     angles: cards lying at an angle, scored as :func:`score_real` says)."""
+
+    def turned(photo, boxes):
+        for degrees in turns:
+            yield (*turn_photo(photo, boxes, degrees), bool(degrees % 90))
+
+    return _score_views(recognizer, photos, turned)
+
+
+def _dim(photo: np.ndarray, gain: float) -> np.ndarray:
+    return np.clip(photo.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def _tilted(photo: np.ndarray, boxes: np.ndarray, narrow: float = 0.2):
+    """The photo as a camera tilted away sees it: its top edge ``narrow`` shorter each side."""
+    h, w = photo.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * narrow, 0], [w * (1 - narrow), 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(photo, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    x0, y0, x1, y1 = np.asarray(boxes, np.float32).reshape(-1, 4).T
+    corners = np.stack([x0, y0, x1, y0, x1, y1, x0, y1], 1).reshape(-1, 4, 2)
+    if len(corners):
+        corners = cv2.perspectiveTransform(corners.reshape(1, -1, 2), m).reshape(-1, 4, 2)
+    return out, np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+
+
+def _jpeg(photo: np.ndarray, quality: int) -> np.ndarray:
+    _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def _noisy(photo: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:
+    noise = np.random.default_rng(seed).normal(0, sigma, photo.shape)
+    return np.clip(photo + noise, 0, 255).astype(np.uint8)
+
+
+# Each: (photo, boxes) -> (photo, boxes, angled): what a real photo the recognizer never saw
+# may look like. ``angled``: the boxes are boxes of warped boxes (see score_real).
+DISTURBANCES = {
+    "half size": lambda f, b: (
+        cv2.resize(f, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA),
+        b * 0.5,
+        False,
+    ),
+    "tungsten light": lambda f, b: (
+        np.clip(f * np.float32([0.55, 0.85, 1.0]), 0, 255).astype(np.uint8),
+        b,
+        False,
+    ),
+    "dim (0.4)": lambda f, b: (_dim(f, 0.4), b, False),
+    "noisy (sigma 8)": lambda f, b: (_noisy(f, 8.0), b, False),
+    "JPEG 20": lambda f, b: (_jpeg(f, 20), b, False),
+    "blurred (sigma 2)": lambda f, b: (cv2.GaussianBlur(f, (0, 0), 2.0), b, False),
+    "tilted camera": lambda f, b: (*_tilted(f, b), True),
+}
+
+
+def eval_real_disturbed(recognizer: Recognizer, photos) -> dict[str, Tally]:
+    """Score the recognizer on the labelled real photos under each of ``DISTURBANCES``."""
+    return {
+        name: _score_views(recognizer, photos, lambda f, b, d=disturb: [d(f, b)])
+        for name, disturb in DISTURBANCES.items()
+    }
+
+
+def _score_views(recognizer: Recognizer, photos, views) -> Tally:
+    """Score each view (``views(photo, boxes)`` yields ``(frame, boxes, angled)``) of each
+    labelled photo that has full codes."""
     total = Tally()
     for p in photos:
         if any(c is None for c in p.codes):
@@ -212,12 +280,11 @@ def eval_real(recognizer: Recognizer, photos, turns: Iterable[float] = (0,)) -> 
         photo = cv2.imread(str(p.image), cv2.IMREAD_COLOR)
         if photo is None:
             continue
-        for degrees in turns:
-            frame, boxes = turn_photo(photo, p.boxes, degrees)
+        for frame, boxes, angled in views(photo, np.asarray(p.boxes, np.float32)):
             t0 = time.perf_counter()
             rec = recognizer.recognize(frame)
             dt = time.perf_counter() - t0
-            t = score_real(rec, boxes, p.codes, angled=bool(degrees % 90))
+            t = score_real(rec, boxes, p.codes, angled=angled)
             t.seconds = dt
             total.add(t)
     return total

@@ -106,3 +106,34 @@ def test_real_photos_are_scored_turned_each_quarter_with_their_boxes_turned_alik
     assert frame.shape[:2] == (354, 354)  # (100 + 400) / √2 each way
     # Clockwise: the card at the photo's left goes up.
     assert (boxes[0, 1] + boxes[0, 3]) / 2 < frame.shape[0] / 2 - 50
+
+
+class _LightBoxes(_BrightBoxes):
+    """The stand-in, its threshold half the frame's brightest: it sees in any light."""
+
+    def recognize(self, frame):
+        gray = frame.mean(axis=2)
+        return super().recognize(
+            np.where(gray > 0.5 * gray.max(), 255, 0).astype(np.uint8)[..., None].repeat(3, axis=2)
+        )
+
+
+def test_real_photos_are_scored_under_each_disturbance_with_their_boxes_moved_alike(tmp_path):
+    from vision.recognizer_eval import DISTURBANCES, eval_real_disturbed
+
+    d = tmp_path / "test"
+    d.mkdir()
+    photo = np.full((300, 400, 3), 40, np.uint8)
+    photo[10:110, 320:390] = 255  # the card of the label below, top right: tilting moves it most
+    cv2.imwrite(str(d / "a.png"), photo)
+    (d / "a.xml").write_text(
+        VOC.format(
+            name="a",
+            objects=OBJ.format(rank="king", x=320, x2=390).replace("<ymax>90", "<ymax>110"),
+        )
+    )
+    (tmp_path / "test-codes.json").write_text(json.dumps({"a": ["KH"]}))
+    tallies = eval_real_disturbed(_LightBoxes(), load_split(tmp_path, "test"))
+    assert list(tallies) == list(DISTURBANCES)
+    for name, t in tallies.items():
+        assert (t.images, t.tp, t.fp, t.fn) == (1, 1, 0, 0), name

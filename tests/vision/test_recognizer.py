@@ -297,13 +297,15 @@ def test_a_card_found_turned_over_a_card_of_its_code_found_upright_is_that_card(
     upright = card_quad(100, 100, 60, 84, 0)
     across = upright + np.array([25, 0])  # the same card outlined half across its neighbour
     elsewhere = card_quad(300, 100, 60, 84, 0)  # a card of that code from another deck
-    quads = np.stack([upright, across, elsewhere, across])
-    codes = ["7H", "7H", "7H", "8H"]
-    turned = np.array([False, True, True, True])
-    assert turned_twins(quads, codes, turned).tolist() == [False, True, False, False]
+    misread = upright + np.array([4, 2])  # the same card read otherwise
+    quads = np.stack([upright, across, elsewhere, across, misread])
+    codes = ["7H", "7H", "7H", "8H", "9H"]
+    turned = np.array([False, True, True, True, True])
+    # The 8H across the 7H overlaps it less than TURN_APART: a card under it, say.
+    assert turned_twins(quads, codes, turned).tolist() == [False, True, False, False, True]
     # Two cards found upright stay as they are, as do two found turned.
-    assert not turned_twins(quads, codes, np.zeros(4, bool)).any()
-    assert not turned_twins(quads[1:], codes[1:], np.ones(3, bool)).any()
+    assert not turned_twins(quads, codes, np.zeros(5, bool)).any()
+    assert not turned_twins(quads[1:], codes[1:], np.ones(4, bool)).any()
 
 
 def test_finds_on_the_frame_turned_are_turned_back_onto_the_frame():
