@@ -308,9 +308,10 @@ def test_a_card_found_turned_over_a_card_of_its_code_found_upright_is_that_card(
     assert not turned_twins(quads[1:], codes[1:], np.ones(4, bool)).any()
 
 
-def test_finds_on_the_frame_turned_are_turned_back_onto_the_frame():
-    frame = np.zeros((300, 400, 3), np.uint8)
-    card = card_quad(150, 120, 60, 84, 10)
+@pytest.mark.parametrize("scale", [1, 4])  # 4: a photo larger than the detector's input
+def test_finds_on_the_frame_turned_are_turned_back_onto_the_frame(scale):
+    frame = np.zeros((300 * scale, 400 * scale, 3), np.uint8)
+    card = card_quad(150 * scale, 120 * scale, 60 * scale, 84 * scale, 10)
     cv2.fillConvexPoly(frame, np.round(card).astype(np.int32), (255, 255, 255))
 
     def bright_card(image, size, conf_threshold=None, region=None):
