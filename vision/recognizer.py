@@ -100,10 +100,11 @@ PROPOSAL_SCORE = 0.35
 # A frame in which the detector finds this many cards shows a table from afar: its cards are
 # small, and the passes that look for big cards (a close-up) find nothing more.
 CROWDED = 10
-# A photo of few cards is also looked at turned by TURN degrees (Recognizer.detect_turned);
-# a card found so that overlaps a card of its code found upright by TURN_SAME is that card
-# again, and one overlapping any card found upright by TURN_APART is no card apart.
-TURN = 45.0
+# A photo of few cards is also looked at turned by each of TURNS degrees
+# (Recognizer.detect_turned); a card found so that overlaps a card of its code found upright
+# by TURN_SAME is that card again, and one overlapping any card found upright by TURN_APART
+# is no card apart.
+TURNS = (45.0,)  # 22.5°, 45° and 67.5° read more cards but more wrong ones (history)
 TURN_SAME = 0.3
 TURN_APART = 0.45
 NEXT_CORNER = [1, 2, 3, 0]  # corner k's clockwise neighbour: quad[NEXT_CORNER] - quad = sides
@@ -343,6 +344,9 @@ class CardCandidates:
         return len(self.scores)
 
 
+CANDIDATE_FIELDS = ("boxes", "scores", "quads", "corner_conf")  # what the detector gives
+
+
 def letterbox(frame: np.ndarray, long_side: int, stride: int = 32) -> tuple[np.ndarray, float]:
     """Return ``(1, 3, H, W)`` float32 RGB input (long side ``long_side``, padded right/bottom
     to a multiple of ``stride``) and the scale from frame to input pixels."""
@@ -538,6 +542,24 @@ def dedupe_cards(
     return np.array(sorted(keep), np.int64)
 
 
+def _turned_back(cand: CardCandidates, back: np.ndarray, w: int, h: int) -> CardCandidates:
+    """Return candidates found on a turned frame in the frame's pixels (``back``: the 2×3
+    map from the turned frame), each visible box the box of the part of its outline inside
+    its turned-back box, within the ``w`` × ``h`` frame."""
+    quads = cv2.transform(cand.quads.reshape(1, -1, 2), back).reshape(-1, 4, 2)
+    b = cand.boxes
+    box_corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
+    diamonds = cv2.transform(box_corners.reshape(1, -1, 2), back).reshape(-1, 4, 2)
+    boxes = np.zeros((len(cand), 4), np.float32)
+    for i, (diamond, quad) in enumerate(zip(diamonds, quads, strict=True)):
+        area, part = cv2.intersectConvexConvex(diamond, order_clockwise(quad).astype(np.float32))
+        pts = part.reshape(-1, 2) if area > 0 else diamond
+        boxes[i] = *pts.min(axis=0), *pts.max(axis=0)
+    boxes[:, 0::2] = boxes[:, 0::2].clip(0, w)
+    boxes[:, 1::2] = boxes[:, 1::2].clip(0, h)
+    return CardCandidates(boxes, cand.scores, quads.astype(np.float32), cand.corner_conf)
+
+
 def _proposed(boxes: np.ndarray, quads: np.ndarray) -> CardCandidates:
     """Candidates proposed other than by the detector; scored below its sure finds, so NMS
     keeps the detector's where both saw a card."""
@@ -726,7 +748,7 @@ class Recognizer:
         where their outlines overlap too (:func:`nms_outlines`): in a road photo's tight rows of
         turned cards one pass may draw an outline across two cards, whose box covers a card's.
         ``turned``: unless the main size found ``CROWDED`` cards or more, the detector also runs
-        on the frame turned by ``TURN`` degrees (:meth:`detect_turned`).
+        on the frame turned by each of ``TURNS`` (:meth:`detect_turned`).
         """
         parts = [self.detect_at(frame, self.detector_size, floor, region=region)]
         few = len(parts[0]) < CROWDED
@@ -776,8 +798,8 @@ class Recognizer:
     def detect_turned(
         self, frame: np.ndarray, size: int, conf_threshold: float | None = None
     ) -> CardCandidates:
-        """Run the detector once on the frame turned by ``TURN`` degrees (on a canvas that
-        holds all of it), its finds turned back.
+        """Run the detector on the frame turned by each of ``TURNS`` (on a canvas that holds
+        all of it), its finds turned back.
 
         The detector learnt real photos from their upright boxes: on the test photos turned
         45° it found a fanned pair's lower card far less often (recall 0.94 → 0.81). Turned,
@@ -785,43 +807,35 @@ class Recognizer:
         card's outline inside its turned-back box.
         """
         h, w = frame.shape[:2]
-        # Turned at about the detector's scale: turning a phone's 12 MP photo whole took
-        # 130 ms, and the detector sees it at ``size`` anyway.
-        side = (h + w) * max(abs(np.cos(np.deg2rad(TURN))), abs(np.sin(np.deg2rad(TURN))))
-        scale = min(1.0, size / side)
-        small = frame
-        if scale < 1.0:
-            small = cv2.resize(
-                frame,
-                (max(1, round(w * scale)), max(1, round(h * scale))),
-                interpolation=cv2.INTER_AREA,
-            )
-        sh, sw = small.shape[:2]
-        m = cv2.getRotationMatrix2D((sw / 2, sh / 2), TURN, 1.0)
-        cos, sin = abs(m[0, 0]), abs(m[0, 1])
-        tw, th = int(sh * sin + sw * cos + 0.5), int(sh * cos + sw * sin + 0.5)
-        m[:, 2] += ((tw - sw) / 2, (th - sh) / 2)
-        # The canvas continues the photo's edges (on 1716 test cards a black one read 2 more
-        # wrong, among them a sock at the photo's corner read 10♣).
-        turned = cv2.warpAffine(small, m, (tw, th), borderMode=cv2.BORDER_REPLICATE)
-        cand = self.detect_at(turned, size, conf_threshold)
-        if not len(cand):
-            return cand
-        back = cv2.invertAffineTransform(m) / np.array([[sw / w], [sh / h]])
-        quads = cv2.transform(cand.quads.reshape(1, -1, 2), back).reshape(-1, 4, 2)
-        b = cand.boxes
-        box_corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
-        diamonds = cv2.transform(box_corners.reshape(1, -1, 2), back).reshape(-1, 4, 2)
-        boxes = np.zeros((len(cand), 4), np.float32)
-        for i, (diamond, quad) in enumerate(zip(diamonds, quads, strict=True)):
-            area, part = cv2.intersectConvexConvex(
-                diamond, order_clockwise(quad).astype(np.float32)
-            )
-            pts = part.reshape(-1, 2) if area > 0 else diamond
-            boxes[i] = *pts.min(axis=0), *pts.max(axis=0)
-        boxes[:, 0::2] = boxes[:, 0::2].clip(0, w)
-        boxes[:, 1::2] = boxes[:, 1::2].clip(0, h)
-        return CardCandidates(boxes, cand.scores, quads.astype(np.float32), cand.corner_conf)
+        parts = []
+        for degrees in TURNS:
+            # Turned at the detector's scale (area-averaged): turning a phone's 12 MP photo
+            # whole took 130 ms, and the detector sees it at ``size`` anyway.
+            cos, sin = abs(np.cos(np.deg2rad(degrees))), abs(np.sin(np.deg2rad(degrees)))
+            scale = min(1.0, size / max(h * sin + w * cos, h * cos + w * sin))
+            small = frame
+            if scale < 1.0:
+                small = cv2.resize(
+                    frame,
+                    (max(1, round(w * scale)), max(1, round(h * scale))),
+                    interpolation=cv2.INTER_AREA,
+                )
+            sh, sw = small.shape[:2]
+            m = cv2.getRotationMatrix2D((sw / 2, sh / 2), degrees, 1.0)
+            tw, th = int(sh * sin + sw * cos + 0.5), int(sh * cos + sw * sin + 0.5)
+            m[:, 2] += ((tw - sw) / 2, (th - sh) / 2)
+            # The canvas continues the photo's edges (on 1716 test cards a black one read 2
+            # more wrong, among them a sock at the photo's corner read 10♣).
+            turned = cv2.warpAffine(small, m, (tw, th), borderMode=cv2.BORDER_REPLICATE)
+            cand = self.detect_at(turned, size, conf_threshold)
+            if len(cand):
+                back = cv2.invertAffineTransform(m) / np.array([[sw / w], [sh / h]])
+                parts.append(_turned_back(cand, back, w, h))
+        if not parts:
+            return _proposed(np.zeros((0, 4)), np.zeros((0, 4, 2)))
+        return CardCandidates(
+            *(np.concatenate([getattr(p, k) for p in parts]) for k in CANDIDATE_FIELDS)
+        )
 
     def detect_at(
         self,
@@ -1117,7 +1131,7 @@ class Recognizer:
         ``min_confidence`` (default: the floors tuned for single photos, under which a card
         the detector scores weakly still counts when its code reads surely: ``WEAK_DEFAULTS``).
         ``sizes``, ``proposals`` and ``extra`` go to :meth:`find_cards`; a photo read at the
-        default floors is also looked at turned 45° when it shows few cards (``turned_pass``,
+        default floors is also looked at turned when it shows few cards (``turned_pass``,
         :meth:`detect_turned`). Outside a video, an
         outline that shows no index is read the other way round too (a tilted camera can make
         a card's long sides look short), and counts when both its index corners read one code

@@ -100,7 +100,7 @@ RUN_TIME: dict = {
     "extra_conf_threshold": 0.6,
     "bright_quads": True,  # OpenCV proposals of bright card-shaped regions
     # A photo of few cards is also looked at turned 45°: the detector learnt real photos from
-    # their upright boxes, and misses a fanned pair's lower card lying at 45°.
+    # their upright boxes, and misses a fanned pair's lower card lying at an angle.
     "turned_pass": True,
     "conf_threshold": 0.3,
     "nms_iou": 0.6,
