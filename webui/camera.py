@@ -273,13 +273,14 @@ def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
     return ([], problem) if problem else (codes, None)
 
 
-def read_road_photo(data: bytes) -> tuple[list[str], str | None, list[str]]:
+def read_road_photo(data: bytes, shape: str = "auto") -> tuple[list[str], str | None, list[str]]:
     """Return the Stigespill road (28 codes in road order) in a photo of the laid-out road,
     ``None`` and the cards read by elimination (for the user to check), or ``([], why not,
-    [])``: what is missing, doubled or ambiguous."""
+    [])``: what is missing, doubled or ambiguous. ``shape``: how the road runs (``auto``,
+    or ``rows``: every row the same way, like text), which the cards' places cannot say."""
     from webui import pipeline_adapter
 
-    reading, problem = _read_photo(data, pipeline_adapter.read_road)
+    reading, problem = _read_photo(data, lambda image: pipeline_adapter.read_road(image, shape))
     if problem:
         return [], problem, []
     if not reading["ok"]:

@@ -50,10 +50,11 @@ def recognize(image: Any) -> list[str] | None:
     return seen
 
 
-def read_road(image: Any) -> dict[str, Any] | None:
+def read_road(image: Any, shape: str = "auto") -> dict[str, Any] | None:
     """Return the Stigespill road read from a BGR photo of it (``{"road", "goal",
     "problems", "ok", "checks"}``, the road in road order; ``checks``: the cards read by
-    elimination, for the user to look at), or ``None`` without models."""
+    elimination, for the user to look at), or ``None`` without models. ``shape``: the
+    road reader's (``rows``: a grid whose rows all run the same way, like text)."""
     rec = _get_recognizer()
     if rec is None:
         return None
@@ -61,7 +62,7 @@ def read_road(image: Any) -> dict[str, Any] | None:
 
     det, checks = road_detections(rec, image)
     try:
-        reading = RoadReader().read(det)
+        reading = RoadReader(shape=shape).read(det)
     except RoadError as e:
         return {"road": [], "goal": None, "problems": [str(e)], "ok": False, "checks": checks}
     return {**reading.to_json(), "ok": reading.ok, "checks": checks}

@@ -432,14 +432,15 @@ def test_random_junk_never_breaks_the_server_or_the_game(client, make_table):
 
 
 # ---- a Stigespill road read from a photo -----------------------------------------------------
-def _road_scene():
-    """Return (JPEG bytes, true road) of the road benchmark's scene 42 (a serpentine)."""
+def _road_scene(index: int = 42):
+    """Return (JPEG bytes, true road) of the road benchmark's scene ``index`` (42: a
+    serpentine; 4: rows that run like text)."""
     import numpy as np
 
     from vision.synth import ProceduralDeck, SkipBoDeck, render
     from vision.synth.scene import sample_scene
 
-    rng = np.random.default_rng([1000, 42])
+    rng = np.random.default_rng([1000, index])
     spec = sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
     scene = render(spec)
     road = [lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"]
@@ -471,6 +472,28 @@ def test_a_new_stigespill_table_takes_its_road_from_a_photo(client):
     assert [tile["code"] for tile in view["road"]] == truth[::-1]
 
 
+def test_a_road_photo_of_rows_that_run_like_text_is_read_so_when_the_user_says_so(client):
+    import io
+
+    from vision.recognizer import models_present
+
+    if not models_present():
+        pytest.skip("no trained models in models/")
+    jpeg, truth = _road_scene(4)
+
+    def road_read(**extra):
+        form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"), **extra)
+        r = client.post("/new", data=form)
+        assert r.status_code == 302, r.get_data(as_text=True)
+        view = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["view"]
+        return [tile["code"] for tile in view["road"]]
+
+    assert road_read(road_shape="rows") == truth
+    # The same places read as a snake: every other row the other way.
+    snake = road_read()
+    assert sorted(snake) == sorted(truth) and snake != truth
+
+
 def test_cards_a_road_photo_read_by_elimination_are_shown_to_check(client, monkeypatch):
     import io
 
@@ -481,7 +504,13 @@ def test_cards_a_road_photo_read_by_elimination_are_shown_to_check(client, monke
     monkeypatch.setattr(
         adapter,
         "read_road",
-        lambda image: {"road": truth, "goal": "JK", "problems": [], "ok": True, "checks": [check]},
+        lambda image, shape: {
+            "road": truth,
+            "goal": "JK",
+            "problems": [],
+            "ok": True,
+            "checks": [check],
+        },
     )
     jpeg, _ = _road_scene()
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
@@ -493,6 +522,34 @@ def test_cards_a_road_photo_read_by_elimination_are_shown_to_check(client, monke
         "/new", data=_stigespill_form(road=" ".join(truth), road_photo=(io.BytesIO(jpeg), "r.jpg"))
     )
     assert client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["notice"] is None
+
+
+def test_a_road_photo_is_read_the_way_the_user_says_its_rows_run(client, monkeypatch):
+    import io
+
+    import webui.pipeline_adapter as adapter
+
+    _, truth = _road_scene()
+    shapes = []
+
+    def read_road(image, shape):
+        shapes.append(shape)
+        return {"road": truth, "goal": "JK", "problems": [], "ok": True, "checks": []}
+
+    monkeypatch.setattr(adapter, "read_road", read_road)
+    jpeg, _ = _road_scene()
+    for given, read_as in ((None, "auto"), ("auto", "auto"), ("rows", "rows")):
+        extra = {} if given is None else {"road_shape": given}
+        form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"), **extra)
+        assert client.post("/new", data=form).status_code == 302
+        assert shapes[-1] == read_as
+    # The page offers the choice; an unknown one is a set-up error, and no table is made.
+    assert 'name="road_shape"' in client.get("/new?game=stigespill").get_data(as_text=True)
+    before = len(client.get("/api/tables").get_json()["tables"])
+    form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"), road_shape="zigzag")
+    r = client.post("/new", data=form)
+    assert r.status_code == 400 and "unknown road shape" in r.get_data(as_text=True)
+    assert len(client.get("/api/tables").get_json()["tables"]) == before
 
 
 def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, monkeypatch):
@@ -507,7 +564,7 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     monkeypatch.setattr(
         adapter,
         "read_road",
-        lambda image: {"road": [], "goal": "JK", "problems": ["missing: 10D"], "ok": False},
+        lambda image, shape: {"road": [], "goal": "JK", "problems": ["missing: 10D"], "ok": False},
     )
     jpeg, _ = _road_scene()
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))

@@ -98,7 +98,7 @@ def new_submit():
     checks: list[str] = []
     if form.get("game") == "stigespill" and photo and photo.filename:
         if not (form.get("road") or "").strip():
-            road, checks = _road_from_photo(photo.read())
+            road, checks = _road_from_photo(photo.read(), form.get("road_shape") or "auto")
             form["road"] = " ".join(road)
     table = _create(form)
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
@@ -108,13 +108,19 @@ def new_submit():
     return resp
 
 
-def _road_from_photo(data: bytes) -> tuple[list[str], list[str]]:
+ROAD_SHAPES = ("auto", "rows")  # a snake (or U-turn, spiral, curve); rows run like text
+
+
+def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[str]]:
     """Return the road read from a photo of it and the cards read by elimination; a photo
     that cannot be read is a set-up error naming why (cards missing, doubled, the order
-    unclear)."""
+    unclear). ``shape``: one of ``ROAD_SHAPES``: a grid of straight rows reads as a snake
+    or as text alike, and only the user knows which."""
     from webui.camera import read_road_photo
 
-    road, problem, checks = read_road_photo(data)
+    if shape not in ROAD_SHAPES:
+        raise games.SetupError(f"road photo: unknown road shape {shape!r}")
+    road, problem, checks = read_road_photo(data, shape)
     if problem:
         raise games.SetupError(f"road photo: {problem}")
     return road, checks
