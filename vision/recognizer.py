@@ -824,7 +824,7 @@ class Recognizer:
             m = cv2.getRotationMatrix2D((sw / 2, sh / 2), degrees, 1.0)
             tw, th = int(sh * sin + sw * cos + 0.5), int(sh * cos + sw * sin + 0.5)
             m[:, 2] += ((tw - sw) / 2, (th - sh) / 2)
-            # The canvas continues the photo's edges (on 1716 test cards a black one read 2
+            # The canvas continues the photo's edges (on 1430 test cards a black one read 2
             # more wrong, among them a sock at the photo's corner read 10♣).
             turned = cv2.warpAffine(small, m, (tw, th), borderMode=cv2.BORDER_REPLICATE)
             cand = self.detect_at(turned, size, conf_threshold)
