@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.recognizer import box_corners, turning
+
 RANK_WORDS = {
     "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
@@ -110,15 +112,11 @@ def turn_photo(
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = np.asarray(boxes, np.float32).reshape(-1, 4).T
     if degrees % 90:
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), -degrees, 1.0)
-        cos, sin = abs(m[0, 0]), abs(m[0, 1])
-        tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
-        m[:, 2] += ((tw - w) / 2, (th - h) / 2)
-        turned = cv2.warpAffine(frame, m, (tw, th), borderValue=ANGLED_CANVAS)
+        m, canvas = turning(w, h, -degrees)
+        turned = cv2.warpAffine(frame, m, canvas, borderValue=ANGLED_CANVAS)
         if not len(x0):
             return turned, np.zeros((0, 4), np.float32)
-        corners = np.stack([x0, y0, x1, y0, x1, y1, x0, y1], 1).reshape(1, -1, 2)
-        corners = cv2.transform(corners, m).reshape(-1, 4, 2)
+        corners = cv2.transform(box_corners(boxes).reshape(1, -1, 2), m).reshape(-1, 4, 2)
         return turned, np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     degrees = int(degrees) % 360
     if degrees == 0:
@@ -127,7 +125,5 @@ def turn_photo(
         return cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE), np.stack([h - y1, x0, h - y0, x1], 1)
     if degrees == 180:
         return cv2.rotate(frame, cv2.ROTATE_180), np.stack([w - x1, h - y1, w - x0, h - y0], 1)
-    if degrees == 270:
-        turned = cv2.rotate(frame, cv2.ROTATE_90_COUNTERCLOCKWISE)
-        return turned, np.stack([y0, w - x1, y1, w - x0], 1)
-    raise AssertionError(degrees)  # unreachable: a multiple of 90 modulo 360
+    turned = cv2.rotate(frame, cv2.ROTATE_90_COUNTERCLOCKWISE)  # 270
+    return turned, np.stack([y0, w - x1, y1, w - x0], 1)

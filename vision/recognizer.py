@@ -542,14 +542,28 @@ def dedupe_cards(
     return np.array(sorted(keep), np.int64)
 
 
+def box_corners(boxes: np.ndarray) -> np.ndarray:
+    """Return the ``(n, 4, 2)`` corners, clockwise from the top-left, of ``x1 y1 x2 y2`` boxes."""
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    return np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
+
+
+def turning(w: int, h: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """Return the 2×3 map that turns a ``w`` × ``h`` frame by ``degrees`` (anticlockwise, as
+    OpenCV's) onto a canvas that holds all of it, and the canvas's size."""
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
+    m[:, 2] += ((tw - w) / 2, (th - h) / 2)
+    return m, (tw, th)
+
+
 def _turned_back(cand: CardCandidates, back: np.ndarray, w: int, h: int) -> CardCandidates:
     """Return candidates found on a turned frame in the frame's pixels (``back``: the 2×3
     map from the turned frame), each visible box the box of the part of its outline inside
     its turned-back box, within the ``w`` × ``h`` frame."""
     quads = cv2.transform(cand.quads.reshape(1, -1, 2), back).reshape(-1, 4, 2)
-    b = cand.boxes
-    box_corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
-    diamonds = cv2.transform(box_corners.reshape(1, -1, 2), back).reshape(-1, 4, 2)
+    diamonds = cv2.transform(box_corners(cand.boxes).reshape(1, -1, 2), back).reshape(-1, 4, 2)
     boxes = np.zeros((len(cand), 4), np.float32)
     for i, (diamond, quad) in enumerate(zip(diamonds, quads, strict=True)):
         area, part = cv2.intersectConvexConvex(diamond, order_clockwise(quad).astype(np.float32))
@@ -821,12 +835,10 @@ class Recognizer:
                     interpolation=cv2.INTER_AREA,
                 )
             sh, sw = small.shape[:2]
-            m = cv2.getRotationMatrix2D((sw / 2, sh / 2), degrees, 1.0)
-            tw, th = int(sh * sin + sw * cos + 0.5), int(sh * cos + sw * sin + 0.5)
-            m[:, 2] += ((tw - sw) / 2, (th - sh) / 2)
+            m, canvas = turning(sw, sh, degrees)
             # The canvas continues the photo's edges (on 1430 test cards a black one read 2
             # more wrong, among them a sock at the photo's corner read 10♣).
-            turned = cv2.warpAffine(small, m, (tw, th), borderMode=cv2.BORDER_REPLICATE)
+            turned = cv2.warpAffine(small, m, canvas, borderMode=cv2.BORDER_REPLICATE)
             cand = self.detect_at(turned, size, conf_threshold)
             if len(cand):
                 back = cv2.invertAffineTransform(m) / np.array([[sw / w], [sh / h]])

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.realphotos import turn_photo
-from vision.recognizer import Recognition, Recognizer, box_iou, polygon_iou
+from vision.recognizer import Recognition, Recognizer, box_corners, box_iou, polygon_iou
 
 EVAL_SEED = 90210  # never used for training data
 LAYOUTS = ("road", "sten", "skipbo", "hand", "scatter")
@@ -213,8 +213,9 @@ def eval_real(recognizer: Recognizer, photos, turns: Iterable[float] = (0,)) -> 
     return _score_views(recognizer, photos, turned)
 
 
-def _dim(photo: np.ndarray, gain: float) -> np.ndarray:
-    return np.clip(photo.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+def _lit(photo: np.ndarray, gain) -> np.ndarray:
+    """The photo in other light: each pixel times ``gain`` (one, or one per B, G, R)."""
+    return np.clip(photo.astype(np.float32) * np.float32(gain), 0, 255).astype(np.uint8)
 
 
 def _tilted(photo: np.ndarray, boxes: np.ndarray, narrow: float = 0.2):
@@ -224,8 +225,7 @@ def _tilted(photo: np.ndarray, boxes: np.ndarray, narrow: float = 0.2):
     dst = np.float32([[w * narrow, 0], [w * (1 - narrow), 0], [w, h], [0, h]])
     m = cv2.getPerspectiveTransform(src, dst)
     out = cv2.warpPerspective(photo, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
-    x0, y0, x1, y1 = np.asarray(boxes, np.float32).reshape(-1, 4).T
-    corners = np.stack([x0, y0, x1, y0, x1, y1, x0, y1], 1).reshape(-1, 4, 2)
+    corners = box_corners(boxes)
     if len(corners):
         corners = cv2.perspectiveTransform(corners.reshape(1, -1, 2), m).reshape(-1, 4, 2)
     return out, np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
@@ -249,12 +249,8 @@ DISTURBANCES = {
         b * 0.5,
         False,
     ),
-    "tungsten light": lambda f, b: (
-        np.clip(f * np.float32([0.55, 0.85, 1.0]), 0, 255).astype(np.uint8),
-        b,
-        False,
-    ),
-    "dim (0.4)": lambda f, b: (_dim(f, 0.4), b, False),
+    "tungsten light": lambda f, b: (_lit(f, [0.55, 0.85, 1.0]), b, False),
+    "dim (0.4)": lambda f, b: (_lit(f, 0.4), b, False),
     "noisy (sigma 8)": lambda f, b: (_noisy(f, 8.0), b, False),
     "JPEG 20": lambda f, b: (_jpeg(f, 20), b, False),
     "blurred (sigma 2)": lambda f, b: (cv2.GaussianBlur(f, (0, 0), 2.0), b, False),
