@@ -121,8 +121,9 @@ class CaptureSource(FrameSource):
 
     ``live`` sources (webcams, streams) reconnect after a lost camera with back-off
     ``backoff`` seconds, doubling up to ``max_backoff``, forever unless ``max_reconnects``
-    is set; a file simply ends. ``opener(target)`` returns the capture object (injectable
-    for tests); ``sleep`` and ``clock`` likewise.
+    is set; a file simply ends, and one with no frame at all is a :class:`SourceError`.
+    ``opener(target)`` returns the capture object (injectable for tests); ``sleep`` and
+    ``clock`` likewise.
     """
 
     def __init__(
@@ -208,6 +209,11 @@ class CaptureSource(FrameSource):
                     log.debug("read failed: %s", e)
                 if not ok or image is None:
                     if not self.live:
+                        if index == 0:  # OpenCV opens some non-videos (an image's bytes)
+                            raise SourceError(
+                                f"cannot read {self.name}: no frame in it; "
+                                "not a readable video file"
+                            )
                         self._say("ended", f"end of {self.name} after {index} frames")
                         return
                     self._say("lost", f"lost {self.name}; will reconnect", logging.WARNING)
@@ -269,7 +275,8 @@ def _is_file(target: int | str) -> bool:
 class FolderSource(FrameSource):
     """A folder of images read in name order, as frames ``1 / fps`` seconds apart.
 
-    An image that cannot be read is skipped with a message naming it.
+    An image that cannot be read is skipped with a message naming it; a folder of which no
+    image reads is a :class:`SourceError`.
     """
 
     def __init__(
@@ -295,6 +302,7 @@ class FolderSource(FrameSource):
         import cv2
 
         self._say("open", f"reading {len(self.paths)} images from {self.name}")
+        read = 0
         for index, path in enumerate(self.paths):
             if self.closed:
                 return
@@ -302,7 +310,10 @@ class FolderSource(FrameSource):
             if not _valid_image(image):
                 self._say("skipped", f"skipped {path.name}: not a readable image", logging.WARNING)
                 continue
+            read += 1
             yield Frame(index / self.fps, image, index)
+        if not read:
+            raise SourceError(f"no image in {self.name!r} is readable ({len(self.paths)} tried)")
         self._say("ended", f"end of {self.name}")
 
 

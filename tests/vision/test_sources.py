@@ -117,6 +117,31 @@ def test_unreadable_video_file_is_a_clear_error(tmp_path):
         list(open_source(str(path)).frames())
 
 
+def test_a_file_that_opens_but_gives_no_frame_is_a_clear_error(tmp_path):
+    # OpenCV opens an image file's name as a one-image sequence; junk bytes there give no frame.
+    path = tmp_path / "notavideo.jpg"
+    path.write_text("hello")
+    with pytest.raises(SourceError, match=r"notavideo\.jpg.*no frame"):
+        list(open_source(str(path)).frames())
+    cap = FakeCapture([])
+    with pytest.raises(SourceError, match="no frame"):
+        list(CaptureSource("clip.mp4", live=False, opener=lambda t: cap).frames())
+    assert cap.released
+
+
+def test_a_folder_of_which_no_image_reads_is_a_clear_error(tmp_path):
+    (tmp_path / "a.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
+    (tmp_path / "b.png").write_bytes(b"")
+    statuses = []
+    src = FolderSource(tmp_path, on_status=statuses.append)
+    with pytest.raises(SourceError, match=r"no image in .* is readable \(2 tried\)"):
+        list(src.frames())
+    assert sorted(s.message for s in statuses if s.state == "skipped") == [
+        "skipped a.jpg: not a readable image",
+        "skipped b.png: not a readable image",
+    ]
+
+
 def test_folder_skips_corrupt_images_and_names_them(tmp_path):
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), _image(10 * (i + 1)))
