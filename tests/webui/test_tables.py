@@ -300,3 +300,21 @@ def test_a_refused_private_move_is_not_shown_to_the_table(client, make_table):
     assert r.status_code == 409
     assert client.get(f"/api/tables/{t['id']}").get_json()["notice"] is None
     assert client.get(f"/api/p/{token(t, 1 - seat)}").get_json()["notice"] is None
+
+
+def test_the_race_chart_keeps_players_with_equal_totals_legible():
+    import re
+
+    from webui.matches import LABEL_GAP, race_svg
+
+    match = {
+        "target": 500,
+        "games": [{"totals": [0, 120, 0]}, {"totals": [95, 120, 95]}],
+    }
+    svg = race_svg(["Anna", "Bo", "Cecilie"], ["#c22", "#23c", "#2a2"], match)
+    label = r'<text[^>]*y="([\d.]+)"[^>]*data-seat="(\d)">([^<]*)<'
+    labels = {int(seat): (float(y), text) for y, seat, text in re.findall(label, svg)}
+    assert [labels[s][1] for s in range(3)] == ["Anna 95", "Bo 120", "Cecilie 95"]
+    tied = sorted([labels[0][0], labels[2][0]])
+    assert tied[1] - tied[0] >= LABEL_GAP  # one above the other, not printed over it
+    assert labels[1][0] < tied[0]  # the leader's label stays highest

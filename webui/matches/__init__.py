@@ -12,6 +12,8 @@ from webui.tables import hub
 
 bp = Blueprint("matches", __name__, template_folder="templates")
 
+LABEL_GAP = 15  # px between two players' labels at the chart's right end
+
 
 def race_svg(
     names: list[str], colours: list[str], match: dict[str, Any], width: int = 640, height: int = 300
@@ -51,7 +53,8 @@ def race_svg(
         parts.append(
             f'<text x="{x(i):.1f}" y="{up + h + 20}" class="tick" text-anchor="middle">{i}</text>'
         )
-    for s, name in enumerate(names):
+    ends = []
+    for s in range(len(names)):
         pts = [(x(0), y(0))] + [(x(i + 1), y(g["totals"][s])) for i, g in enumerate(games)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
         colour = escape(colours[s % len(colours)])
@@ -61,13 +64,20 @@ def race_svg(
         )
         for px, py in pts[1:]:
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="{colour}"/>')
-        lx, ly = pts[-1]
+        ends.append((pts[-1][1] - 8, s, colour))
+    # Every line ends at the same game, so the players' labels stack there; a label is
+    # lifted clear of the one below it (players with equal totals would print over each other).
+    lx = x(len(games))
+    anchor = "end" if lx > left + w * 0.6 else "start"
+    tx = lx - 6 if anchor == "end" else lx + 6
+    floor = float("inf")
+    for ly, s, colour in sorted(ends, reverse=True):
+        ly = min(ly, floor - LABEL_GAP)
+        floor = ly
         total = games[-1]["totals"][s] if games else 0
-        anchor = "end" if lx > left + w * 0.6 else "start"
-        tx = lx - 6 if anchor == "end" else lx + 6
         parts.append(
-            f'<text x="{tx:.1f}" y="{ly - 8:.1f}" class="who" text-anchor="{anchor}" '
-            f'fill="{colour}">{escape(name)} {total}</text>'
+            f'<text x="{tx:.1f}" y="{ly:.1f}" class="who" text-anchor="{anchor}" '
+            f'fill="{colour}" data-seat="{s}">{escape(names[s])} {total}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
