@@ -70,7 +70,12 @@ def test_player_page(client, make_table):
     t = make_table("sten")
     r = client.get(t["players"][0]["url"])
     assert r.status_code == 200 and r.headers["Referrer-Policy"] == "no-referrer"
-    assert "Anna" in r.get_data(as_text=True)
+    page = r.get_data(as_text=True)
+    assert "Anna" in page
+    assert "Sten · only you" in page and "Sten · Sten" not in page  # the default name once
+    named = make_table("sten", name="Kitchen table")
+    page = client.get(named["players"][0]["url"]).get_data(as_text=True)
+    assert "Sten · Kitchen table · only you can see this page" in page
 
 
 def test_qr_codes(client, make_table):
