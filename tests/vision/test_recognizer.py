@@ -19,6 +19,7 @@ from vision.recognizer import (
     apply_offsets,
     box_iou,
     bright_card_quads,
+    crop_moves,
     cut_corner,
     cut_patch,
     decode_pose_output,
@@ -415,3 +416,19 @@ def test_a_degenerate_outline_gives_a_blank_crop_not_an_error():
     crops = warp_many(frame, mats, (8, 6))
     assert crops.shape == (3, 6, 8, 3)
     assert crops[0].min() == 200 and crops[1].max() == 0
+
+
+def test_a_crop_move_shifts_and_scales_what_the_crop_shows_in_crop_pixels():
+    """``matrix @ move`` cuts the crop moved in its own pixels, wherever the card lies."""
+    rng = np.random.default_rng(5)
+    frame = rng.integers(0, 256, (400, 600, 3), dtype=np.uint8)
+    spec = CropSpec()
+    w, h = spec.size
+    # A card twice the crop's scale: crop pixel p shows frame point 2p + (430, 260).
+    place = np.array([[2, 0, 430.0], [0, 2, 260.0], [0, 0, 1]])
+    shift, grow = crop_moves(spec, [(1, 2)], [1.1])
+    still, shifted = warp_many(frame, np.stack([place, place @ shift]), spec.size)
+    np.testing.assert_array_equal(shifted[: h - 2, : w - 1], still[2:, 1:])
+    centre = np.array([w / 2, h / 2, 1])
+    np.testing.assert_allclose(grow @ centre, centre)  # a scale keeps the crop's centre
+    np.testing.assert_allclose((grow @ [0, 0, 1])[:2], [-0.1 * w / 2, -0.1 * h / 2])

@@ -94,6 +94,31 @@ def test_a_video_frame_counts_a_small_card_read_whole_as_fewer_corners_than_a_ph
     assert len(photo) > 0 and abs(len(photo) - len(video)) <= 2
 
 
+def test_only_a_photo_read_at_the_default_floors_reads_unsure_corners_again(
+    recognizer, monkeypatch
+):
+    """A photo is read once; a video sees each card many times, and a road photo (its own
+    floors) settles doubtful readings by its layout."""
+    from vision.synth import random_scene
+
+    seen = []
+    read = recognizer.read_outlines
+
+    def spy(*args, jitter=False, **kw):
+        seen.append(jitter)
+        return read(*args, jitter=jitter, **kw)
+
+    monkeypatch.setattr(recognizer, "read_outlines", spy)
+    frame = random_scene(seed=31337, index=1, layouts=("skipbo",)).jpeg_image()
+    for floors, expected in (((), True), ((0.3,), False)):
+        seen.clear()
+        recognizer.recognize(frame, *floors)
+        assert seen and set(seen) == {expected}
+    seen.clear()
+    recognizer.recognize(frame, 0.3, video=True)
+    assert set(seen) == {False}
+
+
 def test_a_card_is_read_from_its_true_outline(recognizer):
     """The classifier alone: given the true corners, most index corners read right."""
     from vision.recognizer import _Pyramid, cut_corner
@@ -484,6 +509,53 @@ def test_an_outline_read_the_other_way_counts_when_both_index_corners_agree(
     assert (names[idx[0]] if idx[0] >= 0 else None) == code
     if code:
         assert hyp[0] == 0  # read the other way round
+
+
+@pytest.mark.parametrize("jitter", [False, True])
+def test_an_unsure_index_corner_is_read_again_from_moved_crops(recognizer, monkeypatch, jitter):
+    """In a photo, an index corner read unsurely is read again from its crop moved a pixel
+    aside and a little larger and smaller; its probabilities are the mean. A corner read
+    surely is not read again."""
+    from vision.recognizer import corner_crop_matrix, warp_many
+
+    frame = np.random.default_rng(8).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    # Taller than wide: one reading; too big to be read whole.
+    quad = np.array([[100, 100], [300, 100], [300, 380], [100, 380]], np.float32)
+    names = recognizer.class_names
+    calls = []
+
+    def corners(crops, session=None):
+        """Q♣ unsure (0.6, K♣ 0.4) and sure (0.95) for the two corners; K♣ for moved crops."""
+        calls.append(crops)
+        probs = np.zeros((len(crops), len(names)), np.float32)
+        if len(calls) == 1:
+            probs[0, [names.index("QC"), names.index("KC")]] = 0.6, 0.4
+            probs[1, [names.index("QC"), names.index("KC")]] = 0.95, 0.05
+        else:
+            probs[:, names.index("KC")] = 1.0
+        return probs
+
+    monkeypatch.setattr(recognizer, "classify_crops", corners)
+    idx, conf, _, dist, _ = recognizer.read_outlines(
+        frame, quad[None], np.array([[100, 100, 300, 380]]), np.ones((1, 4)), 0.4, jitter=jitter
+    )
+    assert names[idx[0]] == "QC"
+    if not jitter:
+        assert len(calls) == 1
+        return
+    moves = recognizer.jitter_moves
+    assert len(calls) == 2 and len(calls[1]) == len(moves)  # the unsure corner alone
+    top_left = corner_crop_matrix(quad, 0, recognizer.spec)
+    moved = warp_many(frame, np.stack([top_left @ m for m in moves]), recognizer.spec.size)
+    np.testing.assert_array_equal(calls[1], moved)
+    assert not any(np.array_equal(c, calls[0][0]) for c in calls[1])
+    # The unsure corner now reads Q♣ 0.6 / (1 + moves); the card is read less surely.
+    calls.clear()
+    plain = recognizer.read_outlines(
+        frame, quad[None], np.array([[100, 100, 300, 380]]), np.ones((1, 4)), 0.4
+    )
+    assert conf[0] < plain[1][0]
+    assert dist[0][names.index("KC")] > plain[3][0][names.index("KC")]
 
 
 def test_crops_read_by_several_classifiers_get_the_mean_of_their_probabilities(recognizer):
