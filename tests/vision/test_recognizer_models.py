@@ -68,6 +68,19 @@ def test_far_small_cards_are_read_better_with_the_whole_card_reader(recognizer):
     assert right["with"] > right["without"] > 0, right
 
 
+def _read_outlines_calls(rec: Recognizer, monkeypatch) -> list[dict]:
+    """Return the list that gets the keyword arguments of each ``rec.read_outlines`` call."""
+    calls = []
+    read = rec.read_outlines
+
+    def spy(*args, **kw):
+        calls.append(kw)
+        return read(*args, **kw)
+
+    monkeypatch.setattr(rec, "read_outlines", spy)
+    return calls
+
+
 def test_a_video_frame_counts_a_small_card_read_whole_as_fewer_corners_than_a_photo(
     recognizer, monkeypatch
 ):
@@ -76,20 +89,13 @@ def test_a_video_frame_counts_a_small_card_read_whole_as_fewer_corners_than_a_ph
     if recognizer.thumbs is None:
         pytest.skip("no whole-card reader shipped")
     assert recognizer.thumb_video_weight < recognizer.thumb_weight
-    seen = []
-    read = recognizer.read_outlines
-
-    def spy(*args, thumb_weight=None, **kw):
-        seen.append(thumb_weight)
-        return read(*args, thumb_weight=thumb_weight, **kw)
-
-    monkeypatch.setattr(recognizer, "read_outlines", spy)
+    calls = _read_outlines_calls(recognizer, monkeypatch)
     frame = random_scene(seed=31337, index=0, layouts=("road",)).jpeg_image()
     photo = recognizer.recognize(frame, 0.3).detections
-    assert set(seen) == {recognizer.thumb_weight}
-    seen.clear()
+    assert {kw["thumb_weight"] for kw in calls} == {recognizer.thumb_weight}
+    calls.clear()
     video = recognizer.recognize(frame, 0.3, video=True).detections
-    assert set(seen) == {recognizer.thumb_video_weight}
+    assert {kw["thumb_weight"] for kw in calls} == {recognizer.thumb_video_weight}
     # The same cards are found; only unsure small cards may read otherwise.
     assert len(photo) > 0 and abs(len(photo) - len(video)) <= 2
 
@@ -101,22 +107,13 @@ def test_only_a_photo_read_at_the_default_floors_reads_unsure_corners_again(
     floors) settles doubtful readings by its layout."""
     from vision.synth import random_scene
 
-    seen = []
-    read = recognizer.read_outlines
-
-    def spy(*args, jitter=False, **kw):
-        seen.append(jitter)
-        return read(*args, jitter=jitter, **kw)
-
-    monkeypatch.setattr(recognizer, "read_outlines", spy)
+    calls = _read_outlines_calls(recognizer, monkeypatch)
     frame = random_scene(seed=31337, index=1, layouts=("skipbo",)).jpeg_image()
-    for floors, expected in (((), True), ((0.3,), False)):
-        seen.clear()
-        recognizer.recognize(frame, *floors)
-        assert seen and set(seen) == {expected}
-    seen.clear()
-    recognizer.recognize(frame, 0.3, video=True)
-    assert set(seen) == {False}
+    cases = [((), False, True), ((0.3,), False, False), ((0.3,), True, False)]  # photo first
+    for floors, video, expected in cases:
+        calls.clear()
+        recognizer.recognize(frame, *floors, video=video)
+        assert calls and {kw.get("jitter", False) for kw in calls} == {expected}
 
 
 def test_a_card_is_read_from_its_true_outline(recognizer):
