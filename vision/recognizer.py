@@ -981,22 +981,27 @@ class Recognizer:
         probs = np.zeros((n, nh, slots, len(self.class_names)), np.float32)
         probs[..., -1] = 1.0
 
-        def classify(slots: slice, use: np.ndarray, session, spec: CropSpec) -> None:
-            if use.any():
-                crops = warp_many(pyr, matrices[:, :, slots][use], spec.size)
-                probs[:, :, slots][use] = self.classify_crops(crops, session)
-
         widths = card_widths(outlines) if far and n else np.zeros(n)
         far_rows = np.zeros(n, bool)
         if far and self.far_classifiers:
             far_rows = widths <= self.far_max_width
 
+        def read_index_crops(cuts: np.ndarray, far_cut: np.ndarray) -> np.ndarray:
+            """Probabilities of the index-corner crops ``cuts`` (crop matrices), those of far
+            cards (``far_cut``) read by the far-card classifiers: one call per network (a
+            call's overhead is a few crops')."""
+            crops = warp_many(pyr, cuts, self.spec.size)
+            read = np.empty((len(cuts), len(self.class_names)), np.float32)
+            for these, session in ((~far_cut, self.classifier), (far_cut, self.far_classifiers)):
+                if these.any():
+                    read[these] = self.classify_crops(crops[these], session)
+            return read
+
         def read_corners(use: np.ndarray) -> None:
-            # Both index corners in one call per network: a call's overhead is a few crops'.
-            corners = slice(0, 2)
-            near = use[:, :, corners] & ~far_rows[:, None, None]
-            classify(corners, near, self.classifier, self.spec)
-            classify(corners, use[:, :, corners] & ~near, self.far_classifiers, self.spec)
+            use = use.copy()
+            use[:, :, 2:] = False
+            if use.any():
+                probs[use] = read_index_crops(matrices[use], far_rows[np.nonzero(use)[0]])
 
         read_corners(valid)
         code_idx, code_conf, hyp, dist = read_cards(probs[:, :, :2], valid[:, :, :2], code_floor)
@@ -1047,17 +1052,9 @@ class Recognizer:
                 moves = len(self.jitter_moves)
                 # A matrix maps crop pixels to the frame's: the move comes first.
                 cuts = np.concatenate([matrices[sel] @ move for move in self.jitter_moves])
-                crops = warp_many(pyr, cuts, self.spec.size)
                 far_cut = np.tile(far_rows[np.nonzero(sel)[0]], moves)
-                moved = np.empty((len(cuts), len(self.class_names)), np.float32)
-                for these, session in (
-                    (~far_cut, self.classifier),
-                    (far_cut, self.far_classifiers),
-                ):
-                    if these.any():
-                        moved[these] = self.classify_crops(crops[these], session)
-                moved = moved.reshape(moves, -1, len(self.class_names)).sum(axis=0)
-                probs[sel] = (probs[sel] + moved) / (1 + moves)
+                moved = read_index_crops(cuts, far_cut).reshape(moves, -1, len(self.class_names))
+                probs[sel] = (probs[sel] + moved.sum(axis=0)) / (1 + moves)
                 code_idx, code_conf, hyp, dist = read_cards(
                     probs[:, :, :2], valid[:, :, :2], code_floor
                 )
@@ -1078,7 +1075,8 @@ class Recognizer:
                         matrices[i, r, 2] = corner_crop_matrix(q, 0, THUMB_SPEC)
             use = valid[:, :, 2]
             if use.any():
-                classify(slice(2, 3), use[:, :, None], self.thumbs, THUMB_SPEC)
+                crops = warp_many(pyr, matrices[:, :, 2][use], THUMB_SPEC.size)
+                probs[:, :, 2][use] = self.classify_crops(crops, self.thumbs)
                 both = read_cards(
                     probs,
                     valid & unsure[:, None, None],
