@@ -31,7 +31,7 @@ import numpy as np
 
 from referee.core import CHANCE, Move, Rules
 from vision.detections import Detections
-from vision.recognizer import card_widths
+from vision.geometry import card_widths
 from vision.sources import Frame
 from vision.tracker import MIN_CONFIDENCE as TRACKER_MIN_CONFIDENCE
 from vision.tracker import TableEvent, TableState, Tracker

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recognizer import box_corners, turning
+from vision.geometry import box_corners, turning
 
 RANK_WORDS = {
     "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",

@@ -18,6 +18,9 @@ For every card both index corners are read under both ways the quad can be the c
 outline (which edge is the short top edge is ambiguous under strong perspective); the reading
 with the most confident codes wins, covered or out-of-frame corners are ignored, and the card's
 corners are returned clockwise from the top-left of the winning reading.
+
+Outlines and boxes are measured by :mod:`vision.geometry`; crops and the refiner's patches are
+cut by :mod:`vision.crops`, which training shares.
 """
 
 from __future__ import annotations
@@ -33,7 +36,32 @@ import cv2
 import numpy as np
 
 from referee.cards import all_codes
+from vision.crops import (
+    THUMB_SPEC,
+    CropSpec,
+    Pyramid,
+    apply_offsets,
+    corner_crop_matrix,
+    crop_moves,
+    cut_patches,
+    warp_many,
+)
 from vision.detections import Detections
+from vision.geometry import (
+    NEXT_CORNER,
+    box_corners,
+    card_widths,
+    clockwise_order,
+    nms,
+    nms_outlines,
+    order_clockwise,
+    polygon_iou,
+    quad_is_sane,
+    quads_are_sane,
+    turned_quads,
+    turning,
+    visible_box,
+)
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "card_detector.onnx"
@@ -50,22 +78,6 @@ BACKGROUND = "background"
 CLASS_NAMES: tuple[str, ...] = (*all_codes(), BACKGROUND)
 
 
-@dataclass(frozen=True)
-class CropSpec:
-    """Where an index corner is cut from a card and how big the classifier's input is.
-
-    region: ``(u, v)`` extent of the crop as fractions of the card's width and height, measured
-        from the card's corner; covers the index of every deck design we know (jumbo too).
-    size: ``(width, height)`` of the crop in pixels.
-    """
-
-    region: tuple[float, float] = (0.40, 0.34)
-    size: tuple[int, int] = (40, 48)
-
-
-DEFAULT_SPEC = CropSpec()
-# A whole small card, read by its pips and picture where its index is a blur of a few pixels.
-THUMB_SPEC = CropSpec(region=(1.0, 1.0), size=(40, 48))
 # When a card is read whole: at most ``max_width`` px wide, and only where its index corners
 # read with less than ``below`` of the probability; the thumbnail then counts ``weight``
 # times as much as one corner in a photo, ``video_weight`` times in a video's frame.
@@ -116,229 +128,10 @@ CROWDED = 10
 TURNS = (45.0,)  # 22.5°, 45° and 67.5° read more cards but more wrong ones (history)
 TURN_SAME = 0.3
 TURN_APART = 0.45
-NEXT_CORNER = [1, 2, 3, 0]  # corner k's clockwise neighbour: quad[NEXT_CORNER] - quad = sides
 
 
 class ModelError(RuntimeError):
     """The shipped models are missing or unusable; the message says which file and why."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Geometry
-def order_clockwise(points: np.ndarray) -> np.ndarray:
-    """Return ``(4, 2)`` points sorted clockwise on screen (y down), starting nearest the top-left.
-
-    The start is the point with the smallest ``x + y``; any start is a valid card outline up to
-    which corner is the card's own top-left, which the classifier decides.
-    """
-    pts = np.asarray(points, np.float32).reshape(4, 2)
-    c = pts.mean(axis=0)
-    # On screen with y pointing down, increasing atan2(dy, dx) walks clockwise.
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang, kind="stable")]
-    start = int(np.argmin(pts.sum(axis=1)))
-    return np.roll(pts, -start, axis=0)
-
-
-def quads_are_sane(quads: np.ndarray, min_side: float = 4.0) -> np.ndarray:
-    """Return, for ``(n, 4, 2)`` quads, whether each is convex, non-degenerate and wound
-    clockwise (sides at least ``min_side``)."""
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    e = q[:, NEXT_CORNER] - q
-    f = e[:, NEXT_CORNER]
-    cross = e[..., 0] * f[..., 1] - e[..., 1] * f[..., 0]
-    sides = np.hypot(e[..., 0], e[..., 1])
-    return (cross > 0).all(axis=1) & (sides >= min_side).all(axis=1)
-
-
-def quad_is_sane(quad: np.ndarray, min_side: float = 4.0) -> bool:
-    """Return whether a clockwise quad is convex, non-degenerate and wound clockwise."""
-    return bool(quads_are_sane(quad, min_side)[0])
-
-
-def corner_crop_matrix(quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC) -> np.ndarray:
-    """Return the 3×3 map from crop pixels to image pixels for one index corner.
-
-    ``quad`` is ``(4, 2)`` clockwise from the card's top-left; ``corner`` 0 cuts the top-left
-    index upright, 2 the bottom-right index turned 180° so that it also reads upright.
-    """
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    card_h = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32).reshape(4, 2))
-    (ru, rv), (w, h) = spec.region, spec.size
-    if corner == 0:
-        s = np.array([[ru / w, 0, 0], [0, rv / h, 0], [0, 0, 1]], np.float64)
-    elif corner == 2:
-        s = np.array([[-ru / w, 0, 1], [0, -rv / h, 1], [0, 0, 1]], np.float64)
-    else:
-        raise ValueError(f"corner must be 0 (top-left) or 2 (bottom-right), not {corner}")
-    return card_h @ s
-
-
-def crop_moves(
-    spec: CropSpec, shifts: Sequence[Sequence[float]], scales: Sequence[float]
-) -> tuple[np.ndarray, ...]:
-    """Return 3×3 moves in a crop's pixels: each of ``shifts`` ``(dx, dy)``, then each of
-    ``scales`` about the crop's centre. ``matrix @ move`` cuts the crop so moved."""
-    cx, cy = spec.size[0] / 2, spec.size[1] / 2
-    moves = [np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], float) for dx, dy in shifts]
-    moves += [np.array([[k, 0, (1 - k) * cx], [0, k, (1 - k) * cy], [0, 0, 1]]) for k in scales]
-    return tuple(moves)
-
-
-class _Pyramid:
-    """Lazily downscaled copies of a frame, so small crops of big cards are not aliased."""
-
-    def __init__(self, frame: np.ndarray) -> None:
-        self.levels = [frame]
-
-    def level(self, n: int) -> np.ndarray:
-        while len(self.levels) <= n:
-            self.levels.append(cv2.pyrDown(self.levels[-1]))
-        return self.levels[n]
-
-
-def warp_many(
-    frame: np.ndarray | _Pyramid, matrices: np.ndarray, size: tuple[int, int]
-) -> np.ndarray:
-    """Return ``(n, h, w, 3)`` pictures; pixel p of picture i shows frame point
-    ``matrices[i] @ p``. Where one output pixel spans more than ~2 frame pixels the picture
-    is read from a smaller pyramid level, against aliasing."""
-    pyr = frame if isinstance(frame, _Pyramid) else _Pyramid(frame)
-    ms = np.asarray(matrices, np.float64).reshape(-1, 3, 3)
-    out = np.empty((len(ms), size[1], size[0], 3), np.uint8)
-    if not len(ms):
-        return out
-    with np.errstate(invalid="ignore", divide="ignore"):
-        jac = np.abs(np.linalg.det(ms[:, :2, :2] / ms[:, 2:3, 2:3])) ** 0.5
-    jac = np.nan_to_num(jac, nan=1.0, posinf=16.0)  # a degenerate outline: any level will do
-    levels = np.clip(np.floor(np.log2(np.maximum(jac, 1e-6) / 1.5)), 0, 4).astype(int)
-    for i, (m, level) in enumerate(zip(ms, levels, strict=True)):
-        if not np.isfinite(m).all():
-            out[i] = 0  # nothing to see: reads as background
-            continue
-        if level:
-            m = np.diag([0.5**level, 0.5**level, 1.0]) @ m
-        out[i] = cv2.warpPerspective(
-            pyr.level(int(level)),
-            m,
-            size,
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-    return out
-
-
-def cut_corner(
-    frame: np.ndarray | _Pyramid, quad: np.ndarray, corner: int, spec: CropSpec = DEFAULT_SPEC
-) -> np.ndarray:
-    """Return the rectified ``(h, w, 3)`` crop of one index corner of a card in ``frame``."""
-    return warp_many(frame, corner_crop_matrix(quad, corner, spec), spec.size)[0]
-
-
-# The outline refiner's view: a rough outline is mapped onto the inner square of a patch, with a
-# margin around it where the true corners may lie.
-PATCH_SIZE = 96
-PATCH_MARGIN = 20
-_INNER = np.array(
-    [
-        [PATCH_MARGIN, PATCH_MARGIN],
-        [PATCH_SIZE - PATCH_MARGIN, PATCH_MARGIN],
-        [PATCH_SIZE - PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN],
-        [PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN],
-    ],
-    np.float32,
-)
-
-
-def patch_matrix(quad: np.ndarray) -> np.ndarray:
-    """Return the 3×3 map from refiner-patch pixels to frame pixels for a rough outline."""
-    return cv2.getPerspectiveTransform(_INNER, np.asarray(quad, np.float32).reshape(4, 2))
-
-
-def cut_patch(frame: np.ndarray | _Pyramid, quad: np.ndarray) -> np.ndarray:
-    """Return the ``(PATCH_SIZE, PATCH_SIZE, 3)`` patch the refiner reads for a rough outline."""
-    return cut_patches(frame, np.asarray(quad)[None])[0]
-
-
-def cut_patches(frame: np.ndarray | _Pyramid, quads: np.ndarray) -> np.ndarray:
-    """Return the refiner's ``(n, PATCH_SIZE, PATCH_SIZE, 3)`` patches for ``(n, 4, 2)`` quads."""
-    ms = np.array([patch_matrix(q) for q in quads], np.float64).reshape(-1, 3, 3)
-    return warp_many(frame, ms, (PATCH_SIZE, PATCH_SIZE))
-
-
-def patch_offsets(quad: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """Return the refiner's target: where ``truth`` lies in ``quad``'s patch, as ``(4, 2)``
-    offsets from the inner square's corners in units of its side (``quad`` corner k ↔ truth k)."""
-    inv = np.linalg.inv(patch_matrix(quad))
-    p = cv2.perspectiveTransform(np.asarray(truth, np.float64).reshape(1, 4, 2), inv)[0]
-    return ((p - _INNER) / (PATCH_SIZE - 2 * PATCH_MARGIN)).astype(np.float32)
-
-
-def apply_offsets(quads: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Return the frame corners that ``offsets`` (as from :func:`patch_offsets`) point at;
-    one outline ``(4, 2)`` or many ``(n, 4, 2)`` with ``(n, 8)`` offsets."""
-    q = np.asarray(quads, np.float32)
-    many = q.reshape(-1, 4, 2)
-    p = _INNER + np.asarray(offsets, np.float64).reshape(-1, 4, 2) * (PATCH_SIZE - 2 * PATCH_MARGIN)
-    ms = np.array([patch_matrix(x) for x in many], np.float64).reshape(-1, 3, 3)
-    h = np.concatenate([p, np.ones((*p.shape[:2], 1))], axis=2) @ ms.transpose(0, 2, 1)
-    return (h[..., :2] / h[..., 2:]).astype(np.float32).reshape(q.shape)
-
-
-def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Return the intersection over union of two convex ``(4, 2)`` polygons."""
-    a = np.asarray(a, np.float32).reshape(-1, 1, 2)
-    b = np.asarray(b, np.float32).reshape(-1, 1, 2)
-    area_a, area_b = abs(cv2.contourArea(a)), abs(cv2.contourArea(b))
-    if area_a <= 0 or area_b <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return float(inter / (area_a + area_b - inter + 1e-9))
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Return the ``(n, m)`` IoU matrix of ``x1, y1, x2, y2`` boxes."""
-    a = np.asarray(a, np.float32).reshape(-1, 4)
-    b = np.asarray(b, np.float32).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(axis=2)
-    area_a = (a[:, 2:] - a[:, :2]).clip(0).prod(axis=1)
-    area_b = (b[:, 2:] - b[:, :2]).clip(0).prod(axis=1)
-    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
-
-
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
-    """Return indices of boxes kept by greedy non-maximum suppression, best first."""
-    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-    if not len(boxes):
-        return np.zeros(0, np.int64)
-    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-    keep = cv2.dnn.NMSBoxes(xywh.tolist(), np.asarray(scores, np.float32).tolist(), 0.0, iou)
-    keep = np.asarray(keep, np.int64).reshape(-1)
-    return keep[np.argsort(-np.asarray(scores)[keep], kind="stable")]
-
-
-def nms_outlines(
-    boxes: np.ndarray, quads: np.ndarray, scores: np.ndarray, iou: float
-) -> np.ndarray:
-    """Return indices kept by greedy non-maximum suppression, best first, where a find is
-    suppressed only when both its box and its ``(4, 2)`` outline overlap a better one's by
-    ``iou``: the box of an outline drawn across two turned cards side by side covers each
-    card's box, but the outline does not cover the card's outline."""
-    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-    order = np.argsort(-np.asarray(scores), kind="stable")
-    overlap = box_iou(boxes, boxes) >= iou
-    alive = np.ones(len(boxes), bool)
-    keep = []
-    for i in order:
-        if not alive[i]:
-            continue
-        keep.append(i)
-        for j in np.flatnonzero(overlap[i] & alive):
-            if j != i and polygon_iou(quads[i], quads[j]) >= iou:
-                alive[j] = False
-    return np.asarray(keep, np.int64)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,7 +205,7 @@ def decode_pose_output(
     quads, kconf = [], []
     for i in keep:
         pts = kpts[i, :, :2] / scale
-        order = _clockwise_order(pts)
+        order = clockwise_order(pts)
         quads.append(complete_quad(pts[order], kpts[i, order, 2]))
         kconf.append(kpts[i, order, 2])
     return CardCandidates(
@@ -460,21 +253,6 @@ def bright_card_quads(
         if 1.15 <= aspect <= 1.9 and quad_is_sane(q, 8.0):
             quads.append(q)
     return np.array(quads, np.float32).reshape(-1, 4, 2)
-
-
-def _turned(quads: np.ndarray, degrees: float, scale: float = 1.0) -> np.ndarray:
-    """Return ``(n, 4, 2)`` quads turned about their centres and scaled."""
-    a = np.radians(degrees)
-    m = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
-    c = quads.mean(axis=1, keepdims=True)
-    return ((quads - c) * scale) @ m.T + c
-
-
-def _clockwise_order(pts: np.ndarray) -> np.ndarray:
-    c = pts.mean(axis=0)
-    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]), kind="stable")
-    start = int(np.argmin(pts[order].sum(axis=1)))
-    return np.roll(order, -start)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -562,22 +340,6 @@ def dedupe_cards(
     return np.array(sorted(keep), np.int64)
 
 
-def box_corners(boxes: np.ndarray) -> np.ndarray:
-    """Return the ``(n, 4, 2)`` corners, clockwise from the top-left, of ``x1 y1 x2 y2`` boxes."""
-    b = np.asarray(boxes, np.float32).reshape(-1, 4)
-    return np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
-
-
-def turning(w: int, h: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
-    """Return the 2×3 map that turns a ``w`` × ``h`` frame by ``degrees`` (anticlockwise, as
-    OpenCV's) onto a canvas that holds all of it, and the canvas's size."""
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    cos, sin = abs(m[0, 0]), abs(m[0, 1])
-    tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
-    m[:, 2] += ((tw - w) / 2, (th - h) / 2)
-    return m, (tw, th)
-
-
 def _turned_back(cand: CardCandidates, back: np.ndarray, w: int, h: int) -> CardCandidates:
     """Return candidates found on a turned frame in the frame's pixels (``back``: the 2×3
     map from the turned frame), each visible box the box of the part of its outline inside
@@ -631,14 +393,6 @@ class Recognition:
 
 
 SETTLED = 0.02  # an outline change under this share of the card's size changes no reading
-
-
-def card_widths(quads: np.ndarray) -> np.ndarray:
-    """Return each ``(4, 2)`` outline's width: the mean of its two shorter opposite edges
-    (at least 1 pixel)."""
-    quads = np.asarray(quads, np.float64)
-    e = np.linalg.norm(quads[:, NEXT_CORNER] - quads, axis=2)
-    return np.maximum(np.minimum(e[:, 0] + e[:, 2], e[:, 1] + e[:, 3]) / 2, 1.0)
 
 
 class Recognizer:
@@ -895,7 +649,7 @@ class Recognizer:
             cand.quads[:] += np.float32([x0, y0])
         return cand
 
-    def refine_outlines(self, frame: np.ndarray | _Pyramid, quads: np.ndarray) -> np.ndarray:
+    def refine_outlines(self, frame: np.ndarray | Pyramid, quads: np.ndarray) -> np.ndarray:
         """Return the ``(n, 4, 2)`` outlines moved onto the cards' edges by the refiner (each
         pass starts from the last one's answer); corner k stays corner k."""
         if self.refiner is None or not len(quads):
@@ -922,7 +676,7 @@ class Recognizer:
 
     def read_outlines(
         self,
-        frame: np.ndarray | _Pyramid,
+        frame: np.ndarray | Pyramid,
         outlines: np.ndarray,
         boxes: np.ndarray,
         corner_conf: np.ndarray,
@@ -951,7 +705,7 @@ class Recognizer:
         reading, code probabilities, corners agree)``: as :func:`read_cards`, and whether both
         index corners were read and read the card's code.
         """
-        pyr = frame if isinstance(frame, _Pyramid) else _Pyramid(frame)
+        pyr = frame if isinstance(frame, Pyramid) else Pyramid(frame)
         h, w = pyr.level(0).shape[:2]
         n = len(outlines)
         nh = 2  # hypotheses: the two readings of the card's outline
@@ -1125,7 +879,7 @@ class Recognizer:
         if not len(unsure):
             return outlines, (code_idx, code_conf, hyp, dist)
         starts = np.concatenate(
-            [_turned(outlines[unsure], t, RESEAT_SCALE) for t in self.reseat_turns]
+            [turned_quads(outlines[unsure], t, RESEAT_SCALE) for t in self.reseat_turns]
         )
         starts = self.refine_outlines(pyr, starts)
         k = len(unsure)
@@ -1236,7 +990,7 @@ class Recognizer:
         n = len(cand)
         if n == 0:
             return Recognition(Detections.empty())
-        pyr = _Pyramid(frame)
+        pyr = Pyramid(frame)
         outlines = self.refine_outlines(pyr, cand.quads)
         thumb_weight = self.thumb_video_weight if video else self.thumb_weight
         read = self.read_outlines(
@@ -1315,37 +1069,6 @@ class Recognizer:
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""
         return self.recognize(frame).detections
-
-
-def visible_box(
-    quad: np.ndarray, others: Sequence[np.ndarray], shape: Sequence[int], step: int = 4
-) -> np.ndarray:
-    """Return the ``x1 y1 x2 y2`` box of the part of a card's outline inside the frame and
-    outside the ``others`` (taken to lie over it), drawn on a grid of ``step`` pixels; the
-    outline's own box in the frame when nothing of it is left."""
-    h, w = shape[:2]
-    mask = np.zeros((h // step + 1, w // step + 1), np.uint8)
-
-    def fill(outline: np.ndarray, value: int) -> None:
-        # Cell i spans pixels [i * step, (i + 1) * step); corners to 1/16 of a cell.
-        cells = (np.asarray(outline, np.float64) / step - 0.5) * 16
-        cv2.fillConvexPoly(mask, np.round(cells).astype(np.int32), value, shift=4)
-
-    fill(quad, 1)
-    for other in others:
-        fill(other, 0)
-    ys, xs = np.nonzero(mask)
-    if not len(xs):
-        lo, hi = np.asarray(quad).min(axis=0), np.asarray(quad).max(axis=0)
-        return np.float32([max(lo[0], 0), max(lo[1], 0), min(hi[0], w), min(hi[1], h)])
-    return np.float32(
-        [
-            xs.min() * step,
-            ys.min() * step,
-            min((xs.max() + 1) * step, w),
-            min((ys.max() + 1) * step, h),
-        ]
-    )
 
 
 def turned_twins(quads: np.ndarray, codes: Sequence[str], turned: np.ndarray) -> np.ndarray:

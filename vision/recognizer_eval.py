@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.geometry import box_corners, box_iou, polygon_iou
 from vision.realphotos import turn_photo
-from vision.recognizer import Recognition, Recognizer, box_corners, box_iou, polygon_iou
+from vision.recognizer import Recognition, Recognizer
 
 EVAL_SEED = 90210  # never used for training data
 LAYOUTS = ("road", "sten", "skipbo", "hand", "scatter")

@@ -1,4 +1,4 @@
-"""The recognizer's run-time on hand-made inputs: geometry, decoding, reading, de-duplication."""
+"""The recognizer's run-time on hand-made inputs: decoding, reading, de-duplication."""
 
 from __future__ import annotations
 
@@ -6,128 +6,32 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import card_quad
+from vision.geometry import (
+    box_iou,
+    order_clockwise,
+    polygon_iou,
+    quad_is_sane,
+)
 from vision.recognizer import (
     BACKGROUND,
     CLASS_NAMES,
-    PATCH_MARGIN,
-    PATCH_SIZE,
     THUMB_DEFAULTS,
     TURNS,
     CardCandidates,
-    CropSpec,
     Recognizer,
-    apply_offsets,
-    box_iou,
     bright_card_quads,
-    crop_moves,
-    cut_corner,
-    cut_patch,
     decode_pose_output,
     dedupe_cards,
     letterbox,
-    nms,
-    nms_outlines,
-    order_clockwise,
-    patch_offsets,
-    polygon_iou,
-    quad_is_sane,
-    quads_are_sane,
     read_cards,
     turned_twins,
-    visible_box,
-    warp_many,
 )
 
 C = len(CLASS_NAMES)
 
 
-def card_quad(cx, cy, w, h, deg):
-    """Return the clockwise TL, TR, BR, BL corners of a w×h card centred at (cx, cy), turned."""
-    a = np.deg2rad(deg)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    base = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-    return (base @ rot.T + [cx, cy]).astype(np.float32)
-
-
-# ---- geometry ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("deg", [0, 17, 44, 46, 90, 135, 181, 270, 333])
-def test_order_clockwise_recovers_a_cyclic_order_from_any_permutation(deg):
-    quad = card_quad(300, 200, 63, 88, deg)
-    rng = np.random.default_rng(deg)
-    ordered = order_clockwise(quad[rng.permutation(4)])
-    # Same points, clockwise on screen, starting at the point nearest the top-left.
-    shift = [k for k in range(4) if np.allclose(np.roll(quad, -k, axis=0), ordered)]
-    assert len(shift) == 1
-    assert np.argmin(ordered.sum(axis=1)) == 0
-    assert quad_is_sane(ordered)
-
-
-def test_quad_is_sane_rejects_counter_clockwise_and_degenerate_quads():
-    quad = card_quad(100, 100, 60, 90, 10)
-    assert quad_is_sane(quad)
-    assert not quad_is_sane(quad[::-1])
-    assert not quad_is_sane(np.array([[0, 0], [50, 0], [50, 1], [0, 1]], np.float32))
-
-
-def test_quads_are_sane_judges_each_quad_of_a_batch_alone():
-    good = card_quad(100, 100, 60, 90, 10)
-    folded = good[[0, 2, 1, 3]]  # two corners swapped: the sides cross
-    flat = np.array([[0, 0], [50, 0], [50, 0.5], [0, 0.5]], np.float32)
-    small = card_quad(10, 10, 2, 3, 0)
-    batch = np.stack([good, folded, good[::-1], flat, small])
-    assert quads_are_sane(batch, 3.0).tolist() == [True, False, False, False, False]
-    assert quads_are_sane(batch, 1.0).tolist() == [True, False, False, False, True]
-
-
-def _card_image(quad, size=(640, 480)):
-    """Draw a white card whose top-left index is a red square and bottom-right one a blue square."""
-    import cv2
-
-    w, h = 252, 352
-    face = np.full((h, w, 3), 255, np.uint8)
-    face[10:60, 10:50] = (0, 0, 255)  # top-left index: red
-    face[h - 60 : h - 10, w - 50 : w - 10] = (255, 0, 0)  # bottom-right index: blue
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    hmat = cv2.getPerspectiveTransform(src, quad)
-    img = np.full((size[1], size[0], 3), 60, np.uint8)
-    warped = cv2.warpPerspective(face, hmat, size)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), hmat, size) > 0
-    img[mask] = warped[mask]
-    return img
-
-
-@pytest.mark.parametrize("deg", [0, 30, 120, 200])
-def test_cut_corner_reads_both_indices_upright_at_the_crop_top_left(deg):
-    quad = card_quad(320, 240, 180, 252, deg)
-    img = _card_image(quad)
-    spec = CropSpec()
-    tl = cut_corner(img, quad, 0, spec)
-    br = cut_corner(img, quad, 2, spec)
-    assert tl.shape == br.shape == (spec.size[1], spec.size[0], 3)
-    # The index square sits near the crop's own top-left in both crops.
-    for crop, channel in ((tl, 2), (br, 0)):
-        hot = (crop[..., channel] > 200) & (crop[..., 1] < 80)
-        ys, xs = np.nonzero(hot)
-        assert hot.mean() > 0.05
-        assert xs.mean() < spec.size[0] * 0.5 and ys.mean() < spec.size[1] * 0.6
-
-
-def test_cut_corner_of_a_big_card_reads_from_a_smaller_pyramid_level_without_aliasing():
-    quad = card_quad(640, 480, 600, 840, 5)
-    img = _card_image(quad, size=(1280, 1000))
-    crop = cut_corner(img, quad, 0)
-    red = (crop[..., 2] > 200) & (crop[..., 1] < 80)
-    assert red.mean() > 0.05
-
-
-def test_polygon_iou():
-    a = card_quad(100, 100, 60, 90, 0)
-    assert polygon_iou(a, a) == pytest.approx(1.0, abs=1e-4)
-    b = a + np.array([30, 0])
-    assert polygon_iou(a, b) == pytest.approx(1 / 3, abs=1e-3)
-    assert polygon_iou(a, a + np.array([500, 0])) == 0.0
-
-
+# ---- detector output ---------------------------------------------------------------------------
 def test_letterbox_keeps_aspect_and_pads_to_the_stride():
     frame = np.zeros((720, 1280, 3), np.uint8)
     blob, scale = letterbox(frame, 640)
@@ -137,7 +41,6 @@ def test_letterbox_keeps_aspect_and_pads_to_the_stride():
     assert blob.shape[2] == 640 and blob.shape[3] % 32 == 0
 
 
-# ---- detector output ---------------------------------------------------------------------------
 def _raw(cards, n_noise=0):
     """Build a (1, 17, N) pose output from (box xyxy, score, 4 corners) tuples in input pixels."""
     cols = []
@@ -176,37 +79,6 @@ def test_decode_pose_output_rejects_a_wrong_shape():
 
     with pytest.raises(ModelError, match="expected"):
         decode_pose_output(np.zeros((1, 56, 10), np.float32), 1.0)
-
-
-def test_nms_keeps_the_best_of_overlapping_boxes_only():
-    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
-    keep = nms(boxes, np.array([0.5, 0.9, 0.8]), 0.5)
-    assert keep.tolist() == [1, 2]
-
-
-def _turned_card(center, degrees, w=63.0, h=88.0) -> np.ndarray:
-    """Return the clockwise ``(4, 2)`` outline of a ``w`` × ``h`` card turned ``degrees``."""
-    t = np.deg2rad(degrees)
-    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-    return (half @ rot.T + center).astype(np.float32)
-
-
-def test_an_outline_across_two_turned_cards_does_not_suppress_either_card():
-    """Cards turned 40° touch in a row (a road). One detector pass drew a card's outline a
-    third of the way across two of them, surer than another pass's outline of the card it
-    mostly covers: their boxes overlap as much as one card's two finds, their outlines not."""
-    step = 65 * np.array([np.cos(np.deg2rad(40)), np.sin(np.deg2rad(40))])  # along the row
-    card = _turned_card((100, 100), 40)
-    across = _turned_card(np.array([100, 100]) + 0.3 * step, 40)
-    again = card + 2  # the card found again by a third pass
-    quads = np.stack([across, card, again])
-    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
-    scores = np.array([0.8, 0.5, 0.4])
-    assert box_iou(boxes[:1], boxes[1:2])[0, 0] >= 0.6 > polygon_iou(across, card)
-    assert nms(boxes, scores, 0.6).tolist() == [0]  # by boxes alone the card is gone
-    assert nms_outlines(boxes, quads, scores, 0.6).tolist() == [0, 1]
-    assert nms_outlines(np.zeros((0, 4)), np.zeros((0, 4, 2)), np.zeros(0), 0.6).tolist() == []
 
 
 # ---- reading codes -----------------------------------------------------------------------------
@@ -333,21 +205,6 @@ def test_finds_on_the_frame_turned_are_turned_back_onto_the_frame(scale):
     assert (box_iou(found.boxes, truth) > 0.9).all()
 
 
-def test_a_cards_visible_box_leaves_out_the_cards_over_it_and_the_frames_outside():
-    lower = card_quad(100, 100, 60, 84, 0)  # x 70..130, y 58..142
-    over = card_quad(100, 130, 80, 84, 0)  # covers it from y 88 down
-    box = visible_box(lower, [over], (480, 640))
-    assert np.allclose(box, [70, 58, 130, 88], atol=4)
-    assert np.allclose(visible_box(lower, [], (480, 640)), [70, 58, 130, 142], atol=4)
-    # Partly outside the frame: the part inside; wholly covered: its own box in the frame.
-    assert np.allclose(visible_box(lower - 80, [], (480, 640)), [0, 0, 50, 62], atol=4)
-    assert np.allclose(
-        visible_box(lower, [lower + 0, card_quad(100, 100, 90, 120, 0)], (480, 640)),
-        [70, 58, 130, 142],
-        atol=1,
-    )
-
-
 def test_a_stacked_pile_of_different_cards_is_kept():
     a = card_quad(100, 100, 60, 84, 0)
     keep = dedupe_cards(np.stack([a, a + np.array([0, 12])]), ["7H", "8H"], np.array([0.9, 0.8]))
@@ -376,28 +233,6 @@ def test_complete_quad_fills_one_unsure_corner_as_a_parallelogram():
     np.testing.assert_array_equal(complete_quad(broken, np.array([0.9, 0.1, 0.05, 0.9])), broken)
 
 
-def test_refiner_offsets_lead_from_a_rough_outline_back_to_the_card():
-    rng = np.random.default_rng(5)
-    for _ in range(20):
-        truth = card_quad(*rng.uniform(100, 500, 2), 60, 90, rng.uniform(0, 360))
-        rough = truth + rng.normal(0, 8, (4, 2))
-        offsets = patch_offsets(rough, truth)
-        assert offsets.shape == (4, 2)
-        assert np.allclose(apply_offsets(rough, offsets), truth, atol=1e-3)
-    assert np.allclose(patch_offsets(truth, truth), 0, atol=1e-5)
-
-
-def test_refiner_patch_shows_the_rough_outline_as_its_inner_square():
-    frame = np.zeros((400, 600, 3), np.uint8)
-    quad = card_quad(300, 200, 80, 120, 25).astype(np.float32)
-    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (255, 255, 255))
-    patch = cut_patch(frame, quad)
-    assert patch.shape == (PATCH_SIZE, PATCH_SIZE, 3)
-    m, e = PATCH_MARGIN, PATCH_SIZE - PATCH_MARGIN
-    assert patch[m + 3 : e - 3, m + 3 : e - 3].min() > 200  # the card fills the inner square
-    assert patch[: m - 3].max() < 50 and patch[e + 3 :].max() < 50  # table in the margin
-
-
 def test_bright_card_shaped_regions_are_proposed_and_others_are_not():
     rng = np.random.default_rng(2)
     frame = np.clip(rng.normal(90, 25, (480, 640, 3)), 0, 255).astype(np.uint8)  # a carpet
@@ -408,27 +243,3 @@ def test_bright_card_shaped_regions_are_proposed_and_others_are_not():
     found = bright_card_quads(frame)
     assert len(found) == 1
     assert polygon_iou(found[0], card) > 0.9
-
-
-def test_a_degenerate_outline_gives_a_blank_crop_not_an_error():
-    frame = np.full((100, 120, 3), 200, np.uint8)
-    mats = np.array([np.eye(3), np.full((3, 3), np.nan), np.zeros((3, 3))])
-    crops = warp_many(frame, mats, (8, 6))
-    assert crops.shape == (3, 6, 8, 3)
-    assert crops[0].min() == 200 and crops[1].max() == 0
-
-
-def test_a_crop_move_shifts_and_scales_what_the_crop_shows_in_crop_pixels():
-    """``matrix @ move`` cuts the crop moved in its own pixels, wherever the card lies."""
-    rng = np.random.default_rng(5)
-    frame = rng.integers(0, 256, (400, 600, 3), dtype=np.uint8)
-    spec = CropSpec()
-    w, h = spec.size
-    # A card twice the crop's scale: crop pixel p shows frame point 2p + (430, 260).
-    place = np.array([[2, 0, 430.0], [0, 2, 260.0], [0, 0, 1]])
-    shift, grow = crop_moves(spec, [(1, 2)], [1.1])
-    still, shifted = warp_many(frame, np.stack([place, place @ shift]), spec.size)
-    np.testing.assert_array_equal(shifted[: h - 2, : w - 1], still[2:, 1:])
-    centre = np.array([w / 2, h / 2, 1])
-    np.testing.assert_allclose(grow @ centre, centre)  # a scale keeps the crop's centre
-    np.testing.assert_allclose((grow @ [0, 0, 1])[:2], [-0.1 * w / 2, -0.1 * h / 2])

@@ -118,14 +118,14 @@ def test_only_a_photo_read_at_the_default_floors_reads_unsure_corners_again(
 
 def test_a_card_is_read_from_its_true_outline(recognizer):
     """The classifier alone: given the true corners, most index corners read right."""
-    from vision.recognizer import _Pyramid, cut_corner
+    from vision.crops import Pyramid, cut_corner
     from vision.synth import random_scene
 
     right = total = 0
     for index in range(3):
         scene = random_scene(seed=4321, index=index, layouts=("scatter",))
         frame = scene.jpeg_image()
-        pyr = _Pyramid(frame)
+        pyr = Pyramid(frame)
         labs = [lab for lab in scene.labels if lab.code and lab.index_visible[0] >= 0.9]
         if not labs:
             continue
@@ -190,7 +190,7 @@ def test_a_card_read_unsurely_counts_when_the_detector_is_sure_of_it(recognizer,
 
 
 def test_cards_found_but_not_read_are_reported_apart_as_unread(recognizer, monkeypatch):
-    from vision.recognizer import polygon_iou
+    from vision.geometry import polygon_iou
     from vision.synth import random_scene
 
     scene = random_scene(seed=778, index=0, layouts=("road",))
@@ -254,7 +254,7 @@ def test_a_video_passes_readings_below_the_photo_floor(recognizer):
 
 
 def test_the_detector_looking_at_a_region_finds_small_far_cards_in_frame_pixels(recognizer):
-    from vision.recognizer import polygon_iou
+    from vision.geometry import polygon_iou
     from vision.synth import random_scene
 
     # A Skip-Bo table far from the camera (cards 30 px wide, as a 3-player table's stock
@@ -283,7 +283,7 @@ def test_the_detector_looking_at_a_region_finds_small_far_cards_in_frame_pixels(
 def _pile(turns: list[float], style: int) -> tuple[np.ndarray, list[np.ndarray]]:
     """Return a frame with a messy pile of four cards 50×72 px, each turned its way (the
     last on top), and their outlines."""
-    from vision.recognizer import _turned
+    from vision.geometry import turned_quads
     from vision.synth.faces import ProceduralDeck
 
     deck = ProceduralDeck(style)
@@ -295,7 +295,7 @@ def _pile(turns: list[float], style: int) -> tuple[np.ndarray, list[np.ndarray]]
         upright = np.float32([[-25, -36], [25, -36], [25, 36], [-25, 36]]) + np.float32(
             [640 + dx, 360 + dy]
         )
-        q = _turned(upright[None], deg)[0]
+        q = turned_quads(upright[None], deg)[0]
         img = deck.face(code).image[..., :3]
         fh, fw = img.shape[:2]
         m = cv2.getPerspectiveTransform(
@@ -309,7 +309,7 @@ def _pile(turns: list[float], style: int) -> tuple[np.ndarray, list[np.ndarray]]
 
 
 def test_an_outline_drawn_round_a_messy_pile_is_turned_onto_its_top_card(recognizer):
-    from vision.recognizer import polygon_iou
+    from vision.geometry import polygon_iou
 
     frame, quads = _pile([0, 28, -22, 12], style=1)
     top = quads[-1]
@@ -513,7 +513,7 @@ def test_an_unsure_index_corner_is_read_again_from_moved_crops(recognizer, monke
     """In a photo, an index corner read unsurely is read again from its crop moved a pixel
     aside and a little larger and smaller; its probabilities are the mean. A corner read
     surely is not read again."""
-    from vision.recognizer import corner_crop_matrix, warp_many
+    from vision.crops import corner_crop_matrix, warp_many
 
     frame = np.random.default_rng(8).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
     # Taller than wide: one reading; too big to be read whole.

@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.recognizer import CLASS_NAMES, CropSpec, order_clockwise, quad_is_sane
+from vision.crops import CropSpec
+from vision.geometry import order_clockwise, quad_is_sane
+from vision.recognizer import CLASS_NAMES
 
 
 def test_pose_labels_match_the_generator_cards():
@@ -217,7 +219,8 @@ def test_the_whole_card_reader_trains_on_thumbnails_and_the_recognizer_uses_it(t
     pytest.importorskip("torch", reason="needs the train extra (torch)")
     import shutil
 
-    from vision.recognizer import MODEL_DIR, THUMB_SPEC, THUMBS_FILE, Recognizer, models_present
+    from vision.crops import THUMB_SPEC
+    from vision.recognizer import MODEL_DIR, THUMBS_FILE, Recognizer, models_present
     from vision.train.classifier import ClassifierConfig, train_classifier
     from vision.train.crops import CropSampler, SamplerConfig
 

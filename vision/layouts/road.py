@@ -23,6 +23,7 @@ import numpy as np
 
 from referee.cards import CardError, parse_card
 from vision.detections import Detections
+from vision.geometry import polygon_iou
 from vision.layouts import entries
 from vision.tracker import TableState, card_size
 
@@ -606,8 +607,6 @@ def settle_road_codes(
     found but not read, and ``unread_probs`` ``(m, len(names))`` what their crops said of
     each code, zero where nothing) or was left out (see :func:`_unread_in_road`).
     """
-    from vision.recognizer import polygon_iou
-
     probs = np.asarray(probs, np.float64).reshape(len(det), len(names))
     cards: list[int] = []
     for i in np.argsort(-det.confidence, kind="stable"):
@@ -741,8 +740,6 @@ def _codes_left(det: Detections, probs: np.ndarray, column: dict[str, int]) -> D
     probabilities), and the likeliest wins when it is at least ``LIKELIER`` times as likely as
     the next; else the cards keep their codes and the road reports them missing and doubled.
     """
-    from vision.recognizer import polygon_iou
-
     codes = list(det.codes)
     left = [code for code in column if code not in codes]
     road = [i for i, code in enumerate(codes) if code in ROAD_CODES]
@@ -810,8 +807,6 @@ def _unread_in_road(
     it is ``LIKELIER`` times as likely as the next. The card added is at confidence 0: it was
     not read.
     """
-    from vision.recognizer import polygon_iou
-
     codes = list(det.codes)
     left = [code for code in column if code not in codes]
     road = [i for i, code in enumerate(codes) if code in ROAD_CODES]

@@ -17,7 +17,8 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import IterableDataset
 
-from vision.recognizer import CLASS_NAMES, CLASSIFIER_FILE, DEFAULT_SPEC, CropSpec
+from vision.crops import DEFAULT_SPEC, CropSpec
+from vision.recognizer import CLASS_NAMES, CLASSIFIER_FILE
 from vision.train.crops import CropSampler, SamplerConfig
 from vision.train.loop import (
     Schedule,

@@ -16,7 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recognizer import CLASS_NAMES, DEFAULT_SPEC, CropSpec, corner_crop_matrix, cut_corner
+from vision.crops import DEFAULT_SPEC, CropSpec, corner_crop_matrix, cut_corner
+from vision.recognizer import CLASS_NAMES
 
 NUM_CLASSES = len(CLASS_NAMES)
 BG = NUM_CLASSES - 1

@@ -21,17 +21,9 @@ import torch
 from torch.utils.data import IterableDataset
 
 from referee.cards import RANKS
-from vision.recognizer import (
-    BACKGROUND,
-    CLASS_NAMES,
-    DEFAULT_SPEC,
-    CropSpec,
-    Recognizer,
-    _Pyramid,
-    box_iou,
-    cut_corner,
-    readings,
-)
+from vision.crops import DEFAULT_SPEC, CropSpec, Pyramid, cut_corner
+from vision.geometry import box_iou
+from vision.recognizer import BACKGROUND, CLASS_NAMES, Recognizer, readings
 
 
 @dataclass(frozen=True)
@@ -70,7 +62,7 @@ def find_real_cards(photos, recognizer: Recognizer, min_iou: float = 0.75) -> li
         cand = recognizer.find_cards(frame)
         if not len(cand):
             continue
-        outlines = recognizer.refine_outlines(_Pyramid(frame), cand.quads)
+        outlines = recognizer.refine_outlines(Pyramid(frame), cand.quads)
         fits = box_iou(p.boxes, np.stack([_bbox(q) for q in outlines]))
         suits = p.suits or ("SHDC",) * len(p.ranks)
         for k, (rank, may_be) in enumerate(zip(p.ranks, suits, strict=True)):
@@ -107,11 +99,11 @@ class RealCornerStream(IterableDataset):
     def __iter__(self):
         cv2.setNumThreads(1)
         rng = np.random.default_rng(self.seed)
-        frames: dict[Path, _Pyramid] = {}
+        frames: dict[Path, Pyramid] = {}
 
-        def frame(path: Path) -> _Pyramid:
+        def frame(path: Path) -> Pyramid:
             if path not in frames:
-                frames[path] = _Pyramid(cv2.imread(str(path), cv2.IMREAD_COLOR))
+                frames[path] = Pyramid(cv2.imread(str(path), cv2.IMREAD_COLOR))
             return frames[path]
 
         while True:

@@ -27,16 +27,8 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import IterableDataset
 
-from vision.recognizer import (
-    PATCH_SIZE,
-    _Pyramid,
-    apply_offsets,
-    card_widths,
-    cut_patch,
-    order_clockwise,
-    patch_offsets,
-    quad_is_sane,
-)
+from vision.crops import PATCH_SIZE, Pyramid, apply_offsets, cut_patch, patch_offsets
+from vision.geometry import card_widths, order_clockwise, quad_is_sane
 from vision.train.loop import (
     Schedule,
     checkpoint,
@@ -156,7 +148,7 @@ def samples_of(
 ):
     """Yield ``k`` (patch, offsets) samples of random cards of one scene; a card lying on a
     pile (``below``) is often given an outline drawn partly round the card under it."""
-    pyr = _Pyramid(image)
+    pyr = Pyramid(image)
     for idx in rng.choice(len(cards), size=min(k, len(cards)), replace=False):
         truth = cards[int(idx)]
         under = below[int(idx)] if below is not None else None
@@ -213,7 +205,7 @@ def validation_set(data: Path, cache: Path, size: int = 1500) -> tuple[np.ndarra
         image = cv2.imread(str(image_path))
         if image is None or not cards:
             continue
-        pyr = _Pyramid(image)
+        pyr = Pyramid(image)
         for truth in cards:
             rough = disturb(truth, rng)
             xs.append(cut_patch(pyr, rough))

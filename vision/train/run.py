@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.crops import THUMB_SPEC, CropSpec
 from vision.recognizer import (
     CLASS_NAMES,
     CLASSIFIER_FILE,
@@ -24,9 +25,7 @@ from vision.recognizer import (
     META_FILE,
     REFINER_FILE,
     THUMB_DEFAULTS,
-    THUMB_SPEC,
     THUMBS_FILE,
-    CropSpec,
 )
 
 FINE_TUNE_LR = 1e-3  # the classifier's rate when it starts from trained weights
