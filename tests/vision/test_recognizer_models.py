@@ -555,6 +555,81 @@ def test_an_unsure_index_corner_is_read_again_from_moved_crops(recognizer, monke
     assert dist[0][names.index("KC")] > plain[3][0][names.index("KC")]
 
 
+@pytest.mark.parametrize("jitter_far, width", [(True, 60), (False, 60), (True, 140)])
+def test_a_small_cards_unsure_corner_in_a_photo_of_few_cards_is_read_by_a_far_card_classifier_too(
+    recognizer, monkeypatch, jitter_far, width
+):
+    """With ``jitter_far``, the unsure index corner of a card up to ``jitter_far_max_width``
+    wide is read by the first far-card classifier as well, and its moved crops by it and the
+    corner classifier; the probabilities are the mean of every reading."""
+    if not recognizer.jitter_far:
+        pytest.skip("no far-card classifier shipped")
+    from vision.crops import corner_crop_matrix, warp_many
+
+    monkeypatch.setattr(recognizer, "thumbs", None)  # no whole-card reading in the way
+    frame = np.random.default_rng(9).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    quad = np.array([[400, 300], [400 + width, 300], [400 + width, 440], [400, 440]], np.float32)
+    box = np.array([[400, 300, 400 + width, 440]])
+    names = recognizer.class_names
+    qc, kc = names.index("QC"), names.index("KC")
+    calls = []
+
+    def corners(crops, session=None):
+        """The corner classifier: Q♣ unsure (0.6, K♣ 0.4), then Q♣ sure; the far-card
+        classifier: K♣ for all it reads; moved crops read together: K♣."""
+        calls.append((crops, session))
+        probs = np.zeros((len(crops), len(names)), np.float32)
+        if len(calls) == 1:
+            probs[0, [qc, kc]] = 0.6, 0.4
+            probs[1, qc] = 1.0
+        else:
+            probs[:, kc] = 1.0
+        return probs
+
+    monkeypatch.setattr(recognizer, "classify_crops", corners)
+    _, _, _, dist, _ = recognizer.read_outlines(
+        frame, quad[None], box, np.ones((1, 4)), 0.4, jitter=True, jitter_far=jitter_far
+    )
+    sessions = [session for _, session in calls]
+    top_left = corner_crop_matrix(quad, 0, recognizer.spec)
+    moves = recognizer.jitter_moves
+    if not jitter_far or width > recognizer.jitter_far_max_width:
+        assert sessions == [recognizer.classifier] * 2  # the corner classifier alone
+        return
+    both = (recognizer.classifier, *recognizer.jitter_far)
+    assert sessions == [recognizer.classifier, recognizer.jitter_far, both]
+    unmoved = warp_many(frame, top_left[None], recognizer.spec.size)
+    np.testing.assert_array_equal(calls[1][0], unmoved)  # the unsure corner as it lies
+    moved = warp_many(frame, np.stack([top_left @ m for m in moves]), recognizer.spec.size)
+    np.testing.assert_array_equal(calls[2][0], moved)
+    # Q♣: 0.6 from the corner classifier, 0 from the far one, 0 from every move.
+    far = len(recognizer.jitter_far)
+    corner = (0.6 / (1 + far)) / (1 + len(moves))
+    assert dist[0][qc] == pytest.approx((corner + 1.0) / 2, abs=1e-5)
+
+
+def test_only_a_photo_of_few_cards_reads_small_corners_with_a_far_card_classifier(
+    recognizer, monkeypatch
+):
+    """A crowded photo (a table from afar, ``CROWDED`` cards or more) would pay for each of
+    its many small cards; a video frame (its own floors) reads none of its corners again."""
+    from vision.recognizer import CROWDED
+    from vision.synth import random_scene
+
+    calls = _read_outlines_calls(recognizer, monkeypatch)
+    few = random_scene(seed=31337, index=1, layouts=("sten",)).jpeg_image()
+    crowded = random_scene(seed=31337, index=0, layouts=("skipbo",)).jpeg_image()
+    for frame, floors, video, expected in [
+        (few, (), False, True),
+        (crowded, (), False, False),
+        (few, (0.3,), True, False),
+    ]:
+        calls.clear()
+        found = recognizer.recognize(frame, *floors, video=video).detections
+        assert (len(found) < CROWDED) == (frame is few)
+        assert calls and {kw.get("jitter_far", False) for kw in calls} == {expected}
+
+
 def test_crops_read_by_several_classifiers_get_the_mean_of_their_probabilities(recognizer):
     """The far-card classifiers read together: each class's probability is their mean."""
     assert len(recognizer.far_classifiers) == 2
