@@ -50,6 +50,7 @@ from vision.detections import Detections
 from vision.geometry import (
     NEXT_CORNER,
     box_corners,
+    box_iou,
     card_widths,
     clockwise_order,
     nms,
@@ -127,6 +128,16 @@ JITTER_DEFAULTS = {
     "scales": (1.06, 0.94),
     "far_max_width": 90.0,
 }
+# In a photo of few cards, a card the detector scored surely (conf_threshold) but whose code
+# reads under ``below`` is outlined again from the detector's finds at each of ``sizes``
+# (scored ``floor`` or more, their boxes overlapping its visible box by 0.5): a partly covered
+# card's outline differs from one input size to another, and one of them may show its index.
+# A find replaces the outline when its refined outline overlaps it by ``same`` (the same card,
+# not a neighbour) and its code reads with ``sure`` and more surely than before, unless
+# it reads the code of another card it overlaps by TURN_SAME. (Measured: real photos over
+# ten views 1856 right / 33 wrong -> 1870 / 34, synthetic validation the same; without
+# ``sure`` 1877 / 35, without ``same`` too 1883 / 39.) ``sizes`` [] switches it off.
+OTHER_SIZES_DEFAULTS = {"sizes": (416, 640), "below": 0.7, "floor": 0.1, "same": 0.7, "sure": 0.6}
 # The detector score given to outlines proposed otherwise (bright quads, a video's last cards).
 PROPOSAL_SCORE = 0.35
 # A frame in which the detector finds this many cards shows a table from afar: its cards are
@@ -478,6 +489,12 @@ class Recognizer:
         self.jitter_below = float(jitter["below"])
         self.jitter_moves = crop_moves(self.spec, jitter["shifts"], jitter["scales"])
         self.jitter_far_max_width = float(jitter["far_max_width"])
+        other = {**OTHER_SIZES_DEFAULTS, **self.meta.get("other_sizes", {})}
+        self.other_sizes = tuple(int(size) for size in other["sizes"])
+        self.other_below = float(other["below"])
+        self.other_floor = float(other["floor"])
+        self.other_same = float(other["same"])
+        self.other_sure = float(other["sure"])
         weak = {**WEAK_DEFAULTS, **self.meta.get("weak_cards", {})}
         self.weak_detector = float(weak["detector"])
         self.weak_code = float(weak["code"])
@@ -954,6 +971,51 @@ class Recognizer:
                 dist[i] = a_dist[m]
         return outlines, (code_idx, code_conf, hyp, dist)
 
+    def _outline_again(self, frame, pyr, outlines, boxes, code_floor, read, strong, thumb_weight):
+        """Outline the surely found but unsurely read cards of a photo of few cards again from
+        the detector's finds at ``other_sizes`` (see ``OTHER_SIZES_DEFAULTS``); return the
+        outlines and readings, each replaced where such a find reads the card better."""
+        code_idx, code_conf, hyp, dist = (np.array(a) for a in read)
+        unsure = np.flatnonzero(strong & (code_conf < self.other_below))
+        if not len(unsure):
+            return outlines, read
+        finds = [self.detect_at(frame, size, self.other_floor) for size in self.other_sizes]
+        find_boxes = np.concatenate([f.boxes for f in finds])
+        overlap = box_iou(boxes[unsure], find_boxes) >= 0.5
+        pairs = [(i, j) for k, i in enumerate(unsure) for j in np.flatnonzero(overlap[k])]
+        if not pairs:
+            return outlines, read
+        owner = np.array([i for i, _ in pairs])
+        quads = np.concatenate([f.quads for f in finds])[[j for _, j in pairs]]
+        starts = self.refine_outlines(pyr, quads)
+        a_idx, a_conf, a_hyp, a_dist, _ = self.read_outlines(
+            pyr,
+            starts,
+            boxes[owner],
+            np.ones((len(starts), 4), np.float32),
+            code_floor,
+            other_way="agreed",
+            thumb_weight=thumb_weight,
+            jitter=True,
+            jitter_far=True,
+        )
+        outlines = outlines.copy()
+        for k, i in enumerate(owner):
+            same = polygon_iou(starts[k], outlines[i]) >= self.other_same
+            surer = a_conf[k] >= self.other_sure and a_conf[k] > code_conf[i]
+            # An outline reading the code of another card it overlaps is that card again
+            # (a fanned pair outlined as one card).
+            twin = any(
+                polygon_iou(starts[k], outlines[m]) >= TURN_SAME
+                for m in np.flatnonzero(strong & (code_idx == a_idx[k]))
+                if m != i
+            )
+            if same and surer and not twin and a_idx[k] >= 0:
+                outlines[i] = starts[k]
+                code_idx[i], code_conf[i] = a_idx[k], a_conf[k]
+                hyp[i], dist[i] = a_hyp[k], a_dist[k]
+        return outlines, (code_idx, code_conf, hyp, dist)
+
     def _thumb_fits(self, quad: np.ndarray, w: int, h: int) -> bool:
         """Return whether a card is small enough to be read whole, and wholly in the frame."""
         inside = (quad >= -2).all() and (quad[:, 0] <= w + 2).all() and (quad[:, 1] <= h + 2).all()
@@ -1043,8 +1105,8 @@ class Recognizer:
         thumb_weight = self.thumb_video_weight if video else self.thumb_weight
         # A weakly detected outline (a photo's) counts only when it reads surely as it is.
         strong = cand.scores >= self.conf_threshold
-        # A photo of few cards affords reading its small cards' unsure corners more ways.
-        jitter_far = photo and int(strong.sum()) < CROWDED
+        # A photo of few cards affords reading its unsure cards more ways.
+        few = photo and int(strong.sum()) < CROWDED
         read = self.read_outlines(
             pyr,
             outlines,
@@ -1055,8 +1117,12 @@ class Recognizer:
             thumb_weight=thumb_weight,
             far=far,
             jitter=photo,
-            jitter_far=jitter_far,
+            jitter_far=few,
         )[:4]
+        if few and self.other_sizes:
+            outlines, read = self._outline_again(
+                frame, pyr, outlines, cand.boxes, code_floor, read, strong, thumb_weight
+            )
         if self.reseat_turns:
             outlines, read = self._reseat(
                 pyr,
@@ -1069,7 +1135,7 @@ class Recognizer:
                 thumb_weight,
                 far,
                 photo,
-                jitter_far,
+                few,
             )
         code_idx, code_conf, hyp, dist = read
         card_conf = np.sqrt(code_conf * cand.scores)

@@ -68,16 +68,16 @@ def test_far_small_cards_are_read_better_with_the_whole_card_reader(recognizer):
     assert right["with"] > right["without"] > 0, right
 
 
-def _read_outlines_calls(rec: Recognizer, monkeypatch) -> list[dict]:
-    """Return the list that gets the keyword arguments of each ``rec.read_outlines`` call."""
+def _calls_of(rec: Recognizer, method: str, monkeypatch) -> list[dict]:
+    """Return the list that gets the keyword arguments of each call of ``rec``'s ``method``."""
     calls = []
-    read = rec.read_outlines
+    original = getattr(rec, method)
 
     def spy(*args, **kw):
         calls.append(kw)
-        return read(*args, **kw)
+        return original(*args, **kw)
 
-    monkeypatch.setattr(rec, "read_outlines", spy)
+    monkeypatch.setattr(rec, method, spy)
     return calls
 
 
@@ -89,7 +89,7 @@ def test_a_video_frame_counts_a_small_card_read_whole_as_fewer_corners_than_a_ph
     if recognizer.thumbs is None:
         pytest.skip("no whole-card reader shipped")
     assert recognizer.thumb_video_weight < recognizer.thumb_weight
-    calls = _read_outlines_calls(recognizer, monkeypatch)
+    calls = _calls_of(recognizer, "read_outlines", monkeypatch)
     frame = random_scene(seed=31337, index=0, layouts=("road",)).jpeg_image()
     photo = recognizer.recognize(frame, 0.3).detections
     assert {kw["thumb_weight"] for kw in calls} == {recognizer.thumb_weight}
@@ -107,7 +107,7 @@ def test_only_a_photo_read_at_the_default_floors_reads_unsure_corners_again(
     floors) settles doubtful readings by its layout."""
     from vision.synth import random_scene
 
-    calls = _read_outlines_calls(recognizer, monkeypatch)
+    calls = _calls_of(recognizer, "read_outlines", monkeypatch)
     frame = random_scene(seed=31337, index=1, layouts=("skipbo",)).jpeg_image()
     cases = [((), False, True), ((0.3,), False, False), ((0.3,), True, False)]  # photo first
     for floors, video, expected in cases:
@@ -378,6 +378,7 @@ def test_a_crowded_table_is_not_searched_for_big_cards(recognizer, monkeypatch):
     # ... and the extra sizes would have found nothing more.
     monkeypatch.setattr("vision.recognizer.CROWDED", 1000)
     monkeypatch.setattr(recognizer, "turned_pass", False)
+    monkeypatch.setattr(recognizer, "other_sizes", ())
     searched = recognizer.recognize(frame).detections
     assert len(sizes) == 1 + 1 + len(recognizer.extra_sizes)
     assert sorted(searched.codes) == sorted(found.codes)
@@ -608,15 +609,16 @@ def test_a_small_cards_unsure_corner_in_a_photo_of_few_cards_is_read_by_a_far_ca
     assert dist[0][qc] == pytest.approx((corner + 1.0) / 2, abs=1e-5)
 
 
-def test_only_a_photo_of_few_cards_reads_small_corners_with_a_far_card_classifier(
-    recognizer, monkeypatch
-):
-    """A crowded photo (a table from afar, ``CROWDED`` cards or more) would pay for each of
-    its many small cards; a video frame (its own floors) reads none of its corners again."""
+def test_only_a_photo_of_few_cards_reads_its_unsure_cards_more_ways(recognizer, monkeypatch):
+    """A photo of few cards reads small cards' unsure corners with a far-card classifier too
+    and outlines unsure cards again; a crowded photo (a table from afar, ``CROWDED`` cards or
+    more) would pay for each of its many cards, and a video frame (its own floors) sees its
+    cards many times."""
     from vision.recognizer import CROWDED
     from vision.synth import random_scene
 
-    calls = _read_outlines_calls(recognizer, monkeypatch)
+    reads = _calls_of(recognizer, "read_outlines", monkeypatch)
+    again = _calls_of(recognizer, "_outline_again", monkeypatch)
     few = random_scene(seed=31337, index=1, layouts=("sten",)).jpeg_image()
     crowded = random_scene(seed=31337, index=0, layouts=("skipbo",)).jpeg_image()
     for frame, floors, video, expected in [
@@ -624,10 +626,92 @@ def test_only_a_photo_of_few_cards_reads_small_corners_with_a_far_card_classifie
         (crowded, (), False, False),
         (few, (0.3,), True, False),
     ]:
-        calls.clear()
+        reads.clear()
+        again.clear()
         found = recognizer.recognize(frame, *floors, video=video).detections
         assert (len(found) < CROWDED) == (frame is few)
-        assert calls and {kw.get("jitter_far", False) for kw in calls} == {expected}
+        assert reads and reads[0].get("jitter_far", False) == expected
+        assert bool(again) == expected
+
+
+def test_an_unsure_card_takes_an_outline_found_at_another_size_that_reads_it_better(
+    recognizer, monkeypatch
+):
+    """Another input size's find replaces an unsurely read card's outline when it outlines the
+    same card (not a neighbour) and reads it surely and more surely than before."""
+    from vision.recognizer import CardCandidates
+
+    card = np.array([[100, 100], [160, 100], [160, 184], [100, 184]], np.float32)
+    moved = card + 3  # the same card outlined a little otherwise
+    neighbour = card + np.float32([15, 0])  # its box overlaps by 0.6: another card
+    faint = card - 2
+    box = np.array([[100, 100, 160, 184]], np.float32)
+    found = {416: [moved, neighbour], 640: [faint]}
+    sizes = []
+
+    def detect_at(frame, size, floor=None, region=None):
+        sizes.append(size)
+        quads = np.array(found[size], np.float32).reshape(-1, 4, 2)
+        boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+        n = len(quads)
+        return CardCandidates(boxes, np.full(n, 0.5, np.float32), quads, np.ones((n, 4)))
+
+    names = recognizer.class_names
+    qc, kc = names.index("QC"), names.index("KC")
+    surety = {3.0: 0.8, 15.0: 0.95, -2.0: 0.55}  # each start's reading, by where it lies
+    code = {3.0: qc, 15.0: qc, -2.0: qc}
+
+    def read_outlines(pyr, starts, *args, **kw):
+        conf = np.array([surety[float(q[0, 0] - 100)] for q in starts])
+        idx = np.array([code[float(q[0, 0] - 100)] for q in starts])
+        k = len(starts)
+        return idx, conf, np.zeros(k, int), np.zeros((k, len(names) - 1)), None
+
+    monkeypatch.setattr(recognizer, "detect_at", detect_at)
+    monkeypatch.setattr(recognizer, "refine_outlines", lambda pyr, quads: quads)
+    monkeypatch.setattr(recognizer, "read_outlines", read_outlines)
+    monkeypatch.setattr(recognizer, "other_sizes", (416, 640))
+    frame = np.zeros((300, 300, 3), np.uint8)
+
+    def again(code_conf):
+        read = (
+            np.array([qc]),
+            np.array([code_conf]),
+            np.zeros(1, int),
+            np.zeros((1, len(names) - 1)),
+        )
+        return recognizer._outline_again(
+            frame, frame, card[None], box, 0.4, read, np.array([True]), 4.0
+        )
+
+    outlines, (idx, conf, _, _) = again(0.4)
+    assert sizes == [416, 640] and idx[0] == qc
+    # The moved outline wins: the neighbour reads surer but is another card, the faint one
+    # reads too unsurely.
+    np.testing.assert_array_equal(outlines[0], moved)
+    assert conf[0] == pytest.approx(0.8)
+    found[416] = []  # the faint find alone: surer than 0.4, but under the 0.6 that counts
+    outlines, (_, conf, _, _) = again(0.4)
+    np.testing.assert_array_equal(outlines[0], card)
+    sizes.clear()
+    outlines, (_, conf, _, _) = again(0.85)  # read surely already: not looked at again
+    assert sizes == [] and conf[0] == pytest.approx(0.85)
+    np.testing.assert_array_equal(outlines[0], card)
+    # A find reading the code of another card it overlaps is that card again.
+    found[416] = [moved]
+    code[3.0] = kc
+    king = card + np.float32([20, 0])
+    read = (
+        np.array([qc, kc]),
+        np.array([0.4, 0.95]),
+        np.zeros(2, int),
+        np.zeros((2, len(names) - 1)),
+    )
+    boxes = np.concatenate([box, box + np.float32([20, 0, 20, 0])])
+    outlines, _ = recognizer._outline_again(
+        frame, frame, np.stack([card, king]), boxes, 0.4, read, np.array([True, True]), 4.0
+    )
+    np.testing.assert_array_equal(outlines[0], card)
 
 
 def test_crops_read_by_several_classifiers_get_the_mean_of_their_probabilities(recognizer):

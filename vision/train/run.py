@@ -23,6 +23,7 @@ from vision.recognizer import (
     DETECTOR_FILE,
     JITTER_DEFAULTS,
     META_FILE,
+    OTHER_SIZES_DEFAULTS,
     REFINER_FILE,
     THUMB_DEFAULTS,
     THUMBS_FILE,
@@ -113,6 +114,8 @@ RUN_TIME: dict = {
     # A photo's unsure index corners are read again from moved crops (a misreading rarely
     # survives the moves): synthetic validation 1105 right / 28 wrong -> 1108 / 19.
     "jitter": dict(JITTER_DEFAULTS),
+    # A photo of few cards outlines an unsurely read card again from other input sizes' finds.
+    "other_sizes": dict(OTHER_SIZES_DEFAULTS),
 }
 
 
