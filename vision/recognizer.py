@@ -121,7 +121,7 @@ WEAK_APART = 0.1  # ... unless it overlaps a card of its code found at the ordin
 # networks, the probabilities averaged. (Measured: real photos over ten views 1850 right / 38
 # wrong -> 1856 / 33. The second far-card classifier too: 1853 / 32. In crowded photos too:
 # synthetic validation 1108 / 19 -> 1114 / 18, but the benchmark's 30-card frames 6-12 ms
-# slower, hard ones up to 55 ms.) 0 switches it off.
+# slower, its hardest frame far more.) 0 switches it off.
 JITTER_DEFAULTS = {
     "below": 0.9,
     "shifts": ((1, 1), (-1, -1)),
@@ -785,7 +785,6 @@ class Recognizer:
             read = np.empty((len(cuts), len(self.class_names)), np.float32)
             if mixed_cut is None:
                 mixed_cut = np.zeros_like(far_cut)
-            mixed_cut = mixed_cut & ~far_cut
             for these, session in (
                 (~far_cut & ~mixed_cut, self.classifier),
                 (far_cut, self.far_classifiers),
@@ -944,17 +943,15 @@ class Recognizer:
         starts = np.concatenate(
             [turned_quads(outlines[unsure], t, RESEAT_SCALE) for t in self.reseat_turns]
         )
-        starts = self.refine_outlines(pyr, starts)
         k = len(unsure)
         owner = np.tile(unsure, len(self.reseat_turns))
         # A start counts only when its corners agree: only those are worth reading whole.
-        a_idx, a_conf, a_hyp, a_dist, agree = self.read_outlines(
+        starts, (a_idx, a_conf, a_hyp, a_dist, agree) = self._read_starts(
             pyr,
             starts,
             boxes[owner],
-            np.ones((len(starts), 4), np.float32),
             code_floor,
-            True,
+            agreed_only=True,
             thumb_weight=thumb_weight,
             far=far,
             jitter=jitter,
@@ -970,6 +967,13 @@ class Recognizer:
                 code_idx[i], code_conf[i], hyp[i] = a_idx[m], a_conf[best[j], j], a_hyp[m]
                 dist[i] = a_dist[m]
         return outlines, (code_idx, code_conf, hyp, dist)
+
+    def _read_starts(self, pyr, quads, boxes, code_floor, **read):
+        """Return outlines started anew (``(n, 4, 2)``), moved onto the cards' edges by the
+        refiner, and :meth:`read_outlines`' readings of them (each corner taken as sure)."""
+        starts = self.refine_outlines(pyr, quads)
+        corners = np.ones((len(starts), 4), np.float32)
+        return starts, self.read_outlines(pyr, starts, boxes, corners, code_floor, **read)
 
     def _outline_again(self, frame, pyr, outlines, boxes, code_floor, read, strong, thumb_weight):
         """Outline the surely found but unsurely read cards of a photo of few cards again from
@@ -987,12 +991,10 @@ class Recognizer:
             return outlines, read
         owner = np.array([i for i, _ in pairs])
         quads = np.concatenate([f.quads for f in finds])[[j for _, j in pairs]]
-        starts = self.refine_outlines(pyr, quads)
-        a_idx, a_conf, a_hyp, a_dist, _ = self.read_outlines(
+        starts, (a_idx, a_conf, a_hyp, a_dist, _) = self._read_starts(
             pyr,
-            starts,
+            quads,
             boxes[owner],
-            np.ones((len(starts), 4), np.float32),
             code_floor,
             other_way="agreed",
             thumb_weight=thumb_weight,
