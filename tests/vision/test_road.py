@@ -583,6 +583,45 @@ def test_a_gap_in_the_road_makes_the_reading_unusable():
     assert any(p.startswith("gap in the road between") for p in reading.problems)
 
 
+def _covered(quad: np.ndarray, shows: float, side: str) -> np.ndarray:
+    """The outline of the part of a card that shows when it is covered from ``side``
+    ("below" or "right", in the card's own frame) up to ``shows`` of its length."""
+    q = np.asarray(quad, float).copy()
+    top_left, top_right, bottom_right, bottom_left = quad
+    if side == "below":
+        q[3] = top_left + (bottom_left - top_left) * shows
+        q[2] = top_right + (bottom_right - top_right) * shows
+    else:
+        q[1] = top_left + (top_right - top_left) * shows
+        q[2] = bottom_left + (bottom_right - bottom_left) * shows
+    return q
+
+
+def test_a_covered_cards_short_outline_measures_steps_like_its_neighbours():
+    from vision.layouts.road import _step_geometry
+
+    row = np.array([[[x, 0.0], [x + W, 0.0], [x + W, H], [x, H]] for x in np.arange(5) * (W + 12)])
+    whole, _ = _step_geometry(row)
+    half = row.copy()
+    half[2] = _covered(row[2], 0.5, "right")
+    cut, _ = _step_geometry(half)
+    # Measured in the half card's own frame, a step to its neighbour came out twice as long.
+    assert cut[2, 1] == pytest.approx(whole[2, 1], rel=0.25)
+    assert cut[2, 3] == pytest.approx(whole[2, 3], rel=0.25)
+
+
+@pytest.mark.parametrize(("shape", "seed"), [("uturn", 2), ("uturn", 3)])
+def test_a_road_card_outlined_only_where_it_shows_leaves_the_road_as_it_is(shape, seed):
+    # A hand or a chip over a card: the recognizer's outline is often its visible part.
+    cards, truth = lay_road(shape, seed)
+    for k, code in enumerate(truth):
+        at = next(i for i, (c, _) in enumerate(cards) if c == code)
+        covered = list(cards)
+        covered[at] = (code, _covered(cards[at][1], 0.55, ("below", "right")[k % 2]))
+        reading = RoadReader().read(covered)
+        assert reading.ok and reading.road == truth, (code, reading.problems)
+
+
 def test_two_cards_get_the_codes_that_make_both_readings_likelier_together():
     from vision.layouts.road import settle_road_codes
 

@@ -34,6 +34,8 @@ SPIRALS = ("clockwise", "anticlockwise")  # the way a spiral road winds, seen fr
 GOAL_REACH = 3.0  # the goal joker lies within this many card sizes of a road card
 SECOND_JOKER_NEAR = 1.8  # a second joker this near the road makes the goal unclear
 ASPECT = 0.7  # card width / height (poker 0.72, bridge 0.65)
+NEAR_CARDS = 5  # a card and its nearest cards, whose sides show a card's size there
+COVERED_SIDE = 0.8  # a side this much shorter than theirs was cut by what covers the card
 
 
 class RoadError(ValueError):
@@ -326,6 +328,16 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
     u = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]) / 2  # width vectors
     v = (quads[:, 3] - quads[:, 0] + quads[:, 2] - quads[:, 1]) / 2  # height vectors
     basis = np.stack([u, v], axis=2)  # (n, 2, 2): columns u, v
+    if len(quads) > 2:
+        # A partly covered card's outline is often its visible part only: measured in so
+        # small a frame its steps look long. A side shorter than COVERED_SIDE of the same
+        # side's median over the nearest cards takes that median.
+        sides = np.linalg.norm(basis, axis=1)  # (n, 2): |u|, |v|
+        gaps = np.linalg.norm(centers[:, None] - centers[None], axis=2)
+        near = np.argsort(gaps, axis=1)[:, :NEAR_CARDS]
+        typical = np.median(sides[near], axis=1)
+        grow = np.where(sides < COVERED_SIDE * typical, typical / np.maximum(sides, 1e-6), 1.0)
+        basis = basis * grow[:, None, :]
     det = np.linalg.det(basis)
     basis[np.abs(det) < 1e-6] = np.eye(2)
     inv = np.linalg.inv(basis)  # (n, 2, 2)
