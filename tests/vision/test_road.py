@@ -605,12 +605,14 @@ def test_a_covered_cards_short_outline_measures_steps_like_its_neighbours():
     half = row.copy()
     half[2] = _covered(row[2], 0.5, "right")
     cut, _ = _step_geometry(half)
-    # Measured in the half card's own frame, a step to its neighbour came out twice as long.
-    assert cut[2, 1] == pytest.approx(whole[2, 1], rel=0.25)
-    assert cut[2, 3] == pytest.approx(whole[2, 3], rel=0.25)
+    # Measured in the half card's own frame and from the middle of its visible half, the
+    # step to the neighbour under the cover came out over twice as long.
+    assert cut[2, 3] == pytest.approx(whole[2, 3], rel=0.15)
+    # Which side is covered is not known: no step from it comes out longer.
+    assert cut[2, 1] <= whole[2, 1]
 
 
-@pytest.mark.parametrize(("shape", "seed"), [("uturn", 2), ("uturn", 3)])
+@pytest.mark.parametrize(("shape", "seed"), [("uturn", 2), ("uturn", 3), ("spiral", 6)])
 def test_a_road_card_outlined_only_where_it_shows_leaves_the_road_as_it_is(shape, seed):
     # A hand or a chip over a card: the recognizer's outline is often its visible part.
     cards, truth = lay_road(shape, seed)

@@ -323,26 +323,32 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
     A card's frame has its width along x and its height along y, scaled so a card is
     ``ASPECT`` × 1; perspective shrinks both the cards and their spacing, so distances in
     this frame compare like distances on the table.
+
+    A partly covered card is often outlined where it shows only (under a hand, a chip):
+    measured from the middle of so small a frame its steps looked long, and the road turned
+    before it. A side shorter than ``COVERED_SIDE`` of the same side's median over the card
+    and its nearest cards takes that median, and the card's steps along it are shortened by
+    up to half what was cut (which side is covered is not known).
     """
+    if not len(quads):
+        return np.zeros((0, 0, 2))
     centers = quads.mean(axis=1)
     u = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]) / 2  # width vectors
     v = (quads[:, 3] - quads[:, 0] + quads[:, 2] - quads[:, 1]) / 2  # height vectors
     basis = np.stack([u, v], axis=2)  # (n, 2, 2): columns u, v
-    if len(quads) > 2:
-        # A partly covered card's outline is often its visible part only: measured in so
-        # small a frame its steps look long. A side shorter than COVERED_SIDE of the same
-        # side's median over the nearest cards takes that median.
-        sides = np.linalg.norm(basis, axis=1)  # (n, 2): |u|, |v|
-        gaps = np.linalg.norm(centers[:, None] - centers[None], axis=2)
-        near = np.argsort(gaps, axis=1)[:, :NEAR_CARDS]
-        typical = np.median(sides[near], axis=1)
-        grow = np.where(sides < COVERED_SIDE * typical, typical / np.maximum(sides, 1e-6), 1.0)
-        basis = basis * grow[:, None, :]
+    sides = np.linalg.norm(basis, axis=1)  # (n, 2): |u|, |v|
+    gaps = np.linalg.norm(centers[:, None] - centers[None], axis=2)
+    near = np.argsort(gaps, axis=1)[:, :NEAR_CARDS]
+    typical = np.median(sides[near], axis=1)
+    grow = np.where(sides < COVERED_SIDE * typical, typical / np.maximum(sides, 1e-6), 1.0)
+    basis = basis * grow[:, None, :]
     det = np.linalg.det(basis)
     basis[np.abs(det) < 1e-6] = np.eye(2)
     inv = np.linalg.inv(basis)  # (n, 2, 2)
     diff = centers[None, :, :] - centers[:, None, :]  # (n, n, 2): j - i
     ab = np.einsum("iab,ijb->ija", inv, diff)  # coordinates in (u, v) units
+    cut = (1.0 - 1.0 / grow) / 2  # (n, 2): how far the middle may lie off, in card sizes
+    ab = np.sign(ab) * np.maximum(np.abs(ab) - cut[:, None, :], 0.0)
     return ab * np.array([ASPECT, 1.0])
 
 
