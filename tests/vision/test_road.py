@@ -612,6 +612,21 @@ def test_a_covered_cards_short_outline_measures_steps_like_its_neighbours():
     assert cut[2, 1] <= whole[2, 1]
 
 
+def test_cards_made_smaller_by_a_tilted_camera_are_not_taken_for_covered_ones():
+    from vision.layouts.road import _step_geometry
+
+    # A row going away from the camera: each card and gap a fifth smaller than the last.
+    quads, x = [], 0.0
+    for k in range(7):
+        size = 0.8**k
+        quads.append(np.array([[x, 0.0], [x + W, 0.0], [x + W, H], [x, H]]) * [1.0, size])
+        quads[-1][:, 0] = x + (quads[-1][:, 0] - x) * size
+        x += (W + 12) * size
+    dist, _ = _step_geometry(np.array(quads))
+    steps = [dist[k, k + 1] for k in range(6)]
+    assert steps == pytest.approx([1.0] * 6, rel=0.05)
+
+
 @pytest.mark.parametrize(("shape", "seed"), [("uturn", 2), ("uturn", 3), ("spiral", 6)])
 def test_a_road_card_outlined_only_where_it_shows_leaves_the_road_as_it_is(shape, seed):
     # A hand or a chip over a card: the recognizer's outline is often its visible part.

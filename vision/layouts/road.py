@@ -34,8 +34,8 @@ SPIRALS = ("clockwise", "anticlockwise")  # the way a spiral road winds, seen fr
 GOAL_REACH = 3.0  # the goal joker lies within this many card sizes of a road card
 SECOND_JOKER_NEAR = 1.8  # a second joker this near the road makes the goal unclear
 ASPECT = 0.7  # card width / height (poker 0.72, bridge 0.65)
-NEAR_CARDS = 5  # a card and its nearest cards, whose sides show a card's size there
-COVERED_SIDE = 0.8  # a side this much shorter than theirs was cut by what covers the card
+NEAR_CARDS = 5  # a card and its nearest cards, whose shape shows a whole card's there
+CUT_SHAPE = 0.8  # a card this much narrower or wider for its height than its neighbours was cut
 
 
 class RoadError(ValueError):
@@ -326,9 +326,10 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
 
     A partly covered card is often outlined where it shows only (under a hand, a chip):
     measured from the middle of so small a frame its steps looked long, and the road turned
-    before it. A side shorter than ``COVERED_SIDE`` of the same side's median over the card
-    and its nearest cards takes that median, and the card's steps along it are shortened by
-    up to half what was cut (which side is covered is not known).
+    before it. A card's width for its height is what its nearest cards' is (perspective
+    changes their sizes, not that): where it is off by ``CUT_SHAPE``, the side cut short
+    takes the length that makes it so, and the card's steps along that side are shortened by
+    up to half what was cut (which end is covered is not known).
     """
     if not len(quads):
         return np.zeros((0, 0, 2))
@@ -336,11 +337,17 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
     u = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]) / 2  # width vectors
     v = (quads[:, 3] - quads[:, 0] + quads[:, 2] - quads[:, 1]) / 2  # height vectors
     basis = np.stack([u, v], axis=2)  # (n, 2, 2): columns u, v
-    sides = np.linalg.norm(basis, axis=1)  # (n, 2): |u|, |v|
+    sides = np.maximum(np.linalg.norm(basis, axis=1), 1e-6)  # (n, 2): |u|, |v|
     gaps = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     near = np.argsort(gaps, axis=1)[:, :NEAR_CARDS]
-    typical = np.median(sides[near], axis=1)
-    grow = np.where(sides < COVERED_SIDE * typical, typical / np.maximum(sides, 1e-6), 1.0)
+    shape = sides[:, 0] / sides[:, 1]
+    typical = np.median(shape[near], axis=1)
+    # Much wider for its height than its neighbours: cut across; much narrower: along.
+    grow = np.ones_like(sides)
+    across = shape * CUT_SHAPE > typical
+    along = shape < CUT_SHAPE * typical
+    grow[across, 1] = shape[across] / typical[across]
+    grow[along, 0] = typical[along] / shape[along]
     basis = basis * grow[:, None, :]
     det = np.linalg.det(basis)
     basis[np.abs(det) < 1e-6] = np.eye(2)
