@@ -618,10 +618,9 @@ def test_cards_made_smaller_by_a_tilted_camera_are_not_taken_for_covered_ones():
     # A row going away from the camera: each card and gap a fifth smaller than the last.
     quads, x = [], 0.0
     for k in range(7):
-        size = 0.8**k
-        quads.append(np.array([[x, 0.0], [x + W, 0.0], [x + W, H], [x, H]]) * [1.0, size])
-        quads[-1][:, 0] = x + (quads[-1][:, 0] - x) * size
-        x += (W + 12) * size
+        w, h = W * 0.8**k, H * 0.8**k
+        quads.append(np.array([[x, 0.0], [x + w, 0.0], [x + w, h], [x, h]]))
+        x += w + 12 * 0.8**k
     dist, _ = _step_geometry(np.array(quads))
     steps = [dist[k, k + 1] for k in range(6)]
     assert steps == pytest.approx([1.0] * 6, rel=0.05)

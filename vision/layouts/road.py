@@ -337,9 +337,9 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
     u = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]) / 2  # width vectors
     v = (quads[:, 3] - quads[:, 0] + quads[:, 2] - quads[:, 1]) / 2  # height vectors
     basis = np.stack([u, v], axis=2)  # (n, 2, 2): columns u, v
+    diff = centers[None, :, :] - centers[:, None, :]  # (n, n, 2): j - i
     sides = np.maximum(np.linalg.norm(basis, axis=1), 1e-6)  # (n, 2): |u|, |v|
-    gaps = np.linalg.norm(centers[:, None] - centers[None], axis=2)
-    near = np.argsort(gaps, axis=1)[:, :NEAR_CARDS]
+    near = np.argsort(np.linalg.norm(diff, axis=2), axis=1)[:, :NEAR_CARDS]
     shape = sides[:, 0] / sides[:, 1]
     typical = np.median(shape[near], axis=1)
     # Much wider for its height than its neighbours: cut across; much narrower: along.
@@ -352,7 +352,6 @@ def _local_steps(quads: np.ndarray) -> np.ndarray:
     det = np.linalg.det(basis)
     basis[np.abs(det) < 1e-6] = np.eye(2)
     inv = np.linalg.inv(basis)  # (n, 2, 2)
-    diff = centers[None, :, :] - centers[:, None, :]  # (n, n, 2): j - i
     ab = np.einsum("iab,ijb->ija", inv, diff)  # coordinates in (u, v) units
     cut = (1.0 - 1.0 / grow) / 2  # (n, 2): how far the middle may lie off, in card sizes
     ab = np.sign(ab) * np.maximum(np.abs(ab) - cut[:, None, :], 0.0)
