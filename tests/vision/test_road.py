@@ -124,9 +124,16 @@ def test_rows_seen_at_a_slant_are_split_on_the_table_not_in_the_picture(seed):
     reading = RoadReader(shape="rows").read(slanted)
     assert reading.ok, reading.problems
     assert reading.road == truth
-    # The same when every outline starts on a long side (cards read the other way round).
-    turned = [(c, np.roll(q, 1, axis=0)) for c, q in slanted]
-    assert RoadReader(shape="rows").read(turned).road == truth
+
+
+@pytest.mark.parametrize(("seed", "angle"), [(3, 0), (15, 10), (8, -5)])
+def test_rows_seen_so_low_that_cards_look_wider_than_tall_are_still_rows(seed, angle):
+    # A phone held low: every card looks wider than it is tall. Its outline still starts at
+    # its index corner, on a short side, and that, not how its sides look, says which is which.
+    cards, truth = lay_road("rows", seed, angle, squash=0.55)
+    reading = RoadReader(shape="rows").read(cards)
+    assert reading.ok, reading.problems
+    assert reading.road == truth
 
 
 def test_missing_and_doubled_cards_are_named():

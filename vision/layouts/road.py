@@ -489,10 +489,9 @@ def _on_the_table(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     """
     centers = np.array([q.mean(axis=0) for q in quads])
     middle = np.asarray(quads[int(np.linalg.norm(centers - centers.mean(axis=0), axis=1).argmin())])
-    edges = np.linalg.norm(np.roll(middle, -1, axis=0) - middle, axis=1)
-    # Its outline may start on a long side (a card read the other way round).
-    w, h = (ASPECT, 1.0) if edges[0] + edges[2] <= edges[1] + edges[3] else (1.0, ASPECT)
-    card = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    # Its outline starts at its index corner, on a short side, however the camera's tilt
+    # makes its sides look.
+    card = np.float32([[0, 0], [ASPECT, 0], [ASPECT, 1.0], [0, 1.0]])
     try:
         to_table = cv2.getPerspectiveTransform(middle.astype(np.float32), card)
         flat = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), to_table)
