@@ -106,16 +106,6 @@ class TableState:
     def codes(self) -> list[str]:
         return [c.code for c in self.cards]
 
-    def to_detections(self) -> Detections:
-        """Return the stable cards as detections (for readers that take detections)."""
-        if not self.cards:
-            return Detections.empty()
-        return Detections(
-            np.array([c.corners for c in self.cards], np.float32),
-            tuple(c.code for c in self.cards),
-            np.ones(len(self.cards), np.float32),
-        )
-
     def to_json(self) -> dict[str, Any]:
         return {"time": round(self.time, 3), "cards": [c.to_json() for c in self.cards]}
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -89,24 +89,9 @@ def init_db(path: str | Path) -> None:
         conn.close()
 
 
-def get_db() -> sqlite3.Connection:
-    """Return this request's connection (opened on first use, closed at teardown)."""
-    if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    return g.db
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    """Close this request's connection, if one was opened."""
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
-
-
 def init_app(app: Flask) -> None:
-    """Create the schema and close each request's connection at teardown."""
+    """Create the schema."""
     init_db(app.config["DATABASE"])
-    app.teardown_appcontext(close_db)
 
 
 class EventStore:

@@ -215,13 +215,6 @@ def sten(rng: np.random.Generator, deck: Deck) -> Layout:
 
 
 # ---- Skip-Bo ---------------------------------------------------------------------------------
-def _skipbo_codes(genuine: bool) -> tuple[list[str], list[str]]:
-    """Return (codes of values 1..12 in order, wild codes) for a genuine or improvised deck."""
-    if genuine:
-        return [f"SB{v}" for v in range(1, 13)], ["SBW"]
-    return [r + s.value for r in RANKS[:12] for s in SUITS], ["JK", "KS", "KH", "KD", "KC"]
-
-
 def skipbo(rng: np.random.Generator, decks: list[Deck], genuine_deck: Deck | None = None) -> Layout:
     """Lay a Skip-Bo table: building piles in the middle; per player a stock and fanned discards."""
     genuine = genuine_deck is not None

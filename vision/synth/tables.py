@@ -151,8 +151,3 @@ def table_texture(kind: str, key: int) -> np.ndarray:
     rng = np.random.default_rng([9173, KINDS.index(kind), key])
     img = _MAKERS[kind](rng, TEXTURE_PX)
     return np.clip(img, 0, 255).astype(np.uint8)
-
-
-def mean_colour(kind: str, key: int) -> np.ndarray:
-    """Return the mean BGR colour of a texture (for contrast decisions)."""
-    return table_texture(kind, key).reshape(-1, 3).mean(0)

@@ -13,11 +13,10 @@ check (which fetches weights) is skipped.
 from __future__ import annotations
 
 import csv
-import json
 import os
 import shutil
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -444,17 +443,3 @@ def quantize_detector(src: Path, dst: Path, frames: list[np.ndarray], imgsz: int
         shutil.copyfile(src, dst)
         return Path(dst)
     return quantize_convs(src, dst, [{"images": b} for b in blobs])
-
-
-def detector_metrics(run_dir: Path) -> dict:
-    """Return the last row of Ultralytics' ``results.csv`` as a dict (empty if none)."""
-    f = Path(run_dir) / "results.csv"
-    if not f.is_file():
-        return {}
-    rows = list(csv.DictReader(f.open()))
-    return {k.strip(): v for k, v in rows[-1].items()} if rows else {}
-
-
-def config_json(config) -> str:
-    """Return a dataclass config as JSON."""
-    return json.dumps(asdict(config), indent=1)
