@@ -68,7 +68,7 @@ def cmd_detect(args) -> int:
         except OSError as e:
             raise CommandError(f"cannot create --annotate folder {str(annotate)!r}: {e}") from e
     rec = _recognizer(args)
-    results, failed = [], 0
+    results, failed, drawn = [], 0, set()
     for path in args.images:
         frame = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
         if frame is None:
@@ -76,10 +76,21 @@ def cmd_detect(args) -> int:
             print(f"kortbord detect: {path}: {why}", file=sys.stderr)
             failed += 1
             continue
-        det = rec(frame)
+        try:
+            det = rec(frame)
+        except (ValueError, cv2.error) as e:
+            print(f"kortbord detect: {path}: cannot be recognised: {e}", file=sys.stderr)
+            failed += 1
+            continue
         results.append({"image": path, "cards": det.to_list()})
         if annotate is not None:
-            out = annotate / (Path(path).stem + ".jpg")
+            # Two images of one name (from two folders) get two drawings.
+            name, n = Path(path).stem, 1
+            while name in drawn:
+                n += 1
+                name = f"{Path(path).stem}-{n}"
+            drawn.add(name)
+            out = annotate / f"{name}.jpg"
             if not cv2.imwrite(str(out), draw_detections(frame, det)):
                 print(f"kortbord detect: cannot write {out}", file=sys.stderr)
                 failed += 1
@@ -438,9 +449,12 @@ def _image_truth(image: str, truth: str) -> object:
     except (OSError, ValueError) as e:
         raise CommandError(f"cannot read ground truth {str(path)!r}: {e}") from e
     cards = data.get("cards", data) if isinstance(data, dict) else data
-    return Detections.from_list(
-        [c for c in cards if c.get("code") and c.get("visible", 1.0) >= 0.3]
-    )
+    try:
+        return Detections.from_list(
+            [c for c in cards if c.get("code") and c.get("visible", 1.0) >= 0.3]
+        )
+    except (TypeError, AttributeError, ValueError) as e:
+        raise CommandError(f"bad ground truth {str(path)!r}: {e}") from e
 
 
 def cmd_road(args) -> int:
@@ -557,7 +571,8 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 def _setup(args, path: str):
     """Return (events.json content or None, frames source spec, recognizer)."""
     from kortbord.cli import CommandError
-    from vision.pipeline import GroundTruthRecognizer, VideoRecognizer, load_events
+    from referee import RulesError, make_rules
+    from vision.pipeline import VideoRecognizer, load_events
 
     events, source = None, path
     try:
@@ -566,13 +581,18 @@ def _setup(args, path: str):
         pass
     if events is not None and events.get("game") != args.game:
         raise CommandError(f"{path} records a {events.get('game')} game, not {args.game}")
+    if events is None:  # a recording names its own players; otherwise check them first
+        try:
+            make_rules(args.game, players=args.players)
+        except RulesError as e:
+            raise CommandError(str(e)) from None
     folder = Path(path) if Path(path).is_dir() else Path(path).parent
     beside = folder / "labels.jsonl"
     if args.truth:
         labels = str(beside) if args.truth == "auto" else args.truth
         if not Path(labels).is_file():
             raise CommandError(f"no ground-truth labels at {labels!r}")
-        return events, source, GroundTruthRecognizer(labels)
+        return events, source, _truth_labels(labels)
     try:
         return events, source, VideoRecognizer(_recognizer(args))
     except CommandError as e:
@@ -580,7 +600,18 @@ def _setup(args, path: str):
             raise
         # No models yet: a generated video carries its own labels.
         print(f"kortbord: {e}; using the ground-truth labels in {beside}", file=sys.stderr)
-        return events, source, GroundTruthRecognizer(str(beside))
+        return events, source, _truth_labels(str(beside))
+
+
+def _truth_labels(path: str):
+    """Return the recognizer that plays back a generated video's ``labels.jsonl``."""
+    from kortbord.cli import CommandError
+    from vision.pipeline import GroundTruthRecognizer
+
+    try:
+        return GroundTruthRecognizer(path)
+    except (OSError, ValueError) as e:
+        raise CommandError(f"bad ground-truth labels: {e}") from e
 
 
 def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
@@ -596,7 +627,7 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
             print(json.dumps(obj) if args.json else _human(obj), flush=True)
 
     try:
-        fps = args.fps or (events or {}).get("fps")
+        fps = args.fps if args.fps is not None else (events or {}).get("fps")
         src = open_source(source, fps=fps, on_status=lambda s: show(s.to_json()))
         frames = src.frames()
         if events is not None:

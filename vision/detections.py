@@ -47,14 +47,22 @@ class Detections:
 
     @classmethod
     def from_list(cls, cards: Sequence[dict]) -> Detections:
-        """Build from ``[{"code", "corners", "confidence"?}]`` (the JSON form)."""
+        """Build from ``[{"code", "corners", "confidence"?}]`` (the JSON form).
+
+        Raises ``ValueError`` saying what is wrong when ``cards`` is not of that form."""
         if not cards:
             return cls.empty()
-        return cls(
-            np.array([c["corners"] for c in cards], np.float32),
-            tuple(c["code"] for c in cards),
-            np.array([c.get("confidence", 1.0) for c in cards], np.float32),
-        )
+        try:
+            return cls(
+                np.array([c["corners"] for c in cards], np.float32),
+                tuple(c["code"] for c in cards),
+                np.array([c.get("confidence", 1.0) for c in cards], np.float32),
+            )
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            why = f"no {e}" if isinstance(e, KeyError) else str(e)
+            raise ValueError(
+                f'cards must be [{{"code", "corners": four [x, y], "confidence"?}}]: {why}'
+            ) from e
 
     def to_list(self) -> list[dict]:
         """Return the JSON form: ``[{"code", "confidence", "corners"}]``."""

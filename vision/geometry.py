@@ -108,6 +108,14 @@ def box_corners(boxes: np.ndarray) -> np.ndarray:
     return np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
 
 
+def scaled(image: np.ndarray, scale: float, interpolation: int = cv2.INTER_AREA) -> np.ndarray:
+    """Return ``image`` resized by ``scale``, each side at least one pixel (a photo a few pixels
+    thin must not shrink to nothing)."""
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(image, size, interpolation=interpolation)
+
+
 def turning(w: int, h: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
     """Return the 2×3 map that turns a ``w`` × ``h`` frame by ``degrees`` (anticlockwise, as
     OpenCV's) onto a canvas that holds all of it, and the canvas's size."""

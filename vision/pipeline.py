@@ -708,10 +708,18 @@ class GroundTruthRecognizer:
 
         self.frames: dict[int, list[dict]] = {}
         with open(labels_path) as f:
-            for line in f:
-                if line.strip():
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
                     rec = json.loads(line)
+                    Detections.from_list(rec["cards"])  # each card well formed
                     self.frames[int(rec["frame"])] = rec["cards"]
+                except (KeyError, TypeError, ValueError) as e:
+                    why = f"no {e}" if isinstance(e, KeyError) else str(e)
+                    raise ValueError(
+                        f'{labels_path} line {n}: not {{"frame", "cards"}}: {why}'
+                    ) from e
         self.min_visible = min_visible
         self.min_index = min_index
 

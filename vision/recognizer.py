@@ -59,6 +59,7 @@ from vision.geometry import (
     polygon_iou,
     quad_is_sane,
     quads_are_sane,
+    scaled,
     turned_quads,
     turning,
     visible_box,
@@ -251,7 +252,7 @@ def bright_card_quads(
     """
     h, w = frame.shape[:2]
     s = min(1.0, work_side / max(h, w))
-    small = cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else frame
+    small = scaled(frame, s) if s < 1 else frame
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     light = np.clip(hsv[..., 2].astype(np.int16) - hsv[..., 1], 0, 255).astype(np.uint8)
     _, mask = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -637,11 +638,7 @@ class Recognizer:
             scale = min(1.0, size / max(h * sin + w * cos, h * cos + w * sin))
             small = frame
             if scale < 1.0:
-                small = cv2.resize(
-                    frame,
-                    (max(1, round(w * scale)), max(1, round(h * scale))),
-                    interpolation=cv2.INTER_AREA,
-                )
+                small = scaled(frame, scale)
             sh, sw = small.shape[:2]
             m, canvas = turning(sw, sh, degrees)
             # The canvas continues the photo's edges (on 1430 test cards a black one read 2

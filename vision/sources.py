@@ -168,8 +168,13 @@ class CaptureSource(FrameSource):
         cap = self._open()
         if cap is None and not self.live:
             raise SourceError(f"cannot open video {self.target!r}: not a readable video file")
+        if cap is not None and not self.live and _capture_codec(cap) == "ansi":
+            # FFmpeg plays a text file as "ANSI art": a few frames of the text drawn.
+            cap.release()
+            raise SourceError(f"cannot read {self.target!r}: it is text, not a video file")
         start = self.clock()
-        index = 0
+        index = 0  # a file's frame number (its frames that could not be read count too)
+        unreadable = 0
         reconnects = 0
         fps = self.fps
         if cap is not None:
@@ -209,12 +214,23 @@ class CaptureSource(FrameSource):
                     log.debug("read failed: %s", e)
                 if not ok or image is None:
                     if not self.live:
-                        if index == 0:  # OpenCV opens some non-videos (an image's bytes)
+                        # A damaged stretch inside a file fails a read for each frame lost;
+                        # the frames after it still read, at their own times.
+                        if index < _capture_frame_count(cap):
+                            index += 1
+                            unreadable += 1
+                            continue
+                        if index == unreadable:  # OpenCV opens some non-videos (an image's bytes)
                             raise SourceError(
                                 f"cannot read {self.name}: no frame in it; "
                                 "not a readable video file"
                             )
-                        self._say("ended", f"end of {self.name} after {index} frames")
+                        damaged = f" ({unreadable} could not be read)" if unreadable else ""
+                        self._say(
+                            "ended",
+                            f"end of {self.name} after {index} frames{damaged}",
+                            logging.WARNING if unreadable else logging.INFO,
+                        )
                         return
                     self._say("lost", f"lost {self.name}; will reconnect", logging.WARNING)
                     cap.release()
@@ -227,6 +243,7 @@ class CaptureSource(FrameSource):
                         f"(shape {getattr(image, 'shape', None)})",
                         logging.WARNING,
                     )
+                    index += 1
                     continue
                 if self.live:
                     t = self.clock() - start
@@ -256,6 +273,28 @@ def _capture_fps(cap) -> float | None:
     except Exception:
         return None
     return fps if 0 < fps < 1000 else None
+
+
+def _capture_codec(cap) -> str:
+    """Return the four letters naming a capture's codec ("" where it does not say)."""
+    try:
+        import cv2
+
+        fourcc = int(cap.get(cv2.CAP_PROP_FOURCC)) & 0xFFFFFFFF
+    except Exception:
+        return ""
+    return fourcc.to_bytes(4, "little").decode("ascii", "replace").strip("\0 ")
+
+
+def _capture_frame_count(cap) -> int:
+    """Return the frames a video file says it holds (0 where it does not say)."""
+    try:
+        import cv2
+
+        count = float(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    except Exception:
+        return 0
+    return int(count) if 0 < count < 1e9 else 0
 
 
 def _capture_time(cap, index: int) -> float:
@@ -402,6 +441,8 @@ def open_source(
 
     Raises :class:`SourceError` naming ``spec`` when it is none of these.
     """
+    if fps is not None and fps <= 0:
+        raise SourceError(f"fps must be positive, not {fps}")
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CaptureSource(int(spec), live=True, on_status=on_status, **kw)
     if not isinstance(spec, str) or not spec.strip():
@@ -410,7 +451,7 @@ def open_source(
         return CaptureSource(spec, live=True, on_status=on_status, **kw)
     path = Path(spec)
     if path.is_dir():
-        return FolderSource(path, fps=fps or 10.0, on_status=on_status)
+        return FolderSource(path, fps=10.0 if fps is None else fps, on_status=on_status)
     if path.is_file():
         return CaptureSource(str(path), live=False, fps=fps, on_status=on_status, **kw)
     raise SourceError(

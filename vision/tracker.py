@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.geometry import scaled
 from vision.relay import RelayWatch
 
 # The weakest reading a frame passes on: a card needs several sightings with the same code to
@@ -205,9 +206,7 @@ class TableModel:
         if self._prepared == self._frame_id or self._image is None:
             return
         self._prepared = self._frame_id
-        small = cv2.resize(
-            self._image, None, fx=self.scale, fy=self.scale, interpolation=cv2.INTER_AREA
-        )
+        small = scaled(self._image, self.scale)
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         self._lab = lab
         mask = np.full(lab.shape[:2], 255, np.uint8)

@@ -14,6 +14,7 @@ from vision.geometry import (
     polygon_iou,
     quad_is_sane,
     quads_are_sane,
+    scaled,
     visible_box,
 )
 
@@ -91,3 +92,9 @@ def test_a_cards_visible_box_leaves_out_the_cards_over_it_and_the_frames_outside
         [70, 58, 130, 142],
         atol=1,
     )
+
+
+def test_scaled_keeps_every_side_at_least_one_pixel():
+    thin = np.zeros((1, 4000, 3), np.uint8)
+    assert scaled(thin, 0.16).shape == (1, 640, 3)
+    assert scaled(np.zeros((100, 200), np.uint8), 0.5).shape == (50, 100)

@@ -67,6 +67,63 @@ def test_detect_table_and_annotate(fake_recognizer, images, tmp_path, capsys):
     assert not np.array_equal(drawn, np.full_like(drawn, 90))  # the card outline was drawn
 
 
+def test_detect_names_an_image_it_cannot_recognise_and_goes_on(
+    fake_recognizer, monkeypatch, images, tmp_path, capsys
+):
+    import vision.cli
+
+    good, _, _ = images
+    odd = tmp_path / "odd.png"
+    cv2.imwrite(str(odd), np.full((40, 60, 3), 10, np.uint8))
+
+    def recognise(frame):
+        if frame.shape[:2] == (40, 60):
+            raise ValueError("frame too odd")
+        return FakeRecognizer()(frame)
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: recognise)
+    rc = main(["detect", str(odd), str(good), "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 1
+    assert [d["image"] for d in json.loads(out)] == [str(good)]
+    assert f"{odd}: cannot be recognised: frame too odd" in err
+
+
+def test_detect_draws_two_images_of_one_name_into_two_files(
+    fake_recognizer, images, tmp_path, capsys
+):
+    good, _, _ = images
+    other = tmp_path / "other"
+    other.mkdir()
+    twin = other / good.name
+    cv2.imwrite(str(twin), np.full((80, 100, 3), 90, np.uint8))
+    out_dir = tmp_path / "ann"
+    assert main(["detect", str(good), str(twin), "--annotate", str(out_dir)]) == 0
+    assert cv2.imread(str(out_dir / "table.jpg")).shape == (120, 160, 3)
+    assert cv2.imread(str(out_dir / "table-2.jpg")).shape == (80, 100, 3)
+
+
+@pytest.mark.parametrize(
+    ("truth", "says"),
+    [
+        ("5", "not iterable"),
+        ("[1, 2]", "has no attribute"),
+        ('[{"code": "ZZ", "corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}]', "unknown card code"),
+        ('[{"code": "7S"}]', "no 'corners'"),
+        ('{"cards": [{"code": "7S", "corners": "x"}]}', "could not convert"),
+    ],
+)
+def test_road_names_a_malformed_ground_truth_file(images, tmp_path, capsys, truth, says):
+    good, _, _ = images
+    labels = tmp_path / "truth.json"
+    labels.write_text(truth)
+    assert main(["road", str(good), "--truth", str(labels), "--json"]) == 2
+    out, err = capsys.readouterr()
+    reply = json.loads(out)
+    assert reply["error"].startswith(f"bad ground truth {str(labels)!r}") and says in reply["error"]
+    assert "Traceback" not in err
+
+
 def test_detect_without_models_is_a_clear_error(tmp_path, images, capsys):
     good, _, _ = images
     rc = main(["detect", str(good), "--models", str(tmp_path / "nowhere")])

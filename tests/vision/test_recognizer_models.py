@@ -31,6 +31,15 @@ def test_models_load_and_an_empty_table_has_no_cards(recognizer):
     assert len(recognizer(table)) == 0
 
 
+@pytest.mark.parametrize("shape", [(1, 4000), (4000, 1), (3, 4000), (1, 1)])
+def test_a_picture_a_few_pixels_thin_shows_no_cards_and_breaks_nothing(recognizer, shape):
+    noise = np.random.default_rng(0).integers(0, 256, (*shape, 3), dtype=np.uint8)
+    assert len(recognizer(noise)) == 0  # a single photo
+    assert len(recognizer.recognize(noise, 0.5, video=True).detections) == 0
+    road = recognizer.recognize(noise, 0.1, sizes=(1280,), retry_unread=True, far=True)
+    assert len(road.detections) == 0
+
+
 def test_shipped_models_recognise_cards_in_generated_scenes(recognizer):
     from vision.synth import random_scene
 

@@ -24,10 +24,11 @@ def _image(value: int, h: int = 24, w: int = 32) -> np.ndarray:
 class FakeCapture:
     """A cv2.VideoCapture stand-in that plays a script of reads: images, None (failure)."""
 
-    def __init__(self, script: list, opened: bool = True) -> None:
+    def __init__(self, script: list, opened: bool = True, props: dict | None = None) -> None:
         self.script = list(script)
         self.opened = opened
         self.released = False
+        self.props = props or {}
 
     def isOpened(self) -> bool:
         return self.opened
@@ -44,7 +45,7 @@ class FakeCapture:
         self.released = True
 
     def get(self, prop):
-        return 0.0
+        return float(self.props.get(prop, 0.0))
 
 
 def test_live_camera_lost_then_reconnects_and_says_so():
@@ -108,6 +109,30 @@ def test_video_file_time_is_video_time(tmp_path):
     frames = list(src.frames())
     assert len(frames) == 5
     assert [round(f.time, 2) for f in frames] == [0.0, 0.1, 0.2, 0.3, 0.4]
+
+
+def test_a_damaged_stretch_of_a_video_file_is_skipped_and_said():
+    # Frames 3 and 4 fail to read; the file holds 7 frames, so reading goes on past them.
+    script = [_image(0), _image(1), _image(2), None, None, _image(5), _image(6), None, None]
+    cap = FakeCapture(script, props={cv2.CAP_PROP_FRAME_COUNT: 7})
+    statuses = []
+    src = CaptureSource("clip.mp4", live=False, fps=10.0, opener=lambda t: cap)
+    src.on_status = statuses.append
+    frames = list(src.frames())
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 1, 2, 5, 6]
+    assert [f.index for f in frames] == [0, 1, 2, 5, 6]  # a frame's number in the file
+    assert [round(f.time, 2) for f in frames] == [0.0, 0.1, 0.2, 0.5, 0.6]
+    assert statuses[-1].state == "ended"
+    assert "after 7 frames (2 could not be read)" in statuses[-1].message
+    assert cap.script == [None]  # stopped at the file's end, not reading on
+
+
+def test_a_text_file_is_not_taken_for_a_video(tmp_path):
+    # FFmpeg opens a .txt file as a few frames of "ANSI art".
+    path = tmp_path / "notes.txt"
+    path.write_text("this is not a video\n" * 100)
+    with pytest.raises(SourceError, match=r"notes\.txt.*text, not a video"):
+        list(open_source(str(path)).frames())
 
 
 def test_unreadable_video_file_is_a_clear_error(tmp_path):

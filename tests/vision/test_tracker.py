@@ -564,3 +564,10 @@ def test_a_watched_wild_under_shake_light_and_a_passing_hand_is_not_laid_again()
         events += tr.update(d, i * 0.1, img)
     assert [e.code for e in events if e.kind == "laid"] == ["SBW", "KH", "2S", "9D"]
     assert all(c.relaid == 0 for c in tr.state.cards)
+
+
+def test_a_frame_a_few_pixels_thin_is_looked_at_without_failing():
+    """A picture whose scaled copy would be zero pixels wide (a broken frame in a folder)."""
+    model = TableModel(scale=0.1)
+    model.new_frame(np.full((4, 4000, 3), TABLE, np.uint8), [])
+    assert not model.visible(quad(150, 2))

@@ -76,3 +76,64 @@ def test_dataset_video_and_replay_commands(tmp_path):
     assert out["matches_recording"] is True and len(out["moves"]) == 6
     done = run("replay", str(tmp_path), "--game", "skipbo", "--truth")
     assert done.returncode == 2 and "sten game, not skipbo" in done.stderr
+
+
+@pytest.fixture
+def frames(tmp_path):
+    """A folder of two table frames and their (empty) ground-truth labels: no recording."""
+    import cv2
+    import numpy as np
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(2):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((36, 64, 3), 60, np.uint8))
+    labels = folder / "labels.jsonl"
+    labels.write_text("".join(json.dumps({"frame": i, "cards": []}) + "\n" for i in range(2)))
+    return folder
+
+
+@pytest.mark.parametrize("command", ["replay", "watch"])
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--game", "sten", "--players", "1"], "Sten is played by 2 to 10 players, not 1"),
+        (["--game", "stigespill", "--players", "0"], "Stigespill is for 1 to 10 players, not 0"),
+        (["--game", "sten", "--fps", "0"], "fps must be positive, not 0.0"),
+    ],
+)
+def test_replay_and_watch_refuse_bad_options_before_reading_frames(
+    frames, capsys, command, options, says
+):
+    from kortbord.cli import main
+
+    assert main([command, str(frames), "--truth", *options]) == 2
+    assert capsys.readouterr().err.strip() == f"kortbord {command}: {says}"
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("not json", 'line 2: not {"frame", "cards"}'),
+        ('{"frame": 1}', 'line 2: not {"frame", "cards"}: no \'cards\''),
+        ('{"frame": 1, "cards": [{"code": "ZZ", "corners": []}]}', "unknown card code 'ZZ'"),
+    ],
+)
+def test_replay_names_a_bad_line_of_ground_truth_labels(frames, capsys, line, says):
+    from kortbord.cli import main
+
+    labels = frames / "labels.jsonl"
+    labels.write_text(labels.read_text().splitlines()[0] + "\n" + line + "\n")
+    assert main(["replay", str(frames), "--game", "sten", "--truth"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kortbord replay: bad ground-truth labels:") and says in err
+
+
+def test_dataset_video_refuses_a_move_limit_below_one(tmp_path, capsys):
+    from kortbord.cli import main
+
+    assert (
+        main(["dataset", "video", "--game", "sten", "--max-moves", "-1", "--out", str(tmp_path)])
+        == 2
+    )
+    assert "bad --max-moves -1: expected 1 or more" in capsys.readouterr().err

@@ -679,6 +679,8 @@ def cmd_video(args) -> int:
         probe.unlink()
     except OSError as e:
         raise CommandError(f"cannot write to --out {str(args.out)!r}: {e}") from None
+    if args.max_moves is not None and args.max_moves < 1:
+        raise CommandError(f"bad --max-moves {args.max_moves}: expected 1 or more")
     settings = VideoSettings(size=size, fps=args.fps)
     try:
         events = make_video(
