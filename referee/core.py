@@ -77,6 +77,9 @@ class Rules(ABC):
     seats: int
     """How many seats take turns (players, or tokens for a solo Stigespill player)."""
     move_types: ClassVar[tuple[type[Move], ...]] = ()
+    field_counts: ClassVar[dict[str, int]] = {}
+    """How many there are of the things a move names by number besides seats (Skip-Bo's piles):
+    a move naming one out of range is malformed."""
 
     # ---- set-up and flow ---------------------------------------------------
     @abstractmethod
@@ -166,6 +169,18 @@ class Rules(ABC):
                         value = parse_card(value)
                 except CardError as e:
                     raise IllegalMove(str(e)) from None
+            elif f.type in ("int", "int | None") and not (value is None and f.type != "int"):
+                # A whole number (JSON's true is not one), and a seat one of this table's.
+                count = self.seats if name in ("seat", "owner") else self.field_counts.get(name)
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, int)
+                    or (count is not None and not 0 <= value < count)
+                ):
+                    span = f" 0–{count - 1}" if count is not None else ""
+                    raise IllegalMove(
+                        f"{name} must be a whole number{span}, not {repr(value)[:20]}"
+                    )
             elif isinstance(value, list):
                 value = tuple(value)
             kwargs[name] = value

@@ -255,6 +255,7 @@ class SkipBo(Rules):
         Reveal,
         TableTalkPenalty,
     )
+    field_counts: ClassVar[dict[str, int]] = {"pile": PILES, "index": PILES}
 
     def __init__(
         self,

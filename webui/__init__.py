@@ -27,7 +27,10 @@ def default_data_dir() -> Path:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create and configure the app."""
+    from webui.common import FiniteJSON
+
     app = Flask(__name__)
+    app.json = FiniteJSON(app)
     data_dir = Path((test_config or {}).get("DATA_DIR", default_data_dir()))
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("KORTBORD_SECRET", os.urandom(16).hex()),

@@ -247,20 +247,33 @@ class CameraHub:
 
 
 NOT_A_PICTURE = "That file is not a picture I can read."
+EMPTY_PHOTO = "the photo is empty"
+
+
+def decode_picture(data: bytes) -> tuple[Any, str | None]:
+    """Return the BGR image ``(h, w, 3)`` in a picture's bytes (JPEG, PNG…) and ``None``,
+    or ``(None, why not)``: empty, not a picture, or no OpenCV to read it."""
+    if not data:
+        return None, EMPTY_PHOTO
+    try:
+        import cv2
+        import numpy as np
+    except ImportError:
+        return None, NO_RECOGNIZER
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    return (None, NOT_A_PICTURE) if image is None else (image, None)
 
 
 def _read_photo(data: bytes, read: Callable[[Any], Any]) -> tuple[Any, str | None]:
     """Decode a photo's bytes and read the BGR image with ``read`` (a function of
     :mod:`webui.pipeline_adapter`, ``None`` without models); return ``(result, None)`` or
     ``(None, why not)``."""
-    try:
-        import cv2
-        import numpy as np
-    except ImportError:
-        return None, NO_RECOGNIZER
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        return None, NOT_A_PICTURE
+    image, problem = decode_picture(data)
+    if problem:
+        return None, problem
     result = read(image)
     return (None, NO_RECOGNIZER) if result is None else (result, None)
 

@@ -62,6 +62,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from kortbord.cli import CommandError
     from webui import create_app, default_data_dir
+    from webui.db import StoreError
 
     if not 1 <= args.port <= 65535:
         raise CommandError(f"--port must be 1–65535, not {args.port}")
@@ -71,7 +72,10 @@ def _serve(args: argparse.Namespace) -> int:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CommandError(f"cannot use data folder {str(data)!r}: {e}") from None
-    app = create_app({"DATA_DIR": str(data), "LAN": bool(args.lan)})
+    try:
+        app = create_app({"DATA_DIR": str(data), "LAN": bool(args.lan)})
+    except StoreError as e:
+        raise CommandError(str(e)) from None
     path = "/"
     if args.source is not None:
         path = _source_table(app, args)

@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
-from flask import abort, request
+from flask import abort, current_app, request
+from flask.json.provider import DefaultJSONProvider
 
 from webui import i18n
 from webui.snapshot import snapshot
 from webui.tables import Runtime, TableHub, hub
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 reads as infinity
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+class FiniteJSON(DefaultJSONProvider):
+    """Flask's JSON provider, reading only finite numbers: Python's ``json`` takes NaN and
+    Infinity, which would be stored and then break every page that shows them."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        kwargs.setdefault("parse_constant", _no_constant)
+        kwargs.setdefault("parse_float", _finite)
+        return json.loads(s, **kwargs)
 
 
 def json_body() -> dict[str, Any]:
@@ -16,9 +40,11 @@ def json_body() -> dict[str, Any]:
     if not request.is_json:
         abort(415, "send JSON (Content-Type: application/json)")
     try:
-        data = request.get_json(silent=True)
+        data = current_app.json.loads(request.get_data())
     except RecursionError:
         abort(400, "the JSON body is nested too deeply")
+    except ValueError as e:  # not JSON, not UTF-8, NaN or Infinity
+        abort(400, f"the body must be a JSON object: {e}")
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
     return data

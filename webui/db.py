@@ -79,14 +79,23 @@ def connect(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
+class StoreError(Exception):
+    """The database cannot be opened, or is not Kortbord's; the message names the file."""
+
+
 def init_db(path: str | Path) -> None:
-    """Create the schema if missing."""
+    """Create the schema if missing; raise :class:`StoreError` if the file cannot hold it."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = connect(path)
     try:
-        conn.executescript(SCHEMA)
-    finally:
-        conn.close()
+        conn = connect(path)
+        try:
+            conn.executescript(SCHEMA)
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as e:  # permissions, a folder in its place, locked
+        raise StoreError(f"cannot open the database {path}: {e}") from None
+    except sqlite3.DatabaseError as e:  # it opens, but holds something else
+        raise StoreError(f"{path} is not a Kortbord database ({e})") from None
 
 
 def init_app(app: Flask) -> None:

@@ -93,6 +93,27 @@ def _int(form: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     return value
 
 
+def _flag(form: dict[str, Any], key: str) -> bool:
+    """Return a yes/no option: a JSON boolean, or an HTML checkbox (its value when ticked,
+    absent when not); anything else, "false" included, is a :class:`SetupError`."""
+    raw = form.get(key)
+    if raw is None or raw is False or raw == "":
+        return False
+    if raw is True or (isinstance(raw, str) and raw.lower() in ("on", "1", "true")):
+        return True
+    raise SetupError(f"{key} must be true or false, not {str(raw)[:20]!r}")
+
+
+def _road(raw: Any) -> list[str]:
+    """Return a Stigespill road's card codes from text ("7S 8S …") or a list of codes."""
+    if not isinstance(raw, str | list) or not all(isinstance(c, str) for c in raw):
+        raise SetupError("road must be card codes: text like '7S 8S 9S' or a list of codes")
+    try:
+        return [c.code for c in parse_cards(raw)]
+    except CardError as e:
+        raise SetupError(f"road: {e}") from None
+
+
 def _names(form: dict[str, Any], count: int) -> list[str]:
     raw = form.get("names", "")
     if isinstance(raw, str):
@@ -145,7 +166,7 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
     deal = form.get("deal", "app")
     if deal not in ("app", "table"):
         raise SetupError(f"deal must be 'app' or 'table', not {deal!r}")
-    options: dict[str, Any] = {"deal": deal, "open": bool(form.get("open"))}
+    options: dict[str, Any] = {"deal": deal, "open": _flag(form, "open")}
     config: dict[str, Any] = {"players": players}
     match_target = None
     if game == "stigespill":
@@ -155,10 +176,7 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
             config["tokens"] = _int(form, "tokens", 2, 2, 10)
         road = form.get("road") or ""
         if road:
-            try:
-                config["road"] = [c.code for c in parse_cards(road)]
-            except CardError as e:
-                raise SetupError(f"road: {e}") from None
+            config["road"] = _road(road)
         seats = config.get("tokens", players)
         names = _names(form, players)
         if players == 1:
@@ -168,7 +186,7 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
         config["known_hands"] = deal == "app"
         config["names"] = names
     else:
-        if form.get("teams"):
+        if _flag(form, "teams"):
             config["teams"] = True
         stock = form.get("stock")
         if stock not in (None, ""):

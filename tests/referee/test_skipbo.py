@@ -630,7 +630,30 @@ def test_view_shows_own_hand_stock_tops_and_fanned_discards_only():
 )
 def test_moves_round_trip_through_json(move):
     data = json.loads(json.dumps(move.to_json()))
-    assert SkipBo().move_from_json(data) == move
+    assert SkipBo(players=4, teams=True).move_from_json(data) == move
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("index", "ZZ", "index must be a whole number 0–3, not 'ZZ'"),
+        ("index", True, "index must be a whole number 0–3, not True"),
+        ("index", -1, "index must be a whole number 0–3, not -1"),
+        ("index", 1e20, "index must be a whole number 0–3, not 1e+20"),
+        ("index", [0], "index must be a whole number 0–3, not [0]"),
+        ("pile", 4, "pile must be a whole number 0–3, not 4"),
+        ("owner", 2, "owner must be a whole number 0–1, not 2"),
+        ("seat", 0.0, "seat must be a whole number 0–1, not 0.0"),
+    ],
+)
+def test_a_moves_numbers_must_be_whole_and_in_range(field, value, words):
+    """Even a number the move does not use (the index of a play from the hand): the log
+    keeps a move as it was sent."""
+    data = {"kind": "play", "source": "hand", "card": "SB3", "pile": 0, field: value}
+    with pytest.raises(IllegalMove) as e:
+        SkipBo(players=2).move_from_json(data)
+    assert str(e.value) == words
+    assert SkipBo(players=2).move_from_json({**data, field: 1}).to_json()[field] == 1
 
 
 @pytest.mark.parametrize(

@@ -450,9 +450,8 @@ def test_random_bad_input_is_refused_or_applied_cleanly(known):
             data = {"kind": "sten", "seat": seat}
         else:
             data = {"kind": "go_out", "cards": rng.sample(codes, rng.randint(0, 4)), "seat": seat}
-        move = rules.move_from_json(data)
         try:
-            after = rules.apply(state, move)
+            after = rules.apply(state, rules.move_from_json(data))
         except IllegalMove as e:
             assert str(e) and "Traceback" not in str(e)
             state = rules.apply(state, rng.choice(rules.legal_moves(state)))

@@ -315,6 +315,20 @@ def test_zone_map_errors_name_the_bad_entry():
                 ]
             }
         )
+    stock = {"kind": "stock", "center": [5, 5], "owner": 1}
+    for data, words in [
+        ({"zones": []}, "no zones"),
+        ({"players": 2, "zones": [{**stock, "owner": 2}]}, "'owner' seat 0–1, not 2"),
+        ({"zones": [{**stock, "owner": True}]}, "'owner' seat, not True"),
+        ({"zones": [{**stock, "center": [float("nan"), 5]}]}, "zone 0: 'center'"),
+        ({"zones": [stock], "card_size": 0}, "'card_size'"),
+        ({"zones": [stock], "players": "2"}, "'players' must be a whole number"),
+        ({"zones": [{**stock, "kind": "discard", "index": True}]}, "zone 0: 'index'"),
+    ]:
+        with pytest.raises(ZoneError) as e:
+            ZoneMap.from_json(data)
+        assert words in str(e.value)
+    assert ZoneMap.from_json({"zones": [stock]}).players == 2  # worked out from the owners
 
 
 def _stige_setup(seed=3):

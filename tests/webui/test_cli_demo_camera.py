@@ -174,3 +174,60 @@ def test_skipbo_camera_zones_are_confirmed_and_kept(tmp_path):
     assert kept["frame"] == [640, 400]
     s = client.post("/api/tables", json={"game": "sten"}).get_json()
     assert client.post(f"/api/tables/{s['id']}/zones", json={"zones": moved}).status_code == 409
+
+
+def _with(field: str, value, zone: int | None = None) -> dict:
+    """Return a 2-player zone map with ``field`` (of the map, or of zone ``zone``) set."""
+    zmap = _zone_map(2)
+    (zmap if zone is None else zmap["zones"][zone])[field] = value
+    return zmap
+
+
+NAN_MAP = (
+    '{"players": 2, "zones": [{"kind": "stock", "center": [NaN, Infinity], "owner": 0},'
+    ' {"kind": "stock", "center": [1, 1], "owner": 1}]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("zones", "words"),
+    [
+        (NAN_MAP, "NaN"),
+        ({"players": 2, "zones": []}, "no zones"),
+        (_with("owner", 99, zone=4), "zone 4: a stock zone needs an 'owner' seat 0–1"),
+        (_with("owner", -5, zone=4), "zone 4: a stock zone needs an 'owner' seat 0–1"),
+        (_with("owner", True, zone=4), "zone 4: a stock zone needs an 'owner' seat 0–1"),
+        (_with("index", True, zone=1), "zone 1: 'index'"),
+        (_with("center", [1e308, 5], zone=0), "zone 0: 'center'"),
+        (_with("card_size", -1), "card_size"),
+        (_with("card_size", 0), "card_size"),
+        (_with("card_size", 1e308), "card_size"),
+        (_with("card_size", "big"), "card_size"),
+        (_with("players", "2"), "'players' must be a whole number"),
+        (_with("players", 99), "99 players"),
+    ],
+)
+def test_bad_zone_maps_are_refused_and_not_stored(tmp_path, zones, words):
+    pytest.importorskip("vision.layouts.skipbo")
+    import json
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "skipbo", "source": "phone"}).get_json()
+    url = f"/api/tables/{t['id']}"
+    body = zones if isinstance(zones, str) else json.dumps(zones)
+    r = client.post(f"{url}/zones", data=f'{{"zones": {body}}}', content_type="application/json")
+    assert r.status_code == 400 and words in r.get_json()["error"], r.get_json()
+    assert "zones" not in client.get(url).get_json()
+    again = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()
+    assert "zones" not in again.get(url).get_json()
+    # the same table takes a sound map
+    assert client.post(f"{url}/zones", json={"zones": _zone_map(2)}).status_code == 200
+
+
+def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
+    (tmp_path / "kortbord.sqlite3").write_text("garbage\n")
+    assert main(["serve", "--data", str(tmp_path), "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kortbord serve: ") and "is not a Kortbord database" in err
+    assert len(err.strip().splitlines()) == 1

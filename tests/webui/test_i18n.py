@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from webui import i18n
-from webui.camera import NO_RECOGNIZER
+from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
 
 
 def used_keys() -> set[str]:
-    keys = {NO_RECOGNIZER, "That file is not a picture I can read."}
+    keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
         for m in KEY.finditer(path.read_text(encoding="utf-8")):
             keys.add(m.group(1) or m.group(2))

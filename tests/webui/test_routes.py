@@ -111,7 +111,14 @@ def test_language_choice(client):
         (
             {"data": '{"game": "sten", "players": 1e400}', "content_type": "application/json"},
             400,
-            "whole number",
+            "too large",
+        ),
+        # Python reads NaN and Infinity, JSON has neither: stored, they would break every page
+        ({"data": '{"game": "sten", "x": NaN}', "content_type": "application/json"}, 400, "NaN"),
+        (
+            {"data": '{"game": "sten", "x": [-Infinity]}', "content_type": "application/json"},
+            400,
+            "Infinity",
         ),
         (
             {"data": "[" * 100_000 + "]" * 100_000, "content_type": "application/json"},
@@ -123,6 +130,18 @@ def test_language_choice(client):
         ({"json": {"game": "sten", "names": {"x": 1}}}, 400, "names"),
         ({"json": {"game": "skipbo", "stock": 99}}, 400, "stock"),
         ({"json": {"game": "stigespill", "road": "7S 8S ZZ"}}, 400, "ZZ"),
+        ({"json": {"game": "stigespill", "road": 5}}, 400, "road must be card codes"),
+        ({"json": {"game": "stigespill", "road": [["AS"]]}}, 400, "road must be card codes"),
+        ({"json": {"game": "sten", "open": "false"}}, 400, "open must be true or false"),
+        ({"json": {"game": "sten", "open": "no"}}, 400, "open must be true or false"),
+        ({"json": {"game": "sten", "open": "0"}}, 400, "open must be true or false"),
+        ({"json": {"game": "sten", "open": "off"}}, 400, "open must be true or false"),
+        ({"json": {"game": "sten", "open": 1}}, 400, "open must be true or false"),
+        (
+            {"json": {"game": "skipbo", "players": 4, "teams": "false"}},
+            400,
+            "teams must be true or false",
+        ),
         ({"json": {"game": "sten", "deal": "maybe"}}, 400, "deal"),
         (
             {"json": {"game": "sten", "source": "stream", "stream_url": "file:///etc/passwd"}},
@@ -136,6 +155,26 @@ def test_language_choice(client):
 def test_bad_new_table_requests(client, kwargs, status, words):
     assert words.lower() in _err(client.post("/api/tables", **kwargs), status).lower()
     assert client.get("/api/tables").get_json()["tables"] == []
+
+
+@pytest.mark.parametrize(
+    ("value", "on"),
+    [(True, True), ("on", True), ("1", True), ("true", True), (False, False), ("", False),
+     (None, False)],
+)  # fmt: skip
+def test_yes_no_options_take_json_booleans_and_ticked_checkboxes(client, make_table, value, on):
+    t = make_table("sten", open=value)
+    assert client.get(f"/api/tables/{t['id']}").get_json()["table"]["open"] is on
+    s = make_table("skipbo", players=4, names="", teams=value)
+    config = client.get(f"/api/tables/{s['id']}/log").get_json()["config"]
+    assert config.get("teams", False) is on
+
+
+def test_an_unticked_checkbox_is_absent_from_the_form(client):
+    r = client.post("/new", data={"game": "sten", "players": "2"})
+    assert r.status_code == 302
+    table_id = r.location.rsplit("/", 1)[1]
+    assert client.get(f"/api/tables/{table_id}").get_json()["table"]["open"] is False
 
 
 BAD_MOVES = [
@@ -167,6 +206,41 @@ def test_bad_moves_get_a_clear_error_and_change_nothing(client, make_table, kwar
     _err(client.post(f"{url}/moves", **kwargs), status)
     after = client.get(url).get_json()
     assert after["view"] == before["view"] and after["moves_made"] == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("index", {"x": [1, 2]}, "index must be a whole number 0–3"),
+        ("index", "ZZ", "index must be a whole number 0–3"),
+        ("index", True, "index must be a whole number 0–3"),
+        ("index", -1, "index must be a whole number 0–3"),
+        ("index", 1e20, "index must be a whole number 0–3"),
+        ("index", [0], "index must be a whole number 0–3"),
+        ("pile", True, "pile must be a whole number 0–3"),
+        ("pile", 4, "pile must be a whole number 0–3"),
+        ("owner", 0.0, "owner must be a whole number 0–1"),
+        ("seat", 0.0, "seat must be a whole number 0–1"),
+        ("seat", False, "seat must be a whole number 0–1"),
+    ],
+)
+def test_a_moves_seats_and_piles_are_whole_numbers_in_range(
+    client, make_table, field, value, words
+):
+    for _ in range(30):  # a deal where seat 0 can play from its hand (most can)
+        t = make_table("skipbo", open=True)
+        page = f"/api/p/{token(t, 0)}"
+        plays = [m["move"] for m in client.get(page).get_json()["moves"]]
+        plays = [m for m in plays if m.get("source") == "hand"]
+        if plays:
+            break
+    play = plays[0]
+    log = client.get(f"/api/tables/{t['id']}/log").get_json()["moves"]
+    for url in (f"{page}/moves", f"/api/tables/{t['id']}/moves"):
+        assert words in _err(client.post(url, json={"move": {**play, field: value}}), 409)
+    assert client.get(f"/api/tables/{t['id']}/log").get_json()["moves"] == log
+    # the same move with its numbers right is played
+    assert client.post(f"{page}/moves", json={"move": play}).status_code == 200
 
 
 def test_unknown_move_fields_are_dropped_not_stored(client, make_table):
@@ -287,9 +361,22 @@ def test_camera_routes_without_a_camera(client, make_table):
     assert client.post(f"{url}/source", json={"source": "phone"}).get_json()["source"] == "phone"
     _err(client.post(f"{url}/frame", data=b"", content_type="image/jpeg"), 400)
     _err(client.post(f"{url}/frame", data=b"GIF89a....", content_type="image/gif"), 400)
-    # CAMERA is off in tests: a pushed frame has nowhere to go, and says so
-    _err(client.post(f"{url}/frame", data=b"\xff\xd8\xff\xe0junk", content_type="image/jpeg"), 503)
     assert client.post(f"{url}/source", json={"source": "none"}).status_code == 200
+
+
+def test_a_pushed_frame_is_decoded_and_a_corrupt_one_refused(client, make_table):
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    import random
+
+    t = make_table("stigespill", source="phone")
+    url = f"/api/tables/{t['id']}/frame"
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    noise = random.Random(3).randbytes(1000)
+    for bad in (b"\xff\xd8\xff" + noise, b"\x89PNG\r\n\x1a\n" + bytes(100), jpeg[: len(jpeg) // 2]):
+        assert "not a picture" in _err(client.post(url, data=bad, content_type="image/jpeg"), 400)
+    # CAMERA is off in tests: a good frame has nowhere to go, and says so
+    _err(client.post(url, data=jpeg, content_type="image/jpeg"), 503)
 
 
 def test_photo_of_a_hand(client, make_table):
@@ -300,6 +387,8 @@ def test_photo_of_a_hand(client, make_table):
 
     r = client.post(url, data={"photo": (io.BytesIO(b"not a picture"), "hand.jpg")})
     assert r.status_code in (400, 503) and r.get_json()["error"]
+    r = client.post(url, data={"photo": (io.BytesIO(b""), "hand.jpg")})
+    assert r.status_code == 400 and r.get_json()["error"] == "the photo is empty"
 
 
 def test_too_large_bodies_are_413(client, make_table):
@@ -563,6 +652,9 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     before = len(client.get("/api/tables").get_json()["tables"])
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(b"junk"), "road.jpg")))
     assert r.status_code == 400 and "not a picture" in r.get_data(as_text=True)
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(b""), "road.jpg")))
+    assert r.status_code == 400 and "road photo: the photo is empty" in r.get_data(as_text=True)
+    assert len(client.get("/api/tables").get_json()["tables"]) == before
     # A readable photo of a road with a card missing names the card.
     import webui.pipeline_adapter as adapter
 

@@ -25,6 +25,19 @@ from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
 PILES = 4
+MAX_PIXELS = 100_000  # no picture, and so no zone or card in it, is wider than this
+
+
+def _whole(value: Any, lo: int, hi: int) -> bool:
+    """Return whether ``value`` is a whole number (JSON's true is not) with ``lo <= value < hi``."""
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value < hi
+
+
+def _finite(value: Any) -> bool:
+    """Return whether ``value`` is a finite number (JSON's true is not one)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and np.isfinite(value)
+
+
 WILD = "SBW"
 SPACING = 1.2  # pile spacing in card widths
 FAN_DISCOUNT = 0.25  # how much distance along a discard pile's fan counts
@@ -84,6 +97,14 @@ class ZoneMap:
         """Rebuild a zone map; raise :class:`ZoneError` naming what is wrong."""
         if not isinstance(data, dict) or not isinstance(data.get("zones"), list):
             raise ZoneError("a zone map is an object with a 'zones' list")
+        if not data["zones"]:
+            raise ZoneError("the map has no zones")
+        players = data.get("players")
+        if players is not None and not _whole(players, 1, MAX_PIXELS):
+            raise ZoneError(f"'players' must be a whole number, not {repr(players)[:20]}")
+        size = data.get("card_size", 60.0)
+        if not _finite(size) or not 1 <= size < MAX_PIXELS:
+            raise ZoneError(f"'card_size' must be a card's size in pixels, 1–{MAX_PIXELS}")
         zones = []
         for i, z in enumerate(data["zones"]):
             if not isinstance(z, dict) or z.get("kind") not in KINDS:
@@ -92,21 +113,25 @@ class ZoneMap:
             if not (
                 isinstance(c, list | tuple)
                 and len(c) == 2
-                and all(isinstance(v, int | float) for v in c)
+                and all(_finite(v) and abs(v) < MAX_PIXELS for v in c)
             ):
-                raise ZoneError(f"zone {i}: 'center' must be [x, y]")
+                raise ZoneError(f"zone {i}: 'center' must be [x, y] in pixels")
             owner = z.get("owner")
-            if z["kind"] != "building" and not isinstance(owner, int):
-                raise ZoneError(f"zone {i}: a {z['kind']} zone needs an 'owner' seat")
+            if z["kind"] != "building" or owner is not None:
+                seats = players or MAX_PIXELS
+                if not _whole(owner, 0, seats):
+                    raise ZoneError(
+                        f"zone {i}: a {z['kind']} zone needs an 'owner' seat"
+                        + (f" 0–{players - 1}" if players else "")
+                        + (f", not {repr(owner)[:20]}" if owner is not None else "")
+                    )
             index = z.get("index", 0)
-            if not isinstance(index, int) or not 0 <= index < PILES:
-                raise ZoneError(f"zone {i}: 'index' must be 0–3")
+            if not _whole(index, 0, PILES):
+                raise ZoneError(f"zone {i}: 'index' must be a whole number 0–{PILES - 1}")
             zones.append(Zone(z["kind"], (float(c[0]), float(c[1])), owner, index))
-        players = data.get("players")
-        if not isinstance(players, int) or players < 1:
+        if players is None:
             players = 1 + max((z.owner for z in zones if z.owner is not None), default=0)
-        size = data.get("card_size", 60.0)
-        return cls(tuple(zones), players, float(size) if isinstance(size, int | float) else 60.0)
+        return cls(tuple(zones), players, float(size))
 
     def assign(self, point: np.ndarray) -> Zone | None:
         """Return the zone nearest ``point`` (within two card sizes), or None.

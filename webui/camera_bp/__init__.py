@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
 from webui import access
-from webui.camera import TableCamera, cameras
+from webui.camera import NO_RECOGNIZER, TableCamera, cameras, decode_picture
 from webui.common import json_body, page_snapshot
 from webui.home import _source
 from webui.tables import hub
@@ -16,6 +17,7 @@ bp = Blueprint("camera", __name__)
 
 MJPEG_IDLE_S = 30.0
 MAX_FRAME_BYTES = 4 * 1024 * 1024
+MAX_PIXELS = 100_000  # no picture, and so no zone or card in it, is wider than this
 
 
 def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
@@ -85,11 +87,19 @@ def push_frame(table_id: str):
         abort(413, "the picture is larger than 4 MB")
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
         abort(400, "the body is not a JPEG or PNG picture")
-    cam = cameras().ensure(table_id)
+    image, problem = decode_picture(data)  # here, so a corrupt frame is refused, not dropped
+    if problem not in (None, NO_RECOGNIZER):
+        abort(400, problem)
+    cam = cameras().ensure(table_id) if image is not None else None
     if cam is None or cam.push is None:
         abort(503, "the camera pipeline is not available on this server")
-    cam.push(data)
+    cam.push(image)
     return jsonify({"ok": True, "frames": cam.frame_no})
+
+
+def _whole(value: Any, lo: int, hi: int) -> bool:
+    """Return whether ``value`` is a whole number (not a bool) with ``lo <= value < hi``."""
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value < hi
 
 
 @bp.post("/api/tables/<table_id>/zones")
@@ -103,9 +113,7 @@ def confirm_zones(table_id: str):
     data = json_body()
     frame = data.get("frame")
     if frame is not None and not (
-        isinstance(frame, list)
-        and len(frame) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 100_000 for v in frame)
+        isinstance(frame, list) and len(frame) == 2 and all(_whole(v, 1, MAX_PIXELS) for v in frame)
     ):
         abort(400, "'frame' must be [width, height] in pixels")
     zones = data.get("zones")

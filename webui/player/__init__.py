@@ -86,12 +86,9 @@ def photo(token: str):
     upload = request.files.get("photo")
     if upload is None:
         abort(400, "send the photo as a form file named 'photo'")
-    data = upload.read()
-    if not data:
-        abort(400, "the photo is empty")
     from webui.camera import recognize_photo
 
-    codes, problem = recognize_photo(data)
+    codes, problem = recognize_photo(upload.read())
     t = i18n.translator(i18n.current_language())
     if problem:
         return jsonify({"error": t(problem), "codes": []}), 503 if "recognizer" in problem else 400
