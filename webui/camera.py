@@ -248,6 +248,37 @@ class CameraHub:
 
 NOT_A_PICTURE = "That file is not a picture I can read."
 EMPTY_PHOTO = "the photo is empty"
+TOO_MANY_PIXELS = "The picture has too many pixels: at most 100 million."
+MAX_PIXELS = 100_000_000  # a 200 MP phone photo's bytes fit the 8 MB limit only heavily shrunk
+# The frame markers of a JPEG that give its size (SOF0–SOF15 less DHT, JPG and DAC).
+_JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def picture_size(data: bytes) -> tuple[int, int] | None:
+    """Return a PNG's or JPEG's ``(width, height)`` from its header, ``None`` when the bytes
+    do not say. Read by hand because OpenCV only tells after decoding, and a few hundred
+    kilobytes of PNG can decode to gigabytes."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 9 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in _JPEG_SOF:
+            return int.from_bytes(data[i + 7 : i + 9], "big"), int.from_bytes(
+                data[i + 5 : i + 7], "big"
+            )
+        if 0xD0 <= marker <= 0xD9 or marker == 0x01:  # markers without a length
+            i += 2
+            continue
+        i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+    return None
 
 
 def decode_picture(data: bytes) -> tuple[Any, str | None]:
@@ -255,6 +286,9 @@ def decode_picture(data: bytes) -> tuple[Any, str | None]:
     or ``(None, why not)``: empty, not a picture, or no OpenCV to read it."""
     if not data:
         return None, EMPTY_PHOTO
+    size = picture_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        return None, TOO_MANY_PIXELS
     try:
         import cv2
         import numpy as np

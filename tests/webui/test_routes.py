@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from tests.webui.conftest import new_table, token
@@ -377,6 +379,37 @@ def test_a_pushed_frame_is_decoded_and_a_corrupt_one_refused(client, make_table)
         assert "not a picture" in _err(client.post(url, data=bad, content_type="image/jpeg"), 400)
     # CAMERA is off in tests: a good frame has nowhere to go, and says so
     _err(client.post(url, data=jpeg, content_type="image/jpeg"), 503)
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG's first bytes: what it says its size is, and no pixels."""
+    ihdr = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    return b"\x89PNG\r\n\x1a\n" + len(ihdr).to_bytes(4, "big") + b"IHDR" + ihdr + bytes(4)
+
+
+def test_a_picture_of_too_many_pixels_is_refused_before_it_is_decoded(client, make_table):
+    """20000 × 20000 pixels fit a few hundred kilobytes of PNG and decode to 1.2 GB."""
+    huge = _png_header(20000, 20000) + bytes(1000)
+    t = make_table("stigespill", source="phone")
+    frame = client.post(f"/api/tables/{t['id']}/frame", data=huge, content_type="image/png")
+    assert "too many pixels" in _err(frame, 400)
+    s = make_table("sten")
+    r = client.post(f"/api/p/{token(s, 0)}/photo", data={"photo": (io.BytesIO(huge), "h.png")})
+    assert r.status_code == 400 and "too many pixels" in r.get_json()["error"]
+
+
+def test_a_pictures_size_is_read_from_its_header():
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    from webui.camera import picture_size
+
+    image = np.zeros((123, 457, 3), np.uint8)
+    for progressive in (0, 1):  # a baseline and a progressive JPEG name their size apart
+        jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_PROGRESSIVE, progressive])[1]
+        assert picture_size(jpeg.tobytes()) == (457, 123)
+    assert picture_size(cv2.imencode(".png", image)[1].tobytes()) == (457, 123)
+    assert picture_size(_png_header(20000, 30)) == (20000, 30)
+    assert picture_size(b"GIF89a") is None and picture_size(b"\xff\xd8\xff") is None
 
 
 def test_photo_of_a_hand(client, make_table):
