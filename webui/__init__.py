@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,13 @@ def _register_errors(app: Flask) -> None:
     def no_table(e: TableNotFound):
         """Answer an unknown table with 404."""
         return error(404, "no such table")
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def cannot_store(e: sqlite3.OperationalError):
+        """Answer 503 when the data folder cannot be written (read-only, disk full): the
+        store is written before memory, so nothing was changed."""
+        log.warning("cannot use the database on %s %s: %s", request.method, request.path, e)
+        return error(503, f"cannot save the table's data ({e}); nothing was changed")
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception):

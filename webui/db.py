@@ -70,10 +70,9 @@ CREATE TABLE IF NOT EXISTS redo (
 
 
 def connect(path: str | Path) -> sqlite3.Connection:
-    """Open the database at ``path`` in WAL mode with durable commits."""
+    """Open the database at ``path`` (in WAL mode since :func:`init_db`) with durable commits."""
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
@@ -89,6 +88,9 @@ def init_db(path: str | Path) -> None:
     try:
         conn = connect(path)
         try:
+            # Kept in the file: later connections need not set it (which needs write access,
+            # and would make every read fail where the folder turned read-only).
+            conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
         finally:
             conn.close()
@@ -122,7 +124,10 @@ class EventStore:
             yield conn
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # Not when BEGIN itself failed (a read-only file), or SQLite already rolled back
+            # (a full disk): a ROLLBACK then would hide the error that says why.
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
         finally:
             conn.close()

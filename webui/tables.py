@@ -11,6 +11,8 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,8 +125,7 @@ class TableHub:
             "seed": seed,
         }
         self.store.create_table(table, players, first)
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             if rt.app_deals:
                 self._commit(rt, [], "app")
         return self.store.table(table_id)
@@ -162,6 +163,20 @@ class TableHub:
             finished=game["finished"] is not None,
         )
 
+    @contextmanager
+    def _locked(self, table_id: str) -> Iterator[Runtime]:
+        """Hold the table's lock and yield its runtime: the current one. A request that
+        waited for the lock while the table moved on to a new game (next game, restart)
+        would otherwise change the game left behind."""
+        while True:
+            rt = self.get(table_id)
+            with rt.lock:
+                with self._lock:
+                    current = self._tables.get(table_id) is rt
+                if current:
+                    yield rt
+                    return
+
     def forget(self, table_id: str) -> None:
         """Drop the in-memory copy (the next ``get`` replays from the store)."""
         with self._lock:
@@ -183,8 +198,7 @@ class TableHub:
             raise IllegalMove("no move given")
         if len(moves) > MAX_BATCH:
             raise IllegalMove(f"at most {MAX_BATCH} moves at once, not {len(moves)}")
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             state = rt.state
             accepted = []
             try:
@@ -242,8 +256,7 @@ class TableHub:
 
     def resolve_chance(self, table_id: str, seat: int | None = None) -> Runtime:
         """Let the app draw the pending chance cards (a virtual deck), as the page may."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             state = rt.state
             if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
                 raise IllegalMove("no card is waiting to be drawn")
@@ -265,8 +278,7 @@ class TableHub:
 
     def undo(self, table_id: str) -> Runtime:
         """Take back the last action: the last player's move and the cards drawn after it."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             if not rt.moves:
                 raise IllegalMove("nothing to undo")
             k = len(rt.moves) - 1
@@ -289,8 +301,7 @@ class TableHub:
 
     def redo(self, table_id: str) -> Runtime:
         """Re-apply the last undone action (a move and the cards drawn after it)."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             if not rt.redo:
                 raise IllegalMove("nothing to redo")
             state = rt.state
@@ -324,8 +335,7 @@ class TableHub:
 
         ``initial`` starts it from a given state (JSON) instead of a fresh deal.
         """
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             if not rt.rules.is_over(rt.state):
                 raise IllegalMove("finish this game first (or undo back to its start)")
             match = self.match(table_id)
@@ -346,8 +356,7 @@ class TableHub:
                 },
             )
             self.forget(table_id)
-        new = self.get(table_id)
-        with new.lock:
+        with self._locked(table_id) as new:
             new.version = rt.version
             if new.app_deals:
                 self._commit(new, [], "app")
@@ -356,8 +365,7 @@ class TableHub:
 
     def restart(self, table_id: str, initial: dict[str, Any]) -> Runtime:
         """Start a new game from ``initial`` now, whether or not the current one is over."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             self.store.new_game(
                 table_id,
                 {
@@ -368,16 +376,14 @@ class TableHub:
                 },
             )
             self.forget(table_id)
-        new = self.get(table_id)
-        with new.lock:
+        with self._locked(table_id) as new:
             new.version = rt.version
             self._publish(new)
         return new
 
     def propose_zones(self, table_id: str, zones: dict[str, Any], frame: tuple[int, int]) -> None:
         """Show the camera's proposed Skip-Bo zones on the table's pages, for confirming."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             rt.zones = {"map": zones, "frame": list(frame)}
             self._publish(rt)
 
@@ -385,8 +391,7 @@ class TableHub:
         self, table_id: str, zones: dict[str, Any], frame: list[int] | None = None
     ) -> None:
         """Store the zones the user confirmed (or dragged into place) with the table."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             options = {**rt.table["options"], "zones": zones, "zones_frame": frame}
             self.store.set_options(table_id, options)
             rt.table["options"] = options
@@ -396,22 +401,19 @@ class TableHub:
 
     def set_prompt(self, table_id: str, prompt: dict[str, Any] | None) -> None:
         """Show (or clear) an "out of sync — please confirm" prompt on the table's pages."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             rt.prompt = prompt
             self._publish(rt)
 
     def touch(self, table_id: str) -> None:
         """Wake the table's pages without a change (a new camera frame, a prompt)."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             self._publish(rt)
 
     def notify(self, table_id: str, check: str) -> None:
         """Show every page of a table something to check (say, cards a photo's reader
         inferred) until the next change."""
-        rt = self.get(table_id)
-        with rt.lock:
+        with self._locked(table_id) as rt:
             rt.notice = {"check": check, "at": time.time()}
             self._publish(rt)
 

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from referee import IllegalMove
 from tests.webui.conftest import token
 from webui import create_app
 
@@ -318,3 +319,74 @@ def test_the_race_chart_keeps_players_with_equal_totals_legible():
     tied = sorted([labels[0][0], labels[2][0]])
     assert tied[1] - tied[0] >= LABEL_GAP  # one above the other, not printed over it
     assert labels[1][0] < tied[0]  # the leader's label stays highest
+
+
+@pytest.mark.parametrize("change", ["play", "undo"])
+def test_a_change_held_up_by_a_new_game_goes_to_the_new_game(app, make_table, monkeypatch, change):
+    """Two taps at once: a move (or undo) and the start of a new game. The move, waiting for
+    the table while the new game starts, must not change the game left behind."""
+    import threading
+
+    t = make_table("stigespill", deal="table")
+    hub = app.extensions["kortbord.hub"]
+    hub.play(t["id"], [{"kind": "draw"}])
+    old = hub.get(t["id"])
+    fetched = threading.Event()
+    get = hub.get
+
+    def get_and_tell(table_id):
+        rt = get(table_id)
+        fetched.set()
+        return rt
+
+    results = []
+
+    def act():
+        try:
+            if change == "play":
+                results.append(hub.play(t["id"], [{"kind": "draw"}]))
+            else:
+                results.append(hub.undo(t["id"]))
+        except IllegalMove as e:
+            results.append(str(e))
+
+    with old.lock:
+        monkeypatch.setattr(hub, "get", get_and_tell)
+        waiting = threading.Thread(target=act)
+        waiting.start()
+        assert fetched.wait(5)  # it holds the old game's runtime and waits for its lock
+        monkeypatch.setattr(hub, "get", get)
+        hub.restart(t["id"], old.rules.state_to_json(old.states[0]))
+    waiting.join(5)
+    new = hub.get(t["id"])
+    # the new game has nothing to undo yet
+    assert results == ([new] if change == "play" else ["nothing to undo"])
+    assert [m["move"]["kind"] for m in old.moves] == ["draw"]  # the old game as it was
+    assert _moves_in_db(app, t["id"])[:1] == ['{"kind": "draw", "seat": null}']
+    assert len(new.moves) == (1 if change == "play" else 0)
+
+
+def test_a_data_folder_that_cannot_be_written_refuses_changes_clearly(
+    app, client, make_table, monkeypatch
+):
+    """Read-only or full: the change is refused with 503 and why; pages still read."""
+    import webui.db
+
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    before = client.get(url).get_json()
+    connect = webui.db.connect
+
+    def read_only(path):
+        conn = connect(path)
+        conn.execute("PRAGMA query_only = ON")  # writes fail as on a read-only disk
+        return conn
+
+    monkeypatch.setattr(webui.db, "connect", read_only)
+    r = client.post(f"{url}/moves", json={"move": {"kind": "draw"}})
+    assert r.status_code == 503
+    assert r.get_json()["error"].startswith("cannot save the table's data (attempt to write")
+    assert client.get(url).get_json()["moves_made"] == before["moves_made"] == 0
+    assert client.get("/api/tables").status_code == 200
+    monkeypatch.setattr(webui.db, "connect", connect)
+    assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
