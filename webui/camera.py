@@ -23,6 +23,8 @@ log = logging.getLogger("kortbord.web.camera")
 
 NO_RECOGNIZER = "No card recognizer is installed on this server: tap your cards instead."
 JPEG_QUALITY = 80
+# A camera in one of these states gives no pictures (until its source says "open" again).
+NO_PICTURES = ("lost", "reconnecting", "ended", "error", "closed")
 
 
 @dataclass
@@ -36,7 +38,13 @@ class Reading:
 
 
 class TableCamera:
-    """One table's camera: a thread reading frames, the newest JPEG, a condition to wait on."""
+    """One table's camera: a thread reading frames, the newest JPEG, a condition to wait on.
+
+    ``state`` and ``message`` are what its source last said (see
+    :class:`vision.sources.SourceStatus`): ``starting``, ``open``, ``lost``, ``reconnecting``,
+    ``ended``, ``error`` or ``closed``, and a sentence naming the camera; ``on_change(cam)`` is
+    called when the state changes, so the table's pages can show it.
+    """
 
     def __init__(
         self,
@@ -47,6 +55,7 @@ class TableCamera:
         push: Callable[[bytes], None] | None = None,
         close: Callable[[], None] | None = None,
         realtime: bool = False,
+        on_change: Callable[[TableCamera], None] | None = None,
     ):
         self.realtime = realtime  # a recorded video plays at its own pace, not as fast as read
         self.table_id = table_id
@@ -57,7 +66,10 @@ class TableCamera:
         self._close = close
         self.jpeg: bytes | None = None
         self.frame_no = 0
-        self.status = "starting"
+        self.status = "starting"  # the reader's word on the last frame
+        self.state = "starting"
+        self.message = ""
+        self._on_change = on_change
         self.cond = threading.Condition()
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._run, name=f"camera-{table_id}", daemon=True)
@@ -75,6 +87,27 @@ class TableCamera:
         with self.cond:
             self.cond.notify_all()
 
+    @property
+    def done(self) -> bool:
+        """Whether no more frames will come: stopped, or the thread has ended."""
+        return self.stopped.is_set() or not self.thread.is_alive()
+
+    def source_status(self, status: Any) -> None:
+        """Take what the source says (a :class:`vision.sources.SourceStatus`)."""
+        if status.state != "skipped":  # one corrupt frame among good ones: the log says it
+            self._set(status.state, status.message)
+
+    def _set(self, state: str, message: str) -> None:
+        with self.cond:
+            changed = state != self.state
+            self.state, self.message = state, message
+            self.cond.notify_all()  # a viewer waiting for a picture that will not come
+        if changed and self._on_change is not None:
+            try:
+                self._on_change(self)
+            except Exception:  # telling the pages must never stop the camera
+                log.exception("camera of table %s: could not show its state", self.table_id)
+
     def _run(self) -> None:
         try:
             start = time.monotonic()
@@ -90,6 +123,8 @@ class TableCamera:
                 except Exception as e:  # a bad frame must never stop the table's camera
                     log.exception("camera reader failed on table %s", self.table_id)
                     reading = Reading(status=f"reader error: {e}")
+                if self.state == "starting":  # pushed frames: their source never says "open"
+                    self._set("open", "")
                 with self.cond:
                     if reading.jpeg is not None:
                         self.jpeg = reading.jpeg
@@ -99,19 +134,21 @@ class TableCamera:
                     self.cond.notify_all()
                 self._on_reading(self.table_id, reading)
             self.status = "ended"
-        except Exception as e:
+            if self.state not in ("ended", "closed"):  # a source that ends without a word
+                self._set("ended", "the camera gives no more pictures")
+        except Exception as e:  # a video that cannot be read, a driver that fell over
             log.exception("camera of table %s stopped", self.table_id)
             self.status = f"stopped: {e}"
+            self._set("error", str(e))
         with self.cond:
             self.cond.notify_all()
 
     def wait_frame(self, after: int, timeout: float) -> tuple[int, bytes | None]:
-        """Return the newest (frame number, JPEG) once it is newer than ``after``."""
+        """Return the newest (frame number, JPEG) once it is newer than ``after``, or sooner
+        when none will come: the camera stopped, or its source is lost."""
         with self.cond:
             self.cond.wait_for(
-                lambda: (
-                    self.frame_no > after or self.stopped.is_set() or not self.thread.is_alive()
-                ),
+                lambda: self.frame_no > after or self.done or self.state in NO_PICTURES,
                 timeout=timeout,
             )
             return self.frame_no, self.jpeg
@@ -162,6 +199,8 @@ class CameraHub:
     def __init__(self, app: Flask):
         self.app = app
         self.cameras: dict[str, TableCamera] = {}
+        self.failures: dict[str, str] = {}  # table → why its camera would not open
+        self._stops: dict[str, int] = {}  # table → how often its camera was stopped
         self._lock = threading.Lock()
 
     def get(self, table_id: str) -> TableCamera | None:
@@ -169,12 +208,27 @@ class CameraHub:
         with self._lock:
             return self.cameras.get(table_id)
 
+    def view(self, table_id: str) -> dict[str, str]:
+        """Return what the table's pages show of its camera: ``{"state", "message"}``, the
+        state ``off`` when none was started, ``error`` when it would not open."""
+        with self._lock:
+            cam = self.cameras.get(table_id)
+            failure = self.failures.get(table_id)
+        if cam is not None:
+            with cam.cond:
+                return {"state": cam.state, "message": cam.message}
+        if failure is not None:
+            return {"state": "error", "message": failure}
+        return {"state": "off", "message": ""}
+
     def ensure(self, table_id: str) -> TableCamera | None:
-        """Start the table's camera if it has a source and none runs; return it."""
+        """Start the table's camera if it has a source and none runs; return it, or ``None``
+        (no camera; :meth:`view` says why when it would not open)."""
         with self._lock:
             cam = self.cameras.get(table_id)
             if cam is not None and cam.thread.is_alive():
                 return cam
+            stops = self._stops.get(table_id, 0)
         hub = self.app.extensions["kortbord.hub"]
         rt = hub.get(table_id)
         source = rt.table["source"]
@@ -184,17 +238,60 @@ class CameraHub:
             cam = self._open(table_id, source, rt.rules)
         except Exception as e:  # no OpenCV, no camera: the table still works by tapping
             log.warning("no camera for table %s (%s): %s", table_id, source, e)
+            why = str(e)
+            with self._lock:
+                # told once, and not for a source changed meanwhile (the camera stopped since)
+                new = self._stops.get(table_id, 0) == stops and self.failures.get(table_id) != why
+                if new:
+                    self.failures[table_id] = why
+            if new:
+                self._tell(table_id)
             return None
         with self._lock:
+            # Checked and started under the lock: a registered camera always runs, so no
+            # other caller replaces it; and a camera opened for a source that was changed
+            # meanwhile (the camera stopped since) is not kept.
             old = self.cameras.get(table_id)
             if old is not None and old.thread.is_alive():
-                cam.stop()
-                return old
-            self.cameras[table_id] = cam
-        return cam.start()
+                winner = old
+            elif self._stops.get(table_id, 0) != stops:
+                winner = None
+            else:
+                self.cameras[table_id] = cam
+                self.failures.pop(table_id, None)
+                cam.start()
+                winner = cam
+        if winner is not cam:
+            cam.stop()
+            return winner
+        self._tell(table_id)
+        return cam
+
+    def stop(self, table_id: str) -> None:
+        """Stop the table's camera and forget why one would not open; call it after the
+        table's source changed, so a camera being opened for the old one is not kept."""
+        with self._lock:
+            cam = self.cameras.pop(table_id, None)
+            self.failures.pop(table_id, None)
+            self._stops[table_id] = self._stops.get(table_id, 0) + 1
+        if cam is not None:
+            cam.stop()
+
+    def _changed(self, cam: TableCamera) -> None:
+        with self._lock:
+            if self.cameras.get(cam.table_id) is not cam:
+                return  # a camera being replaced or stopped: its pages show the new one
+        self._tell(cam.table_id)
+
+    def _tell(self, table_id: str) -> None:
+        """Wake the table's pages to show the camera's new state (server-sent events)."""
+        try:
+            self.app.extensions["kortbord.hub"].touch(table_id)
+        except Exception as e:  # a table deleted meanwhile: nobody to tell
+            log.debug("camera of table %s: %s", table_id, e)
 
     def _open(self, table_id: str, source: str, rules: Any) -> TableCamera:
-        from vision.sources import QueueSource, open_source
+        from vision.sources import QueueSource, SourceError, open_source
 
         hub = self.app.extensions["kortbord.hub"]
         reader = make_reader(
@@ -206,24 +303,37 @@ class CameraHub:
             on_zones=lambda zones, frame: hub.propose_zones(table_id, zones, frame),
         )
         if source == "phone":
-            q = QueueSource(name=f"phone camera of table {table_id}")
-            return TableCamera(
-                table_id, q.frames, reader, self._on_reading, push=q.push, close=q.close
+            src = QueueSource(name=f"phone camera of table {table_id}")
+            cam = TableCamera(
+                table_id,
+                src.frames,
+                reader,
+                self._on_reading,
+                push=src.push,
+                close=src.close,
+                on_change=self._changed,
             )
+            src.on_status = cam.source_status
+            return cam
         spec = source.split(":", 1)[1] if source.startswith(("webcam:", "video:")) else source
         if source.startswith("video:"):
+            if not Path(spec).exists():  # moved or deleted since the table was made
+                raise SourceError(f"cannot open video {spec!r}: no such file")
             from vision.pipeline import load_events
 
             spec = load_events(spec)[1] if Path(spec).is_dir() else spec
         src = open_source(spec)
-        return TableCamera(
+        cam = TableCamera(
             table_id,
             src.frames,
             reader,
             self._on_reading,
             close=src.close,
             realtime=source.startswith("video:"),
+            on_change=self._changed,
         )
+        src.on_status = cam.source_status
+        return cam
 
     def _on_reading(self, table_id: str, reading: Reading) -> None:
         from referee import IllegalMove
@@ -241,7 +351,10 @@ class CameraHub:
         """Stop every table's camera."""
         with self._lock:
             cams = list(self.cameras.values())
+            for table_id in self.cameras:
+                self._stops[table_id] = self._stops.get(table_id, 0) + 1
             self.cameras.clear()
+            self.failures.clear()
         for cam in cams:
             cam.stop()
 

@@ -10,6 +10,7 @@ from flask import abort, current_app, request
 from flask.json.provider import DefaultJSONProvider
 
 from webui import i18n
+from webui.camera import CameraHub, cameras
 from webui.snapshot import snapshot
 from webui.tables import Runtime, TableHub, hub
 
@@ -64,21 +65,30 @@ def moves_from_body(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def page_snapshot(
-    rt: Runtime, seat: int | None, lang: str | None = None, table_hub: TableHub | None = None
+    rt: Runtime,
+    seat: int | None,
+    lang: str | None = None,
+    table_hub: TableHub | None = None,
+    camera_hub: CameraHub | None = None,
 ) -> dict[str, Any]:
-    """Return the snapshot for a page, computed once per table version, seat and language.
+    """Return the snapshot for a page, computed once per table version, seat, language and
+    camera state (the table's page shows its camera's).
 
-    Pass ``lang`` and ``table_hub`` when calling outside a request (a stream's generator).
+    Pass ``lang``, ``table_hub`` and ``camera_hub`` when calling outside a request (a
+    stream's generator).
     """
     lang = lang or i18n.current_language()
     table_hub = table_hub or hub()
-    key = (rt.version, seat, lang)
+    camera = None
+    if seat is None and rt.table["source"] != "none":
+        camera = (camera_hub or cameras()).view(rt.table["id"])
+    key = (rt.version, seat, lang, camera and (camera["state"], camera["message"]))
     cache = rt.__dict__.setdefault("_snapshots", {})
     with rt.lock:
         hit = cache.get(key)
         if hit is None:
             if len(cache) > 64 or any(k[0] != rt.version for k in cache):
                 cache.clear()
-            hit = snapshot(rt, seat, i18n.translator(lang), table_hub)
+            hit = snapshot(rt, seat, i18n.translator(lang), table_hub, camera)
             cache[key] = hit
         return hit

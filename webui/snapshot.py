@@ -15,8 +15,11 @@ from webui.tables import Runtime
 HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: hints are public
 
 
-def snapshot(rt: Runtime, seat: int | None, t, hub=None) -> dict[str, Any]:
-    """Return the JSON a page renders; ``t`` translates; ``seat`` None is the table's page."""
+def snapshot(
+    rt: Runtime, seat: int | None, t, hub=None, camera: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Return the JSON a page renders; ``t`` translates; ``seat`` None is the table's page,
+    which also shows ``camera``: what the table's camera does (``{"state", "message"}``)."""
     rules, state = rt.rules, rt.state
     view_seat = seat
     on = rules.to_move(state)
@@ -61,6 +64,8 @@ def snapshot(rt: Runtime, seat: int | None, t, hub=None) -> dict[str, Any]:
         "notice": rt.notice,
         "prompt": rt.prompt if seat is None else None,
     }
+    if seat is None and camera is not None:
+        out["camera"] = camera
     if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":
         confirmed = rt.table["options"].get("zones")
         proposed = rt.zones

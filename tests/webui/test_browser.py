@@ -223,7 +223,8 @@ def test_stigespill_against_the_demo_video(browser, server):
         # every move came from the camera and is exactly what happened in the video
         assert set(log["sources"]) == {"camera"}
         assert log["moves"] == server.demo_events["moves"][: len(log["moves"])]
-        assert phone.evaluate("document.getElementById('camera').naturalWidth") > 0
+        # (the viewer opens again when the demo's video starts over: give it a moment)
+        phone.wait_for_function("document.getElementById('camera').naturalWidth > 0", timeout=5000)
     assert "drew" in phone.inner_text("#last")
     shot(phone, "demo-phone")
     laptop = browser.new_page(viewport=LAPTOP)

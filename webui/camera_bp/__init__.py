@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request
 
 from webui import access
-from webui.camera import NO_RECOGNIZER, TableCamera, cameras, decode_picture
+from webui.camera import NO_PICTURES, NO_RECOGNIZER, TableCamera, cameras, decode_picture
 from webui.common import json_body, page_snapshot
 from webui.home import _source
 from webui.tables import hub
@@ -21,13 +21,20 @@ MAX_PIXELS = 100_000  # no picture, and so no zone or card in it, is wider than 
 
 
 def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
-    """Yield the camera's newest JPEG as multipart parts (a thin generator per viewer)."""
+    """Yield the camera's newest JPEG as multipart parts (a thin generator per viewer).
+
+    The stream ends when the camera stops or its source is lost: the page says why (the
+    snapshot's ``camera``) and opens the viewer again when pictures come back. While the
+    camera starts, the viewer waits for its first picture; an idle one gets the last picture
+    again every ``MJPEG_IDLE_S``, so the connection stays open.
+    """
     seen, sent = 0, 0
     while max_frames is None or sent < max_frames:
-        seen, jpeg = cam.wait_frame(seen, MJPEG_IDLE_S)
+        frame_no, jpeg = cam.wait_frame(seen, MJPEG_IDLE_S)
+        if frame_no == seen and (cam.done or cam.state in NO_PICTURES):
+            return
+        seen = frame_no
         if jpeg is None:
-            if not cam.thread.is_alive():
-                return
             continue
         yield (
             b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
@@ -48,6 +55,9 @@ def stream(table_id: str):
     access.require_view(rt.table)
     cam = cameras().ensure(table_id)
     if cam is None:
+        failure = cameras().view(table_id)
+        if failure["state"] == "error":
+            abort(503, failure["message"])
         abort(404, "this table has no camera")
     frames = request.args.get("frames", type=int)
     return Response(
@@ -59,7 +69,8 @@ def stream(table_id: str):
 
 @bp.get("/api/tables/<table_id>/camera")
 def status(table_id: str):
-    """Return whether the table's camera runs, its status and frame count."""
+    """Return whether the table's camera runs, its source's state and message (lost,
+    reconnecting…), the reader's status and the frame count."""
     rt = hub().get(table_id)
     access.require_view(rt.table)
     cam = cameras().get(table_id)
@@ -67,6 +78,7 @@ def status(table_id: str):
         {
             "source": rt.table["source"],
             "running": bool(cam and cam.thread.is_alive()),
+            **cameras().view(table_id),
             "status": cam.status if cam else "off",
             "frames": cam.frame_no if cam else 0,
         }
@@ -137,11 +149,8 @@ def set_source(table_id: str):
     rt = hub().get(table_id)
     access.require_owner(rt.table)
     source = _source(json_body())
-    cam = cameras().get(table_id)
-    if cam is not None:
-        cam.stop()
-        cameras().cameras.pop(table_id, None)
     hub().store.set_source(table_id, source)
     rt.table["source"] = source
+    cameras().stop(table_id)  # after the change: a camera opening for the old source is dropped
     hub().touch(table_id)
     return jsonify({"source": source})

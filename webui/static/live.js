@@ -79,6 +79,7 @@ const Kortbord = (() => {
     renderPlayers();
     renderMatch();
     renderZones();
+    renderCamera();
     if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
     if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
   }
@@ -249,6 +250,27 @@ const Kortbord = (() => {
     box.replaceChildren(chart, table);
     if (m.over) box.prepend(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => names[s]).join(", ") })}` }));
     if (cfg.chart) fetch(`${cfg.chart}?v=${encodeURIComponent(key)}`).then((r) => r.ok ? r.text() : "").then((svgText) => { chart.innerHTML = svgText; });
+  }
+
+  // ---- the camera's state: why it gives no pictures (lost, reconnecting, ended, error) -----
+  const CAMERA_TROUBLE = ["lost", "reconnecting", "ended", "error"];
+  let cameraState = null;
+
+  function renderCamera() {
+    const box = $("camera-state"), cam = snap.camera;
+    if (!box || !cam) return;
+    const trouble = CAMERA_TROUBLE.includes(cam.state);
+    box.hidden = !trouble;
+    box.className = "cam-state" + (cam.state === "ended" ? "" : " bad");
+    // The page hears of a change of state, not of each attempt: leave out the next attempt's time.
+    const message = cam.message.replace(/ in [\d.]+ s \(attempt \d+\)$/, "…");
+    box.textContent = trouble ? t("camera_state", { message }) : "";
+    // The viewer's stream ends when the camera gives no pictures: open it again when it does.
+    const img = $("camera");
+    if (img && CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) {
+      img.src = `${img.src.split("?")[0]}?t=${Date.now()}`;
+    }
+    cameraState = cam.state;
   }
 
   // ---- Skip-Bo camera zones: shown over the camera picture, dragged, confirmed ------------

@@ -21,6 +21,7 @@ from flask import (
 
 from referee import IllegalMove
 from webui import access, i18n
+from webui.camera import cameras
 from webui.common import json_body, moves_from_body, page_snapshot
 from webui.live import sse_stream
 from webui.tables import Runtime, hub
@@ -105,11 +106,11 @@ def events(table_id: str):
 def _stream(rt: Runtime, seat: int | None) -> Response:
     app = current_app._get_current_object()
     lang = i18n.current_language()
-    table_hub = hub()
+    table_hub, camera_hub = hub(), cameras()
     gen = sse_stream(
         app.extensions["kortbord.broadcaster"],
         rt.table["id"],
-        lambda: page_snapshot(table_hub.get(rt.table["id"]), seat, lang, table_hub),
+        lambda: page_snapshot(table_hub.get(rt.table["id"]), seat, lang, table_hub, camera_hub),
         heartbeat_s=app.config["SSE_HEARTBEAT_S"],
     )
     return Response(

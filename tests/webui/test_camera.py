@@ -1,0 +1,259 @@
+"""The table's camera: what a lost, reconnecting or ended source says reaches the table's
+page, the viewer never hangs on a camera that gives no pictures, and one table has one
+camera thread however many requests start it at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from webui import create_app, games
+from webui.camera import Reading, TableCamera
+
+np = pytest.importorskip("numpy")
+sources = pytest.importorskip("vision.sources")
+
+STREAM = "http://127.0.0.1:9/x.mjpg"
+
+
+class FakeCapture:
+    """A cv2.VideoCapture stand-in: reads ``script`` (an image, or ``None`` for a failed read),
+    then, when ``endless``, a new picture every ``pace`` seconds."""
+
+    def __init__(self, script: list, props: dict | None = None, endless: bool = False):
+        self.script = list(script)
+        self.props = props or {}
+        self.endless = endless
+
+    def isOpened(self) -> bool:
+        return True
+
+    def read(self):
+        if self.script:
+            item = self.script.pop(0)
+            return item is not None, item
+        if self.endless:
+            time.sleep(0.02)
+            return True, _image()
+        return False, None
+
+    def release(self) -> None:
+        pass
+
+    def get(self, prop):
+        return float(self.props.get(prop, 0.0))
+
+
+def _image() -> Any:
+    return np.full((24, 32, 3), 90, np.uint8)
+
+
+@pytest.fixture
+def camera_app(tmp_path, monkeypatch):
+    """An app with cameras on and a plain reader, so no recognizer has to load."""
+    import webui.camera as camera
+
+    def plain(*args, **kwargs) -> Callable[[Any], Reading]:
+        return lambda frame: Reading(jpeg=b"\xff\xd8\xff" + bytes([frame.index % 256]))
+
+    monkeypatch.setattr(camera, "make_reader", plain)
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": True})
+    yield app
+    app.extensions["kortbord.cameras"].stop_all()
+
+
+def _opener(monkeypatch, captures: list) -> None:
+    """Make every source the app opens read ``captures`` in turn (``None``: the camera is
+    not there), with reconnection back-offs of hundredths of a second."""
+    real = sources.open_source
+
+    def open_source(spec, **kw):
+        kw.update(opener=lambda target: captures.pop(0) if captures else None)
+        if str(spec).startswith("http"):
+            kw.update(backoff=0.01, max_backoff=0.05)
+        return real(spec, **kw)
+
+    monkeypatch.setattr(sources, "open_source", open_source)
+
+
+def _wait(poll: Callable[[], Any], until: Callable[[Any], bool], seconds: float = 10.0) -> Any:
+    deadline = time.monotonic() + seconds
+    value = poll()
+    while not until(value) and time.monotonic() < deadline:
+        time.sleep(0.02)
+        value = poll()
+    return value
+
+
+def _view(client, table_id: str, seconds: float = 10.0) -> bytes | None:
+    """Read the table's MJPEG viewer to its end; ``None`` if it is still open after
+    ``seconds`` (a viewer that hangs)."""
+    box: dict[str, bytes] = {}
+
+    def read() -> None:
+        box["body"] = client.get(f"/t/{table_id}/camera.mjpg").get_data()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(seconds)
+    return box.get("body")
+
+
+def _table(client, source: str = "stream", **form: Any) -> str:
+    body = {"game": "sten", "players": 2, "source": source, "stream_url": STREAM, **form}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["id"]
+
+
+def _video_table(app, source: str) -> str:
+    setup = games.parse_setup("sten", {"players": 2})
+    return app.extensions["kortbord.hub"].create(setup, source=source)["id"]
+
+
+def test_a_stream_that_never_answers_is_said_on_the_page(camera_app, monkeypatch):
+    _opener(monkeypatch, [])
+    client = camera_app.test_client()
+    table_id = _table(client)
+    url = f"/api/tables/{table_id}"
+    page = camera_app.extensions["kortbord.broadcaster"].subscribe(table_id)
+    assert _view(client, table_id) == b""  # no picture ever came: the viewer ends, empty
+    cam = _wait(
+        lambda: client.get(f"{url}/camera").get_json(), lambda c: "(attempt 3)" in c["message"]
+    )
+    assert cam["running"] and cam["state"] == "reconnecting" and cam["frames"] == 0
+    assert cam["message"].startswith(f"reconnecting to {STREAM} in ")
+    snap = client.get(url).get_json()
+    assert snap["camera"]["state"] == "reconnecting" and STREAM in snap["camera"]["message"]
+    woken = []
+    while not page.queue.empty():
+        woken.append(page.queue.get_nowait())
+    assert woken[-1] == snap["version"]  # the page was woken to show it (server-sent events)
+    assert "Camera: {message}" in client.get(f"/t/{table_id}").get_data(as_text=True)
+
+
+def test_a_lost_stream_is_said_and_its_return_seen(camera_app, monkeypatch):
+    _opener(monkeypatch, [FakeCapture([_image()] * 3), None, None, FakeCapture([], endless=True)])
+    client = camera_app.test_client()
+    table_id = _table(client)
+    url = f"/api/tables/{table_id}/camera"
+    camera_app.extensions["kortbord.cameras"].ensure(table_id)
+    back = _wait(lambda: client.get(url).get_json(), lambda c: c["frames"] > 5)
+    assert back["state"] == "open" and back["message"] == f"reconnected to {STREAM}"
+    assert client.get(f"/api/tables/{table_id}").get_json()["camera"]["state"] == "open"
+    assert _view(client, table_id, 0.5) is None  # pictures come: the viewer stays open
+
+
+def test_a_lost_stream_ends_the_viewer_and_tells_why(camera_app, monkeypatch):
+    _opener(monkeypatch, [FakeCapture([_image()] * 3)])
+    client = camera_app.test_client()
+    table_id = _table(client)
+    cam = camera_app.extensions["kortbord.cameras"].ensure(table_id)
+    shown = _wait(
+        lambda: client.get(f"/api/tables/{table_id}/camera").get_json(),
+        lambda c: c["state"] == "reconnecting",
+    )
+    assert shown["frames"] == 3 and shown["running"]
+    body = _view(client, table_id)
+    assert body is not None and body.count(b"--frame") <= 1  # the last picture, then the end
+    assert cam.thread.is_alive()  # the camera itself keeps trying
+    snap = client.get(f"/api/tables/{table_id}").get_json()
+    assert snap["camera"]["state"] == "reconnecting"
+
+
+def test_a_video_that_ends_damaged_says_how_much_was_read(camera_app, monkeypatch, tmp_path):
+    cv2 = pytest.importorskip("cv2")
+    video = tmp_path / "clip.avi"
+    video.write_bytes(b"not read: the capture is a stand-in")
+    script = [_image(), _image(), None, _image(), None]
+    _opener(monkeypatch, [FakeCapture(script, {cv2.CAP_PROP_FRAME_COUNT: 4})])
+    client = camera_app.test_client()
+    table_id = _video_table(camera_app, f"video:{video}")
+    cam = camera_app.extensions["kortbord.cameras"].ensure(table_id)
+    cam.thread.join(10)
+    shown = client.get(f"/api/tables/{table_id}/camera").get_json()
+    assert shown["state"] == "ended" and not shown["running"] and shown["frames"] == 3
+    assert shown["message"] == f"end of {video} after 4 frames (1 could not be read)"
+    assert client.get(f"/api/tables/{table_id}").get_json()["camera"] == {
+        "state": "ended",
+        "message": shown["message"],
+    }
+
+
+def test_a_missing_video_is_said_not_just_off(camera_app, tmp_path):
+    client = camera_app.test_client()
+    gone = tmp_path / "gone.avi"
+    table_id = _video_table(camera_app, f"video:{gone}")
+    r = client.get(f"/t/{table_id}/camera.mjpg", headers={"Accept": "application/json"})
+    assert r.status_code == 503 and "no such file" in r.get_json()["error"]
+    shown = client.get(f"/api/tables/{table_id}/camera").get_json()
+    assert shown["state"] == "error" and not shown["running"]
+    assert shown["message"] == f"cannot open video {str(gone)!r}: no such file"
+    assert client.get(f"/api/tables/{table_id}").get_json()["camera"]["state"] == "error"
+
+
+def test_a_camera_table_without_a_camera_yet_shows_it_off(camera_app):
+    client = camera_app.test_client()
+    table_id = _table(client, "phone")
+    assert client.get(f"/api/tables/{table_id}").get_json()["camera"] == {
+        "state": "off",
+        "message": "",
+    }
+    none = _table(client, "none")
+    assert "camera" not in client.get(f"/api/tables/{none}").get_json()
+
+
+def _camera_threads(table_id: str) -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == f"camera-{table_id}" and t.is_alive()]
+
+
+def test_one_camera_thread_however_many_start_it_at_once(camera_app, monkeypatch):
+    client = camera_app.test_client()
+    table_id = _table(client, "phone")
+    cams = camera_app.extensions["kortbord.cameras"]
+    start = TableCamera.start
+
+    def slow_start(cam: TableCamera) -> TableCamera:
+        time.sleep(0.02)  # a busy server: the thread starts a moment after it is registered
+        return start(cam)
+
+    monkeypatch.setattr(TableCamera, "start", slow_start)
+    barrier = threading.Barrier(8)
+    got: list[TableCamera | None] = []
+
+    def ask() -> None:
+        barrier.wait()
+        got.append(cams.ensure(table_id))
+
+    askers = [threading.Thread(target=ask) for _ in range(8)]
+    for t in askers:
+        t.start()
+    for t in askers:
+        t.join(10)
+    threads = _camera_threads(table_id)
+    assert len(threads) == 1
+    assert len(got) == 8 and all(cam is cams.get(table_id) for cam in got)
+    assert client.post(f"/api/tables/{table_id}/source", json={"source": "none"}).status_code == 200
+    threads[0].join(5)
+    assert _camera_threads(table_id) == []
+
+
+def test_a_camera_opened_as_the_source_changes_is_not_kept(camera_app, monkeypatch):
+    client = camera_app.test_client()
+    table_id = _table(client, "phone")
+    cams = camera_app.extensions["kortbord.cameras"]
+    opened = cams._open
+
+    def open_while_switched_off(*args) -> TableCamera:
+        cam = opened(*args)
+        r = client.post(f"/api/tables/{table_id}/source", json={"source": "none"})
+        assert r.status_code == 200
+        return cam
+
+    monkeypatch.setattr(cams, "_open", open_while_switched_off)
+    assert cams.ensure(table_id) is None
+    assert _camera_threads(table_id) == [] and cams.get(table_id) is None
