@@ -182,17 +182,23 @@ _SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H",
 _STD_RE = re.compile(r"^(10|[2-9]|KN|[AEJQDKBT1])([SHDC♠♥♦♣♤♡♢♧])$")
 
 
-@cache
 def parse_card(text: str) -> Card:
     """Parse a card code, forgivingly.
 
-    Accepts lower case, ``T`` for 10, suit symbols, Nordic index letters (``E`` ace,
-    ``Kn``/``B`` jack, ``D`` queen), ``JK``/``joker`` (also ``JK-1``), ``SB1``–``SB12``,
-    ``SBW``. Raises :class:`CardError` naming the input for anything else.
+    Accepts lower case, ``T`` for 10, suit symbols (also as a phone's emoji, ``♥️``), Nordic
+    index letters (``E`` ace, ``Kn``/``B`` jack, ``D`` queen), ``JK``/``joker`` (also
+    ``JK-1``), ``SB1``–``SB12``, ``SBW``. Raises :class:`CardError` naming the input for
+    anything else.
     """
-    if not isinstance(text, str):
-        raise CardError(f"a card code must be text, not {type(text).__name__}: {text!r}")
-    t = text.strip().upper().replace(" ", "")
+    if not isinstance(text, str):  # checked before the cache, which would hash a list
+        raise CardError(f"a card code must be text, not {type(text).__name__}: {text!r:.40}")
+    return _parse_code(text)
+
+
+@cache
+def _parse_code(text: str) -> Card:
+    # U+FE0F asks for the emoji form of the symbol before it (phones add it to ♥ and ♦).
+    t = text.strip().upper().replace(" ", "").replace("\ufe0f", "")
     if t in ("JK", "JOKER") or re.fullmatch(r"JK-?\d", t):
         return JOKER
     m = re.fullmatch(r"SB(\d{1,2}|W)", t)

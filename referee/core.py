@@ -162,8 +162,13 @@ class Rules(ABC):
                 raise IllegalMove(f"move {data['kind']!r} needs {name!r}")
             value = data[name]
             if "Card" in str(f.type):
+                many = str(f.type).startswith("tuple")  # tuple[Card, ...]: a list of codes
+                if value is not None and many != isinstance(value, list):
+                    raise IllegalMove(
+                        f"{name} must be {'a list of card codes' if many else 'one card code'}"
+                    )
                 try:
-                    if isinstance(value, list):
+                    if many:
                         value = tuple(parse_card(v) for v in value)
                     elif value is not None:
                         value = parse_card(value)

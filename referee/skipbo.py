@@ -544,6 +544,7 @@ class SkipBo(Rules):
             self._reveal(w, move.card)
         elif isinstance(move, TableTalkPenalty):
             self._penalty(w, move.seat)
+            self._settle_hidden(w)  # it may take the last cards a draw was owed from
         return w.freeze()
 
     def _play(self, w: _Work, move: Play) -> None:

@@ -43,6 +43,8 @@ from referee.cards import (
         ("sb12", "SB12"),
         ("SBW", "SBW"),
         (" 9 c ", "9C"),
+        ("Q\u2665\ufe0f", "QH"),  # a phone's emoji heart: ♥ asked to show as an emoji
+        ("7\u2666\ufe0f", "7D"),
     ],
 )
 def test_parse_is_forgiving(text, code):
@@ -55,9 +57,10 @@ def test_unknown_codes_fail_naming_the_input(bad):
         parse_card(bad)
 
 
-def test_non_text_fails_clearly():
+@pytest.mark.parametrize("bad", [7, None, {}, ["AS"], ("AS",)])
+def test_non_text_fails_clearly(bad):
     with pytest.raises(CardError, match="must be text"):
-        parse_card(7)
+        parse_card(bad)
 
 
 def test_cards_are_hashable_values():

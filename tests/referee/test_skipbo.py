@@ -882,3 +882,38 @@ def test_seeded_playouts_of_variants(config):
         result, _ = play_game(rules, seed, [policy] * rules.seats)
         assert result.violations == [], result.violations[:3]
         assert result.scores["winners"]
+
+
+def test_a_penalty_that_takes_the_last_cards_of_an_owed_draw_cancels_that_draw():
+    """At a real table the player on turn may still owe a draw when a table-talk penalty
+    takes the draw pile's last cards (nothing set aside to shuffle in): the draw cannot
+    happen, and the game goes on without it (before, every move then failed)."""
+    rules = SkipBo(players=4, teams=True, stock=30)
+    rng = random.Random(0)
+    state = rules.table_state(random.Random(0))
+    while not (
+        rules.to_move(state) == CHANCE
+        and state.owed
+        and len(state.draw) <= 2
+        and not state.done
+        and not state.turn_up
+    ):
+        move = rules.chance_move(state, rng) if rules.to_move(state) == CHANCE else None
+        state = rules.apply(state, move or rules.greedy_move(state, rng))
+    after = rules.apply(state, TableTalkPenalty(1))
+    assert after.owed == 0 and after.draw == ()
+    assert rules.to_move(after) == state.turn  # the player on turn plays on, without drawing
+    for move in rules.legal_moves(after):
+        assert rules.invariant_violations(rules.apply(after, move)) == []
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"kind": "reveal", "card": {}}, "a card code must be text, not dict"),
+        ({"kind": "discard", "card": ["SB3"], "pile": 0}, "card must be one card code"),
+    ],
+)
+def test_a_card_given_as_anything_but_its_code_is_refused_with_a_sentence(data, words):
+    with pytest.raises(IllegalMove, match=words):
+        SkipBo().move_from_json(data)
