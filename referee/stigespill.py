@@ -74,15 +74,15 @@ IDEAL_GAP = GOAL / (FACE_COUNT + 1)
 CLUSTER_LIMIT = 1.2
 """Unevenness (RMS gap error, in road cards) above which the face cards count as clustered."""
 
-# Hints: Monte Carlo rollouts per option; the rollout plays a hand card when it saves at
-# least this many expected turns over a draw.
-# A token's turns to finish spread widely (snakes): at the start of a road the mean over 300
-# sampled piles still moved by 1.8 turns (one standard deviation) from seed to seed, and the
-# hint said 28.3 turns where the mean is 25.6. Over 2000 the spread is about 0.7 (36 ms);
-# a hand's options share their sampled piles, so comparing them is steadier than their
-# figures (600 piles: 28 ms with four options).
-HINT_SAMPLES = 600
-CLASSIC_HINT_SAMPLES = 2000
+# Hints: Monte Carlo rollouts per option. A token's turns to finish spread widely (snakes):
+# at the start of a road the mean over 300 sampled piles still moved by 1.8 turns (one
+# standard deviation) from seed to seed, and the hint said 28.3 turns where the mean is 25.6.
+# Over 1000 the spread is about 1.0 (18 ms; 2000 gave 0.4 but doubled the web's update
+# latency at ten busy tables). A hand's options share their sampled piles, so comparing
+# them is steadier than their figures.
+HINT_SAMPLES = 400
+CLASSIC_HINT_SAMPLES = 1000
+# The rollout plays a hand card when it saves at least this many expected turns over a draw.
 ROLLOUT_PLAY_GAIN = 0.5
 ROLLOUT_CAP = 300
 
