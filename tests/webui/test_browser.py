@@ -129,6 +129,12 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     # tap a hand card, then the discard pile it goes to: Anna's turn ends
     before = moves_made(laptop)
     phone.click("#hand button.card")
+    # an update that changes no move (a refused move shown on every page) keeps the pick
+    version = int(phone.evaluate("document.body.dataset.version"))
+    status, _ = server.post(f"/api/tables/{table_id}/moves", {"move": {"kind": "end_turn"}})
+    assert status == 409
+    phone.wait_for_function(f"document.body.dataset.version > {version}", timeout=2000)
+    assert phone.locator("#hand button.card.selected").count() >= 1  # (its twins too)
     phone.click(".fan.target >> nth=0")
     laptop.wait_for_function(f"document.body.dataset.moves > {before}", timeout=2000)
     assert "Anna discards" in laptop.inner_text("#last")

@@ -338,7 +338,9 @@ const Kortbord = (() => {
     source.addEventListener("snapshot", (e) => {
       document.body.classList.remove("offline");
       const s = JSON.parse(e.data);
-      if (selected && s.version !== snap.version) selected = null;
+      // A tapped card stays picked through updates that change no move (the camera's state,
+      // a notice): only a new move, an undo or the next game makes it stale.
+      if (selected && (s.moves_made !== snap.moves_made || s.table.number !== snap.table.number)) selected = null;
       snap = s;
       render();
     });
