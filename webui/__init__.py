@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from referee import IllegalMove, RulesError
 
@@ -71,10 +71,13 @@ def wants_json() -> bool:
 
 
 def error(status: int, message: str):
-    """Return a JSON or HTML error response naming what was wrong."""
+    """Return a JSON or HTML error response naming what was wrong (on a page, in the page's
+    language where the sentence has a translation)."""
     if wants_json():
         return jsonify({"error": message, "status": status}), status
-    return render_template("error.html", status=status, message=message), status
+    from webui.i18n import t
+
+    return render_template("error.html", status=status, message=t(message)), status
 
 
 def _register_errors(app: Flask) -> None:
@@ -84,6 +87,8 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
         """Answer an HTTP error (404, 405, 413…) as JSON or a page."""
+        if isinstance(e, NotFound) and e.description == NotFound.description:
+            return error(404, "There is no such page here.")  # Werkzeug's words are for admins
         return error(e.code or 500, e.description or e.name)
 
     @app.errorhandler(IllegalMove)

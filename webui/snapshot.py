@@ -6,12 +6,14 @@ The table's page gets ``view(state, None)`` and only public moves; a player's pa
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from referee import CHANCE, RulesError
 from webui import games
 from webui.tables import Runtime
 
+REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
 HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: hints are public
 
 
@@ -61,7 +63,7 @@ def snapshot(
         ],
         "can_undo": bool(rt.moves) and seat is None,
         "can_redo": bool(rt.redo) and seat is None,
-        "notice": rt.notice,
+        "notice": None if _stale(rt.notice) else rt.notice,
         "prompt": rt.prompt if seat is None else None,
     }
     if seat is None and camera is not None:
@@ -103,3 +105,8 @@ def snapshot(
     if hub is not None and rt.table.get("match_target") and rules.name == "skipbo":
         out["match"] = hub.match(rt.table["id"])
     return out
+
+
+def _stale(notice: dict[str, Any] | None) -> bool:
+    """Whether a notice is a refused move's reason shown long enough (cards to check stay)."""
+    return bool(notice and notice.get("error") and time.time() - notice["at"] > REFUSAL_SHOWN_S)

@@ -270,6 +270,16 @@ def test_sten_private_page_and_home(browser, server):
     )
     home.goto(f"{server.base}/")
     assert "pågår" in home.inner_text("main").lower()
+    # a phone's top bar: Matches, and every language in the menu (Norsk was once hidden)
+    assert home.locator(".topnav > a[href='/matches']").is_visible()
+    home.click(".langs summary")
+    assert [a.inner_text() for a in home.locator(".langs-menu a").all() if a.is_visible()] == [
+        "English",
+        "Norsk",
+        "Dansk",
+        "Svenska",
+    ]
+    home.click(".langs summary")
     shot(home, "home-phone-nb")
     assert not errors, errors
 

@@ -686,7 +686,7 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(b"junk"), "road.jpg")))
     assert r.status_code == 400 and "not a picture" in r.get_data(as_text=True)
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(b""), "road.jpg")))
-    assert r.status_code == 400 and "road photo: the photo is empty" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "Road photo: the photo is empty" in r.get_data(as_text=True)
     assert len(client.get("/api/tables").get_json()["tables"]) == before
     # A readable photo of a road with a card missing names the card.
     import webui.pipeline_adapter as adapter
@@ -698,5 +698,37 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     )
     jpeg, _ = _road_scene()
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
-    assert r.status_code == 400 and "road photo: missing: 10D" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "Road photo: missing: 10D" in r.get_data(as_text=True)
     assert len(client.get("/api/tables").get_json()["tables"]) == before
+
+
+def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
+    client.set_cookie("lang", "nb")
+    r = client.get("/no/such/page")
+    assert r.status_code == 404 and "Den siden finnes ikke her." in r.get_data(as_text=True)
+    assert "Det finnes ikke noe slikt bord" in client.get("/t/nope").get_data(as_text=True)
+    # a form's mistake: back to the form (the browser keeps what was typed)
+    r = client.post("/new", data={"game": "sten", "players": "2", "names": "A, B, C"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and "history.back()" in page and "Tilbake til skjemaet" in page
+    assert "history.back()" not in client.get("/t/nope").get_data(as_text=True)
+
+
+def test_a_refused_moves_reason_is_shown_for_a_minute(app, client, make_table):
+    import time
+
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    assert (
+        client.post(f"{url}/moves", json={"move": {"kind": "reveal", "card": "5H"}}).status_code
+        == 409
+    )
+    notice = client.get(url).get_json()["notice"]
+    assert "no card is being drawn" in notice["error"]
+    rt = app.extensions["kortbord.hub"].get(t["id"])
+    rt.notice = {**rt.notice, "at": time.time() - 61}
+    rt.version += 1  # a new snapshot
+    assert client.get(url).get_json()["notice"] is None
+    rt.notice = {"check": "the road's 7♠ was read by elimination", "at": time.time() - 600}
+    rt.version += 1
+    assert client.get(url).get_json()["notice"]["check"]  # cards to check stay until a move

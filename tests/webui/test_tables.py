@@ -222,7 +222,12 @@ def test_a_skipbo_match_adds_up_over_games_to_its_target(app, client, make_table
         assert tomorrow.test_client().get(f"/api/matches/{t['id']}").get_json() == match
         assert len(match["games"]) == game
         assert all(p >= 25 or p == 0 for p in match["games"][-1]["points"])
+        # the home page lists the table as finished when the match is, not each game
+        listed = {r["id"]: r for r in client.get("/api/tables").get_json()["tables"]}[t["id"]]
+        assert bool(listed["finished"]) == match["over"]
         if match["over"]:
+            names = ["Anna", "Bo"]
+            assert listed["winner_names"] == [names[s] for s in match["winners"]]
             break
         assert client.post(f"{url}/next", json={}).status_code == 200
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import urlparse
@@ -28,17 +29,21 @@ SAFE_NEXT = re.compile(r"/[A-Za-z0-9/_.~%?=&+-]{0,300}")
 
 
 def _summaries() -> list[dict[str, Any]]:
+    """Each table's row, ``finished`` and ``winner_names`` saying how its play ended: a
+    Skip-Bo match's, not its last game's (a game of a match ends; the match goes on)."""
     out = []
     for row in hub().store.list_tables():
         row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
         row["winner_names"] = []
-        if row["result"]:
-            import json
-
-            result = json.loads(row["result"])
-            table = hub().store.table(row["id"])
-            names = [p["name"] for p in table["players"]]
-            row["winner_names"] = [names[s] for s in result.get("winners", []) if s < len(names)]
+        winners = json.loads(row["result"]).get("winners", []) if row["result"] else []
+        match = hub().match(row["id"]) if row["match_target"] and row["finished"] else None
+        if match is not None:
+            winners = match["winners"]
+            if not match["over"]:
+                row["finished"] = None
+        if winners and row["finished"]:
+            names = [p["name"] for p in hub().store.table(row["id"])["players"]]
+            row["winner_names"] = [names[s] for s in winners if s < len(names)]
         out.append(row)
     return out
 

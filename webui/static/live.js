@@ -90,7 +90,9 @@ const Kortbord = (() => {
     if (snap.over) {
       const names = (snap.winner_names || []).join(", ");
       chip.className = "turn-chip over";
-      chip.append(el("span", { text: names ? `★ ${t("won", { names })}` : t("over") }));
+      // a game of a match that goes on is won, not the match
+      const won = snap.match && !snap.match.over ? t("won_game", { names, n: snap.table.number }) : t("won", { names });
+      chip.append(el("span", { text: names ? `★ ${won}` : t("over") }));
       return;
     }
     if (snap.to_move === -1) {
@@ -108,6 +110,9 @@ const Kortbord = (() => {
       el("span", { text: mine ? t("your_turn") : t("turn", { name: p.name }) }));
   }
 
+  const REFUSAL_SHOWN_MS = 20000;
+  let refusalSeen = null, refusalTimed = null, refusalTimer = null;
+
   function renderPrompt() {
     const box = $("prompt");
     if (!box) return;
@@ -123,10 +128,19 @@ const Kortbord = (() => {
         onclick: () => act("prompt", { dismiss: true }) }));
       box.append(row);
       box.hidden = false;
-    } else if (no) {
+    } else if (no && !(no.error && no.at === refusalSeen)) {
       box.className = no.check ? "prompt check" : "prompt illegal";
       box.append(el("strong", { text: t(no.check ? "check" : "illegal") }),
         el("p", { text: no.check || no.error }));
+      if (no.error) {  // a refused move's reason: news for a while, and dismissable
+        const seen = () => { refusalSeen = no.at; renderPrompt(); };
+        box.append(el("div", { class: "prompt-actions" }, [el("button", { class: "btn btn-ghost", type: "button", text: t("dismiss"), onclick: seen })]));
+        if (refusalTimed !== no.at) {  // timed from when this page first showed it
+          refusalTimed = no.at;
+          clearTimeout(refusalTimer);
+          refusalTimer = setTimeout(seen, REFUSAL_SHOWN_MS);
+        }
+      }
       box.hidden = false;
     } else {
       box.hidden = true;
@@ -159,7 +173,11 @@ const Kortbord = (() => {
     const box = $("moves");
     box.replaceChildren();
     if (snap.over) {
-      if (cfg.mode === "table" && !(snap.match && snap.match.over)) {
+      const m = snap.match;
+      if (m && m.over) {  // nothing left to play here: say so, and where a new match starts
+        box.append(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => player(s).name).join(", ") })}` }),
+          el("a", { class: "btn", href: `/new?game=${snap.table.game}`, text: t("new_game") }));
+      } else if (cfg.mode === "table") {
         box.append(el("button", { class: "btn btn-big", type: "button", id: "next-game", text: t("next_game"),
           onclick: () => act("next", {}) }));
       }
