@@ -732,3 +732,14 @@ def test_a_refused_moves_reason_is_shown_for_a_minute(app, client, make_table):
     rt.notice = {"check": "the road's 7♠ was read by elimination", "at": time.time() - 600}
     rt.version += 1
     assert client.get(url).get_json()["notice"]["check"]  # cards to check stay until a move
+
+
+def test_a_players_page_offers_a_hand_only_in_games_with_hands(client, make_table):
+    pages = {}
+    for game, form in (("stigespill", {}), ("stigespill", {"variant": "strategy"}), ("sten", {})):
+        t = make_table(game, **form)
+        pages[(game, bool(form))] = client.get(t["players"][0]["url"]).get_data(as_text=True)
+    assert 'id="hand"' not in pages[("stigespill", False)]  # classic: only the draw
+    assert "Photograph or note your hand" not in pages[("stigespill", False)]
+    assert 'id="hand"' in pages[("stigespill", True)] and 'id="hand"' in pages[("sten", False)]
+    assert "Photograph or note your hand" in pages[("sten", False)]

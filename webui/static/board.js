@@ -182,7 +182,7 @@ const Board = (() => {
         const n = i + 1;
         const down = row.seven_down && n >= lowR && n <= highR;
         const gone = (n < 7 && row.lower_pile_left) || (n > 7 && row.upper_pile_left);
-        const fits = row.fits.includes(code);
+        const fits = !snap.over && row.fits.includes(code);  // nothing fits a finished game
         const move = lay[code];
         let c;
         if (down) c = card(code, { small: true, cls: gone ? "gone" : "" });
