@@ -226,7 +226,7 @@ const Board = (() => {
       const key = `build:${i}`;
       const c = card(p.top, { empty: String(i + 1), badge: p.count || null,
         cls: targets[key] ? "target" : "", onclick: onTarget(key) });
-      build.append(el("div", { class: "pile" }, c, el("span", { class: "pile-label", text: p.count ? `→ ${p.count + 1 > 12 ? "" : p.count + 1}` : "1 / SB" })));
+      build.append(el("div", { class: "pile" }, c, el("span", { class: "pile-label", text: ctx.t("next_card", { n: Math.min(p.count + 1, 12) }) })));
     });
     build.append(el("div", { class: "pile draw" }, card(null, { empty: "", cls: "back", badge: v.draw_count }),
       el("span", { class: "pile-label", text: ctx.t("draw_pile") })));
