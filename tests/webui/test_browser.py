@@ -179,6 +179,9 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     second = browser.new_page(viewport=PHONE)
     second.goto(f"{server.base}{t['url']}")
     second.wait_for_selector(".road .tile")
+    # the drawn card's button is the draw: no second way to draw beside it
+    laptop.locator("#moves button.card[data-code='5H']").wait_for(timeout=3000)
+    assert laptop.locator("#moves button[data-kind='draw']").count() == 0
     for k, card in enumerate(["5H", "6S", "4C", "3D", "6H", "2S", "5C", "AD", "4H"]):
         button = laptop.locator(f"#moves button.card[data-code='{card}']")
         try:

@@ -196,7 +196,8 @@ const Kortbord = (() => {
     }
     // Stigespill at a real table: tap the die card that was drawn (draw + reveal in one).
     const draw = moves.find((m) => m.move.kind === "draw");
-    if (game === "stigespill" && draw && snap.table.deal === "table" && snap.view.variant === "classic") {
+    const tapDrawn = game === "stigespill" && draw && snap.table.deal === "table" && snap.view.variant === "classic";
+    if (tapDrawn) {
       const gone = new Set(snap.view.discard);
       const grid = el("div", { class: "card-grid" });
       for (const s of ["S", "H", "D", "C"]) for (const r of ["A", "2", "3", "4", "5", "6"]) {
@@ -211,6 +212,7 @@ const Kortbord = (() => {
     const rest = [];
     for (const m of moves) {
       const k = m.move.kind;
+      if (tapDrawn && k === "draw") continue;  // the drawn card's button is the draw
       const big = (k === "draw" || k === "sten" || k === "go_out" || k === "end_turn");
       if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label, onclick: () => ctx.play(m.move) }));
       else rest.push(m);
