@@ -323,3 +323,16 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         assert not errors, errors
     finally:
         server.stop()
+
+
+def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/new?game=stigespill")
+    solo, shared = page.locator("#solo-tokens"), page.locator("label.when-hands")
+    assert not solo.is_visible() and not shared.is_visible()  # three players, classic
+    page.fill("input[name=players]", "1")
+    assert solo.is_visible()
+    page.select_option("select[name=variant]", "strategy")  # hands: one device may show them
+    assert shared.is_visible()
+    assert not errors, errors
