@@ -345,10 +345,116 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
     return kind
 
 
-def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], seat: int | None) -> str:
-    """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes."""
+def last_move_text(
+    rules: Rules, view: dict[str, Any], names: list[str], seat: int | None, t=None
+) -> str:
+    """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes,
+    in the page's language where ``t`` has it (Stigespill's sentences; others stay English)."""
     text = view.get("last_move") or view.get("last") or ""
+    if t is not None and rules.name == "stigespill":
+        text = stigespill_sentence(text, t)
     return name_seats(text, names)
+
+
+# Stigespill's referee sentences, read back into parts to be said in the page's language: the
+# referee speaks English only (it knows no pages), and its few sentence shapes are fixed.
+_WHO = r"(?:Player|Token) \d+"
+_PLACE = r"the start|the goal|\S+ \(card \d+\)"
+_STIGESPILL_SENTENCES = [
+    (rf"(?P<who>{_WHO}) begins", "{who} begins"),
+    (rf"(?P<who>{_WHO}) draws from the die pile", "{who} draws from the die pile"),
+    (rf"A card is dealt to (?P<who>{_WHO})", "A card is dealt to {who}"),
+    (
+        rf"A card is dealt to (?P<who>{_WHO}); the deal is done and (?P<first>{_WHO}) begins",
+        "A card is dealt to {who}; the deal is done and {first} begins",
+    ),
+    (
+        rf"(?P<who>{_WHO}) drew the joker: the die and discard piles are shuffled together into"
+        rf" a new die pile \((?P<n>\d+) cards\), and (?P=who) draws again",
+        "{who} drew the joker: the die and discard piles are shuffled together into a new die"
+        " pile ({n} cards), and {who} draws again",
+    ),
+    (
+        r"Draw \(the classic game has only draws\): about (?P<n>[\d.]+) turns to finish",
+        "Draw (the classic game has only draws): about {n} turns to finish",
+    ),
+    (
+        r"Draw \(no hand cards left\): about (?P<n>[\d.]+) turns to finish",
+        "Draw (no hand cards left): about {n} turns to finish",
+    ),
+    (
+        r"Draw: about (?P<n>[\d.]+) turns to finish; keep your cards for later",
+        "Draw: about {n} turns to finish; keep your cards for later",
+    ),
+]
+# every sentence the function below says through a variable (the literal ones are found)
+STIGESPILL_KEYS = (
+    *(key for _, key in _STIGESPILL_SENTENCES),
+    "{who} plays {card}",
+    "the start",
+    "the goal",
+    " (drawing: {n})",
+)
+_STIGESPILL_PLAY_HINT = re.compile(
+    rf"Play (?P<card>\S+) \(to (?P<to>{_PLACE})\): about (?P<n>[\d.]+) turns to finish"
+    r"(?: \(drawing: (?P<drawing>[\d.]+)\))?"
+)
+_STIGESPILL_STEP = re.compile(
+    rf"(?P<who>{_WHO}) (?P<verb>drew|plays) (?P<card>\S+): (?:(?P<goal>reaches the goal and wins)"
+    rf"|walks into the goal and back out (?P<back>\d+) to (?P<bounced>{_PLACE})"
+    rf"|lands on (?P<landed>{_PLACE})|moves to (?P<moved>{_PLACE}))"
+    rf"(?:, climbs a ladder to (?P<ladder>{_PLACE})|, slides down a snake to (?P<snake>{_PLACE}))?"
+)
+
+
+def stigespill_sentence(text: str, t) -> str:
+    """Return a Stigespill referee sentence (a move, a hint) said with ``t``; one of another
+    shape unchanged."""
+    for pattern, key in _STIGESPILL_SENTENCES:
+        m = re.fullmatch(pattern, text)
+        if m:
+            return t(key, **m.groupdict())
+
+    def place(p: str) -> str:
+        if p in ("the start", "the goal"):
+            return t(p)
+        card, n = re.fullmatch(r"(\S+) \(card (\d+)\)", p).groups()
+        return t("{card} (card {n})", card=card, n=n)
+
+    m = _STIGESPILL_PLAY_HINT.fullmatch(text)
+    if m is not None:
+        g = m.groupdict()
+        hint = t(
+            "Play {card} (to {place}): about {n} turns to finish",
+            card=g["card"],
+            place=place(g["to"]),
+            n=g["n"],
+        )
+        drawing = g["drawing"]
+        return hint + (t(" (drawing: {n})", n=drawing) if drawing else "")
+    m = _STIGESPILL_STEP.fullmatch(text)
+    if m is None:
+        return text
+    g = m.groupdict()
+
+    head = t("{who} drew {card}" if g["verb"] == "drew" else "{who} plays {card}", **g)
+    if g["goal"]:
+        rest = t("reaches the goal and wins")
+    elif g["back"]:
+        rest = t(
+            "walks into the goal and back out {n} to {place}",
+            n=g["back"],
+            place=place(g["bounced"]),
+        )
+    elif g["landed"]:
+        rest = t("lands on {place}", place=place(g["landed"]))
+    else:
+        rest = t("moves to {place}", place=place(g["moved"]))
+    if g["ladder"]:
+        rest += t(", climbs a ladder to {place}", place=place(g["ladder"]))
+    elif g["snake"]:
+        rest += t(", slides down a snake to {place}", place=place(g["snake"]))
+    return f"{head}: {rest}"
 
 
 def describe_chance(rules: Rules, state: Any, names: list[str], t) -> str:

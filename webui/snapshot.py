@@ -56,7 +56,7 @@ def snapshot(
         "to_move": on,
         "to_move_name": None if on == CHANCE else names[on],
         "over": over,
-        "last": games.last_move_text(rules, view, names, seat),
+        "last": games.last_move_text(rules, view, names, seat, t),
         "moves": [
             {"move": m.to_json(), "label": games.move_label(rules, m.to_json(), t, names)}
             for m in moves
@@ -97,7 +97,12 @@ def snapshot(
         try:
             h = rules.hint(state, hint_seat)
             out["hint"] = {
-                "text": games.name_seats(h.reason, names),
+                "text": games.name_seats(
+                    games.stigespill_sentence(h.reason, t)
+                    if rules.name == "stigespill"
+                    else h.reason,
+                    names,
+                ),
                 "move": h.move.to_json() if h.move else None,
             }
         except (RulesError, ValueError) as e:

@@ -9,6 +9,7 @@ import pytest
 
 from webui import i18n
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE
+from webui.games import STIGESPILL_KEYS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
@@ -16,6 +17,7 @@ KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
 
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
+    keys |= set(STIGESPILL_KEYS)  # Stigespill's referee sentences, said through variables
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
         for m in KEY.finditer(path.read_text(encoding="utf-8")):
             keys.add(m.group(1) or m.group(2))
@@ -64,3 +66,37 @@ def test_move_labels_are_translated(client, make_table):
     t = make_table("stigespill")
     snap = client.get(f"/api/tables/{t['id']}", headers={"Accept-Language": "da"}).get_json()
     assert snap["moves"][0]["label"] == "Træk et terningkort"
+
+
+def test_stigespill_referee_sentences_are_said_in_the_pages_language():
+    """Every sentence the referee says in whole games (both variants, a real table's deal, a
+    solo player's tokens) reads back exactly in English and wholly in Norwegian."""
+    import random
+
+    from referee import make_rules
+    from referee.core import CHANCE
+    from webui.games import stigespill_sentence
+
+    english, norwegian = i18n.translator("en"), i18n.translator("nb")
+    said = set()
+    for players, variant in ((3, "classic"), (2, "strategy"), (1, "classic")):
+        rules = make_rules("stigespill", players=players, variant=variant)
+        rng = random.Random(players)
+        for _ in range(12):
+            state = rules.initial_state(rng)
+            while not rules.is_over(state):
+                if rules.to_move(state) != CHANCE and rng.random() < 0.2:  # hints cost 20 ms
+                    said.add(rules.hint(state, rules.to_move(state)).reason)
+                if rules.to_move(state) != CHANCE:
+                    move = rng.choice(rules.legal_moves(state))
+                else:
+                    move = rules.chance_move(state, rng)
+                state = rules.apply(state, move)
+                said.add(rules.view(state, None)["last_move"])
+    assert len(said) > 100
+    for text in said:
+        assert stigespill_sentence(text, english) == text
+        assert stigespill_sentence(text, norwegian) != text, text
+    shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
+    for key in (*shapes, "(drawing:", "keep your cards", "no hand cards left", "is dealt to"):
+        assert any(key in s for s in said), key  # the games said each shape
