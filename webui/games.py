@@ -351,9 +351,16 @@ def last_move_text(
     """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes,
     in the page's language where ``t`` has it (Stigespill's sentences; others stay English)."""
     text = view.get("last_move") or view.get("last") or ""
-    if t is not None and rules.name == "stigespill":
-        text = stigespill_sentence(text, t)
+    if t is not None:
+        text = referee_sentence(rules.name, text, t)
     return name_seats(text, names)
+
+
+def referee_sentence(game: str, text: str, t) -> str:
+    """Return a referee sentence (a move, a hint) said with ``t`` where the game's sentences
+    are known (Stigespill, Sten); Skip-Bo's, and any of another shape, unchanged."""
+    say = {"stigespill": stigespill_sentence, "sten": sten_sentence}.get(game)
+    return say(text, t) if say else text
 
 
 # Stigespill's referee sentences, read back into parts to be said in the page's language: the
@@ -455,6 +462,120 @@ def stigespill_sentence(text: str, t) -> str:
     elif g["snake"]:
         rest += t(", slides down a snake to {place}", place=place(g["snake"]))
     return f"{head}: {rest}"
+
+
+# Sten's referee sentences, read back the same way. Players go by their names here (any text),
+# so a name is whatever stands before the sentence's fixed words.
+_CARD = r"(?:10|[2-9AJQK])[♠♥♦♣]"
+_CARDS = rf"{_CARD}(?: {_CARD})*"
+_LIST = rf"{_CARD}(?:, {_CARD})*(?: and {_CARD})?"  # "6♥, 5♥ and 4♥"
+_SUIT = r"spades|hearts|diamonds|clubs"
+_STEN_SENTENCES = [
+    (rf"Waiting for (?P<card>{_CARD})", "Waiting for {card}"),
+    (
+        rf"(?P<who>.+) holds (?P<card>{_CARD}) and lays it first",
+        "{who} holds {card} and lays it first",
+    ),
+    (r"(?P<who>.+) said Sten and keeps the stone", "{who} said Sten and keeps the stone"),
+    (r"(?P<who>.+) said Sten and takes the stone", "{who} said Sten and takes the stone"),
+    (
+        r"(?P<who>.+) said Sten and takes the stone from (?P<other>.+)",
+        "{who} said Sten and takes the stone from {other}",
+    ),
+    (
+        rf"(?P<who>.+) tried to go out with (?P<cards>{_CARDS}), but (?P<card>{_CARD}) did not"
+        r" fit; the cards go back and (?P=who) takes the stone",
+        "{who} tried to go out with {cards}, but {card} did not fit; the cards go back and {who}"
+        " takes the stone",
+    ),
+    (r"nothing fits: say Sten and take the stone", "nothing fits: say Sten and take the stone"),
+    (rf"you can go out now: (?P<cards>{_CARDS})", "you can go out now: {cards}"),
+    (
+        rf"the referee does not know your hand; these cards fit: (?P<cards>{_CARDS})",
+        "the referee does not know your hand; these cards fit: {cards}",
+    ),
+    (
+        rf"Lay (?P<card>{_CARD}): it is the only card that fits",
+        "Lay {card}: it is the only card that fits",
+    ),
+    (
+        rf"Lay (?P<card>{_CARD}): it opens nothing for the others",
+        "Lay {card}: it opens nothing for the others",
+    ),
+    (
+        rf"Lay (?P<card>{_CARD}): none of your cards that fit frees another of yours; this one"
+        r" opens least",
+        "Lay {card}: none of your cards that fit frees another of yours; this one opens least",
+    ),
+    (r"it is (?P<who>.+)'s turn", "it is {who}'s turn"),
+    (r"the game is over: (?P<who>.+) went out", "the game is over: {who} went out"),
+]
+_STEN_LAY_HINT = re.compile(
+    rf"Lay (?P<card>{_CARD}): it (?:frees your (?P<freed>{_LIST})"
+    rf"|moves (?P<suit>{_SUIT}) towards your (?P<towards>{_LIST}))"
+)
+_STEN_LAID = re.compile(
+    rf"(?P<who>.+?) laid (?P<cards>{_CARDS})(?P<once> at once)?"
+    rf"(?:: the (?P<end>upper|lower) (?P<suit>{_SUIT}) pile leaves the table)?"
+    r"(?: and goes out(?: with the stone: (?P<alone>.+) wins, nobody loses"
+    r"|: (?P<winner>.+) wins, (?P<loser>.+) has the stone and loses"
+    r"|: (?P<first>.+) wins; nobody took the stone))?"
+)
+# every sentence sten_sentence says through a variable (the literal ones are found)
+STEN_KEYS = (
+    *(key for _, key in _STEN_SENTENCES),
+    "spades",
+    "hearts",
+    "diamonds",
+    "clubs",
+    "the upper {suit} pile leaves the table",
+    "the lower {suit} pile leaves the table",
+    "{who} laid {cards}",
+)
+
+
+def sten_sentence(text: str, t) -> str:
+    """Return a Sten referee sentence (a move, a hint) said with ``t``; one of another shape
+    unchanged."""
+    for pattern, key in _STEN_SENTENCES:
+        m = re.fullmatch(pattern, text)
+        if m:
+            return t(key, **m.groupdict())
+
+    def listing(cards: str) -> str:  # "6♥, 5♥ and 4♥", with the page's "and"
+        *rest, last = re.split(r", | and ", cards)
+        return f"{', '.join(rest)}{t(' and ')}{last}" if rest else last
+
+    m = _STEN_LAY_HINT.fullmatch(text)
+    if m is not None:
+        g = m.groupdict()
+        if g["freed"]:
+            return t("Lay {card}: it frees your {cards}", card=g["card"], cards=listing(g["freed"]))
+        return t(
+            "Lay {card}: it moves {suit} towards your {cards}",
+            card=g["card"],
+            suit=t(g["suit"]),
+            cards=listing(g["towards"]),
+        )
+    m = _STEN_LAID.fullmatch(text)
+    if m is None:
+        return text
+    g = m.groupdict()
+    out = t("{who} laid {cards} at once" if g["once"] else "{who} laid {cards}", **g)
+    if g["end"]:
+        pile = f"the {g['end']} {{suit}} pile leaves the table"
+        out += ": " + t(pile, suit=t(g["suit"]))
+    if g["alone"]:
+        out += t(" and goes out with the stone: {who} wins, nobody loses", who=g["alone"])
+    elif g["winner"]:
+        out += t(
+            " and goes out: {who} wins, {loser} has the stone and loses",
+            who=g["winner"],
+            loser=g["loser"],
+        )
+    elif g["first"]:
+        out += t(" and goes out: {who} wins; nobody took the stone", who=g["first"])
+    return out
 
 
 def describe_chance(rules: Rules, state: Any, names: list[str], t) -> str:

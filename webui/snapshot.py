@@ -97,12 +97,7 @@ def snapshot(
         try:
             h = rules.hint(state, hint_seat)
             out["hint"] = {
-                "text": games.name_seats(
-                    games.stigespill_sentence(h.reason, t)
-                    if rules.name == "stigespill"
-                    else h.reason,
-                    names,
-                ),
+                "text": games.name_seats(games.referee_sentence(rules.name, h.reason, t), names),
                 "move": h.move.to_json() if h.move else None,
             }
         except (RulesError, ValueError) as e:

@@ -9,7 +9,7 @@ import pytest
 
 from webui import i18n
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE
-from webui.games import STIGESPILL_KEYS
+from webui.games import STEN_KEYS, STIGESPILL_KEYS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
@@ -17,7 +17,7 @@ KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
 
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
-    keys |= set(STIGESPILL_KEYS)  # Stigespill's referee sentences, said through variables
+    keys |= {*STIGESPILL_KEYS, *STEN_KEYS}  # referee sentences, said through variables
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
         for m in KEY.finditer(path.read_text(encoding="utf-8")):
             keys.add(m.group(1) or m.group(2))
@@ -99,4 +99,59 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
         assert stigespill_sentence(text, norwegian) != text, text
     shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
     for key in (*shapes, "(drawing:", "keep your cards", "no hand cards left", "is dealt to"):
+        assert any(key in s for s in said), key  # the games said each shape
+
+
+def test_sten_referee_sentences_are_said_in_the_pages_language():
+    """Every sentence the referee says in whole Sten games (known and unknown hands, the
+    players' own names) reads back exactly in English and wholly in Danish."""
+    import random
+
+    from referee import make_rules
+    from referee.core import CHANCE
+    from referee.sten import GoOut
+    from webui.games import sten_sentence
+
+    english, danish = i18n.translator("en"), i18n.translator("da")
+    said = set()
+    for players, known in ((2, True), (3, False), (4, True), (5, True)):
+        names = ["Anna", "Bo", "Cecilie Ås", "Dag", "Eli"][:players]
+        rules = make_rules("sten", players=players, known_hands=known, names=names)
+        rng = random.Random(players)
+        for _ in range(20):
+            state = rules.initial_state(rng)
+            while not rules.is_over(state):
+                on = rules.to_move(state)
+                if on != CHANCE:
+                    said.add(rules.hint(state, on).reason)
+                    moves = rules.legal_moves(state)
+                    move = rng.choice(moves)
+                    if (
+                        known
+                        and isinstance(move, GoOut)
+                        and len(move.cards) > 1
+                        and rng.random() < 0.3
+                    ):
+                        move = GoOut(move.cards[::-1], move.seat)  # perhaps a wrong order
+                else:
+                    move = rules.chance_move(state, rng)
+                state = rules.apply(state, move)
+                said.add(rules.view(state, None)["last"])
+    said.discard("")
+    assert len(said) > 200
+    for text in said:
+        assert sten_sentence(text, english) == text
+        assert sten_sentence(text, danish) != text, text
+    shapes = (
+        "at once",
+        "pile leaves the table",
+        "goes out with the stone",
+        "has the stone and",
+        "nobody took",
+        "takes the stone from",
+        "moves",
+        "frees your",
+        "did not fit",
+    )
+    for key in shapes:
         assert any(key in s for s in said), key  # the games said each shape
