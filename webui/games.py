@@ -359,8 +359,20 @@ def last_move_text(
 def referee_sentence(game: str, text: str, t) -> str:
     """Return a referee sentence (a move, a hint) said with ``t`` where the game's sentences
     are known (Stigespill, Sten); Skip-Bo's, and any of another shape, unchanged."""
-    say = {"stigespill": stigespill_sentence, "sten": sten_sentence}.get(game)
+    say = {"stigespill": stigespill_sentence, "sten": sten_sentence, "skipbo": skipbo_sentence}.get(
+        game
+    )
     return say(text, t) if say else text
+
+
+def _said_whole(sentences: list[tuple[str, str]], text: str, t) -> str | None:
+    """Return ``text`` said with ``t`` when it is one of ``sentences`` (its pattern, and the
+    key its parts fill), else ``None``."""
+    for pattern, key in sentences:
+        m = re.fullmatch(pattern, text)
+        if m:
+            return t(key, **m.groupdict())
+    return None
 
 
 # Stigespill's referee sentences, read back into parts to be said in the page's language: the
@@ -417,10 +429,9 @@ _STIGESPILL_STEP = re.compile(
 def stigespill_sentence(text: str, t) -> str:
     """Return a Stigespill referee sentence (a move, a hint) said with ``t``; one of another
     shape unchanged."""
-    for pattern, key in _STIGESPILL_SENTENCES:
-        m = re.fullmatch(pattern, text)
-        if m:
-            return t(key, **m.groupdict())
+    whole = _said_whole(_STIGESPILL_SENTENCES, text, t)
+    if whole is not None:
+        return whole
 
     def place(p: str) -> str:
         if p in ("the start", "the goal"):
@@ -537,10 +548,9 @@ STEN_KEYS = (
 def sten_sentence(text: str, t) -> str:
     """Return a Sten referee sentence (a move, a hint) said with ``t``; one of another shape
     unchanged."""
-    for pattern, key in _STEN_SENTENCES:
-        m = re.fullmatch(pattern, text)
-        if m:
-            return t(key, **m.groupdict())
+    whole = _said_whole(_STEN_SENTENCES, text, t)
+    if whole is not None:
+        return whole
 
     def listing(cards: str) -> str:  # "6♥, 5♥ and 4♥", with the page's "and"
         *rest, last = re.split(r", | and ", cards)
@@ -590,3 +600,113 @@ def describe_chance(rules: Rules, state: Any, names: list[str], t) -> str:
             return t("Which card turned up on {name}'s stock?", name=names[state.turn_up[0]])
         return t("Which card did {name} draw?", name=names[state.turn])
     return t("Which card?")
+
+
+# Skip-Bo's referee sentences, read back the same way (seats as "seat 2"; named later).
+_SEAT = r"seat \d+"
+_STALL = "; a full round passed without a play and nothing to draw: game over"
+_SKIPBO_SENTENCES = [
+    (r"the stocks are dealt", "the stocks are dealt"),
+    (rf"(?P<who>{_SEAT}) draws a card", "{who} draws a card"),
+    (rf"(?P<who>{_SEAT})'s stock turns up (?P<card>\S+)", "{who}'s stock turns up {card}"),
+    (
+        rf"table talk: (?P<who>{_SEAT}) takes (?P<n>\d+) cards from the draw pile onto its stock",
+        "table talk: {who} takes {n} cards from the draw pile onto its stock",
+    ),
+    (r"the game is over", "the game is over"),
+    (r"waiting for the drawn or turned-up card", "waiting for the drawn or turned-up card"),
+    (rf"it is (?P<who>{_SEAT})'s turn", "it is {who}'s turn"),
+    (
+        r"no play helps; discard (?P<card>\S+) onto discard pile (?P<n>\d+)",
+        "no play helps; discard {card} onto discard pile {n}",
+    ),
+    (
+        r"nothing to play and an empty hand: end the turn",
+        "nothing to play and an empty hand: end the turn",
+    ),
+]
+_SKIPBO_TURN_END = re.compile(
+    rf"(?P<who>{_SEAT}) (?:discards (?P<card>\S+) onto discard pile (?P<n>\d+)"
+    rf"|(?P<empty>ends the turn with an empty hand))(?P<stall>{re.escape(_STALL)})?"
+)
+_SKIPBO_PLAY = re.compile(
+    rf"(?P<who>{_SEAT}) plays (?P<card>\S+) from (?:(?P<owner>{_SEAT})'s )?"
+    r"(?:(?P<hand>hand)|(?P<stock>stock)|discard pile (?P<pile>\d+))"
+    r" onto building pile (?P<to>\d+)(?: \((?P<height>\d+)\)|(?P<full>, which reaches 12 and is"
+    rf" set aside))(?:; (?P<won>{_SEAT}(?: and {_SEAT})*) won)?"
+)
+_SKIPBO_HINT = re.compile(
+    r"play (?P<card>\S+) from the (?P<source>hand|stock|discard) onto building pile (?P<to>\d+):"
+    r" (?P<n>\d+) plays?(?: reaching the stock \((?P<stock>\d+)\))?"
+)
+# every sentence skipbo_sentence says through a variable (the literal ones are found)
+SKIPBO_KEYS = (
+    *(key for _, key in _SKIPBO_SENTENCES),
+    "{who} discards {card} onto discard pile {n}",
+    "{who} ends the turn with an empty hand",
+    "from discard pile {n}",
+    "from {who}'s discard pile {n}",
+    "from the hand",
+    "from the stock",
+    "from the discard",
+    "{n} plays",
+)
+
+
+def skipbo_sentence(text: str, t) -> str:
+    """Return a Skip-Bo referee sentence (a move, a hint) said with ``t``; one of another shape
+    unchanged."""
+    whole = _said_whole(_SKIPBO_SENTENCES, text, t)
+    if whole is not None:
+        return whole
+    m = _SKIPBO_TURN_END.fullmatch(text)
+    if m is not None:
+        g = m.groupdict()
+        if g["empty"]:
+            out = t("{who} ends the turn with an empty hand", who=g["who"])
+        else:
+            out = t("{who} discards {card} onto discard pile {n}", **g)
+        return out + (
+            t("; a full round passed without a play and nothing to draw: game over")
+            if g["stall"]
+            else ""
+        )
+    m = _SKIPBO_PLAY.fullmatch(text)
+    if m is not None:
+        g = m.groupdict()
+        if g["hand"]:
+            source = t("from hand")
+        elif g["owner"]:
+            source = (
+                t("from {who}'s stock", who=g["owner"])
+                if g["stock"]
+                else t("from {who}'s discard pile {n}", who=g["owner"], n=g["pile"])
+            )
+        else:
+            source = t("from stock") if g["stock"] else t("from discard pile {n}", n=g["pile"])
+        out = t(
+            "{who} plays {card} {source} onto building pile {n}",
+            who=g["who"],
+            card=g["card"],
+            source=source,
+            n=g["to"],
+        )
+        out += t(", which reaches 12 and is set aside") if g["full"] else f" ({g['height']})"
+        if g["won"]:
+            out += t("; {names} won", names=g["won"].replace(" and ", t(" and ")))
+        return out
+    m = _SKIPBO_HINT.fullmatch(text)
+    if m is None:
+        return text
+    g = m.groupdict()
+    source = t(f"from the {g['source']}")
+    plays = t("{n} play" if g["n"] == "1" else "{n} plays", n=g["n"])
+    if g["stock"]:
+        plays += t(" reaching the stock ({n})", n=g["stock"])
+    return t(
+        "play {card} {source} onto building pile {n}: {plays}",
+        card=g["card"],
+        source=source,
+        n=g["to"],
+        plays=plays,
+    )

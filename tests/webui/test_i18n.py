@@ -9,15 +9,21 @@ import pytest
 
 from webui import i18n
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE
-from webui.games import STEN_KEYS, STIGESPILL_KEYS
+from webui.games import SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+# words of the referee's English that no translated sentence may keep
+ENGLISH = re.compile(
+    r"\b(from|the|onto|pile|plays?|discards|draws?|takes?|with|reaching|which|reaches|turns|"
+    r"drew|lands|moves|climbs|slides|laid|holds|said|stone|goes|wins|nobody|frees|towards|"
+    r"your|only|about|finish|card|cards|and|goal|is|it)\b"
+)
 
 
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
-    keys |= {*STIGESPILL_KEYS, *STEN_KEYS}  # referee sentences, said through variables
+    keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
         for m in KEY.finditer(path.read_text(encoding="utf-8")):
             keys.add(m.group(1) or m.group(2))
@@ -96,7 +102,8 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
     assert len(said) > 100
     for text in said:
         assert stigespill_sentence(text, english) == text
-        assert stigespill_sentence(text, norwegian) != text, text
+        said_there = stigespill_sentence(text, norwegian)
+        assert not ENGLISH.search(said_there), (text, said_there)
     shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
     for key in (*shapes, "(drawing:", "keep your cards", "no hand cards left", "is dealt to"):
         assert any(key in s for s in said), key  # the games said each shape
@@ -141,7 +148,8 @@ def test_sten_referee_sentences_are_said_in_the_pages_language():
     assert len(said) > 200
     for text in said:
         assert sten_sentence(text, english) == text
-        assert sten_sentence(text, danish) != text, text
+        said_there = sten_sentence(text, danish)
+        assert not ENGLISH.search(said_there), (text, said_there)
     shapes = (
         "at once",
         "pile leaves the table",
@@ -152,6 +160,66 @@ def test_sten_referee_sentences_are_said_in_the_pages_language():
         "moves",
         "frees your",
         "did not fit",
+    )
+    for key in shapes:
+        assert any(key in s for s in said), key  # the games said each shape
+
+
+def test_skipbo_referee_sentences_are_said_in_the_pages_language():
+    """Every sentence the referee says in whole Skip-Bo games (the app's deck and a real
+    table's, teams, the improvised deck, table talk) reads back exactly in English and wholly
+    in Swedish."""
+    import random
+
+    from referee import make_rules
+    from referee.core import CHANCE
+    from referee.skipbo import TableTalkPenalty
+    from webui.games import skipbo_sentence
+
+    english, swedish = i18n.translator("en"), i18n.translator("sv")
+    said = set()
+    for players, teams, deck in (
+        (2, False, "skipbo"),
+        (3, False, "improvised"),
+        (4, True, "skipbo"),
+    ):
+        rules = make_rules("skipbo", players=players, teams=teams, deck=deck, stock=8)
+        rng = random.Random(players)
+        for game in range(6):
+            state = rules.table_state(rng) if game % 2 else rules.initial_state(rng)
+            for _ in range(3000):
+                if rules.is_over(state):
+                    break
+                on = rules.to_move(state)
+                if on == CHANCE:
+                    move = rules.chance_move(state, rng)
+                else:
+                    if rng.random() < 0.2:
+                        said.add(rules.hint(state, on).reason)
+                    move = rules.greedy_move(state, rng) if rng.random() < 0.7 else None
+                    move = move or rng.choice(rules.legal_moves(state))
+                    if teams and rng.random() < 0.01:
+                        move = TableTalkPenalty(rng.randrange(players))
+                state = rules.apply(state, move)
+                said.add(rules.view(state, None)["last"])
+            said.add(rules.hint(state, 0).reason)
+    said.discard("")
+    assert len(said) > 200
+    for text in said:
+        assert skipbo_sentence(text, english) == text
+        said_there = skipbo_sentence(text, swedish)
+        assert not ENGLISH.search(said_there), (text, said_there)
+    shapes = (
+        "which reaches 12",
+        "won",
+        "'s discard pile",
+        "reaching the stock",
+        "discards",
+        "draws a card",
+        "turns up",
+        "table talk",
+        "no play helps",
+        "game is over",
     )
     for key in shapes:
         assert any(key in s for s in said), key  # the games said each shape
