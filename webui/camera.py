@@ -359,6 +359,33 @@ class CameraHub:
             cam.stop()
 
 
+# What a camera's source says (vision.sources speaks English), as the table's page says it.
+# The page hears of changes of state, not of each reconnection attempt: no attempt's time.
+SOURCE_SENTENCES = [
+    (r"reconnecting to (?P<name>.+) in [\d.]+ s \(attempt \d+\)", "reconnecting to {name}…"),
+    (r"lost (?P<name>.+); will reconnect", "lost {name}; reconnecting…"),
+    (
+        r"gave up on (?P<name>.+) after (?P<n>\d+) reconnection attempts",
+        "gave up on {name} after {n} attempts",
+    ),
+    (
+        r"end of (?P<name>.+) after (?P<n>\d+) frames \((?P<k>\d+) could not be read\)",
+        "end of {name} after {n} frames ({k} could not be read)",
+    ),
+    (r"end of (?P<name>.+) after (?P<n>\d+) frames", "end of {name} after {n} frames"),
+    (r"end of (?P<name>.+)", "end of {name}"),
+    (r"the camera gives no more pictures", "the camera gives no more pictures"),
+]
+
+
+def say_camera(message: str, t) -> str:
+    """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
+    from webui.games import say_known
+
+    said = say_known(SOURCE_SENTENCES, message, t)
+    return message if said is None else said
+
+
 NOT_A_PICTURE = "That file is not a picture I can read."
 EMPTY_PHOTO = "the photo is empty"
 TOO_MANY_PIXELS = "The picture has too many pixels: at most 100 million."

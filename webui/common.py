@@ -10,7 +10,7 @@ from flask import abort, current_app, request
 from flask.json.provider import DefaultJSONProvider
 
 from webui import i18n
-from webui.camera import CameraHub, cameras
+from webui.camera import CameraHub, cameras, say_camera
 from webui.snapshot import snapshot
 from webui.tables import Runtime, TableHub, hub
 
@@ -89,6 +89,9 @@ def page_snapshot(
         if hit is None:
             if len(cache) > 64 or any(k[0] != rt.version for k in cache):
                 cache.clear()
-            hit = snapshot(rt, seat, i18n.translator(lang), table_hub, camera)
+            t = i18n.translator(lang)
+            if camera is not None:
+                camera = {**camera, "message": say_camera(camera["message"], t)}
+            hit = snapshot(rt, seat, t, table_hub, camera)
             cache[key] = hit
         return hit

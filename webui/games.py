@@ -365,7 +365,7 @@ def referee_sentence(game: str, text: str, t) -> str:
     return say(text, t) if say else text
 
 
-def _said_whole(sentences: list[tuple[str, str]], text: str, t) -> str | None:
+def say_known(sentences: list[tuple[str, str]], text: str, t) -> str | None:
     """Return ``text`` said with ``t`` when it is one of ``sentences`` (its pattern, and the
     key its parts fill), else ``None``."""
     for pattern, key in sentences:
@@ -429,7 +429,7 @@ _STIGESPILL_STEP = re.compile(
 def stigespill_sentence(text: str, t) -> str:
     """Return a Stigespill referee sentence (a move, a hint) said with ``t``; one of another
     shape unchanged."""
-    whole = _said_whole(_STIGESPILL_SENTENCES, text, t)
+    whole = say_known(_STIGESPILL_SENTENCES, text, t)
     if whole is not None:
         return whole
 
@@ -548,7 +548,7 @@ STEN_KEYS = (
 def sten_sentence(text: str, t) -> str:
     """Return a Sten referee sentence (a move, a hint) said with ``t``; one of another shape
     unchanged."""
-    whole = _said_whole(_STEN_SENTENCES, text, t)
+    whole = say_known(_STEN_SENTENCES, text, t)
     if whole is not None:
         return whole
 
@@ -656,7 +656,7 @@ SKIPBO_KEYS = (
 def skipbo_sentence(text: str, t) -> str:
     """Return a Skip-Bo referee sentence (a move, a hint) said with ``t``; one of another shape
     unchanged."""
-    whole = _said_whole(_SKIPBO_SENTENCES, text, t)
+    whole = say_known(_SKIPBO_SENTENCES, text, t)
     if whole is not None:
         return whole
     m = _SKIPBO_TURN_END.fullmatch(text)

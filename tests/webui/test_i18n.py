@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from webui import i18n
-from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE
+from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
 from webui.games import SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
 
 WEBUI = Path(i18n.__file__).parent
@@ -24,6 +24,7 @@ ENGLISH = re.compile(
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
+    keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
         for m in KEY.finditer(path.read_text(encoding="utf-8")):
             keys.add(m.group(1) or m.group(2))
@@ -223,3 +224,31 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
     )
     for key in shapes:
         assert any(key in s for s in said), key  # the games said each shape
+
+
+def test_what_a_camera_says_is_said_in_the_pages_language():
+    from webui.camera import say_camera
+
+    norwegian = i18n.translator("nb")
+    said = {
+        "reconnecting to rtsp://cam in 4.0 s (attempt 3)": "kobler til rtsp://cam igjen …",
+        "lost rtsp://cam; will reconnect": "mistet rtsp://cam; kobler til igjen …",
+        "gave up on rtsp://cam after 9 reconnection attempts": "ga opp rtsp://cam etter 9 forsøk",
+        "end of clip.mp4 after 60 frames (17 could not be read)": (
+            "slutt på clip.mp4 etter 60 bilder (17 kunne ikke leses)"
+        ),
+        "end of clip.mp4 after 60 frames": "slutt på clip.mp4 etter 60 bilder",
+        "end of data/demo/frames": "slutt på data/demo/frames",
+        "the camera gives no more pictures": "kameraet gir ingen flere bilder",
+        "cannot open video 'x.mp4': no such file": "cannot open video 'x.mp4': no such file",
+    }
+    for english, there in said.items():
+        assert say_camera(english, norwegian) == there
+    # the page hears of changes of state, not of each attempt: in English too
+    english = i18n.translator("en")
+    assert say_camera("reconnecting to rtsp://cam in 4.0 s (attempt 3)", english) == (
+        "reconnecting to rtsp://cam…"
+    )
+    assert (
+        say_camera("end of clip.mp4 after 60 frames", english) == "end of clip.mp4 after 60 frames"
+    )

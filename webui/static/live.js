@@ -282,9 +282,7 @@ const Kortbord = (() => {
     const trouble = CAMERA_TROUBLE.includes(cam.state);
     box.hidden = !trouble;
     box.className = "cam-state" + (cam.state === "ended" ? "" : " bad");
-    // The page hears of a change of state, not of each attempt: leave out the next attempt's time.
-    const message = cam.message.replace(/ in [\d.]+ s \(attempt \d+\)$/, "…");
-    box.textContent = trouble ? t("camera_state", { message }) : "";
+    box.textContent = trouble ? t("camera_state", { message: cam.message }) : "";
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
     const img = $("camera");
     if (img && CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) {
