@@ -52,7 +52,7 @@ class TableCamera:
         frames: Callable[[], Iterator[Any]],
         reader: Callable[[Any], Reading],
         on_reading: Callable[[str, Reading], None],
-        push: Callable[[bytes], None] | None = None,
+        push: Callable[[Any], None] | None = None,  # a decoded picture, or its bytes
         close: Callable[[], None] | None = None,
         realtime: bool = False,
         on_change: Callable[[TableCamera], None] | None = None,
@@ -389,7 +389,8 @@ def say_camera(message: str, t) -> str:
 NOT_A_PICTURE = "That file is not a picture I can read."
 EMPTY_PHOTO = "the photo is empty"
 TOO_MANY_PIXELS = "The picture has too many pixels: at most 100 million."
-MAX_PIXELS = 100_000_000  # a 200 MP phone photo's bytes fit the 8 MB limit only heavily shrunk
+# a 200 MP phone photo's bytes fit the 8 MB limit only heavily shrunk
+MAX_PICTURE_PIXELS = 100_000_000
 # The frame markers of a JPEG that give its size (SOF0–SOF15 less DHT, JPG and DAC).
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -427,7 +428,7 @@ def decode_picture(data: bytes) -> tuple[Any, str | None]:
     if not data:
         return None, EMPTY_PHOTO
     size = picture_size(data)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
+    if size is not None and size[0] * size[1] > MAX_PICTURE_PIXELS:
         return None, TOO_MANY_PIXELS
     try:
         import cv2

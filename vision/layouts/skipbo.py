@@ -25,10 +25,10 @@ from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
 PILES = 4
-MAX_PIXELS = 100_000  # no picture, and so no zone or card in it, is wider than this
+MAX_SIDE = 100_000  # no picture, and so no zone or card in it, is wider than this
 
 
-def _whole(value: Any, lo: int, hi: int) -> bool:
+def whole_number(value: Any, lo: int, hi: int) -> bool:
     """Return whether ``value`` is a whole number (JSON's true is not) with ``lo <= value < hi``."""
     return isinstance(value, int) and not isinstance(value, bool) and lo <= value < hi
 
@@ -100,11 +100,11 @@ class ZoneMap:
         if not data["zones"]:
             raise ZoneError("the map has no zones")
         players = data.get("players")
-        if players is not None and not _whole(players, 1, MAX_PIXELS):
+        if players is not None and not whole_number(players, 1, MAX_SIDE):
             raise ZoneError(f"'players' must be a whole number, not {repr(players)[:20]}")
         size = data.get("card_size", 60.0)
-        if not _finite(size) or not 1 <= size < MAX_PIXELS:
-            raise ZoneError(f"'card_size' must be a card's size in pixels, 1–{MAX_PIXELS}")
+        if not _finite(size) or not 1 <= size < MAX_SIDE:
+            raise ZoneError(f"'card_size' must be a card's size in pixels, 1–{MAX_SIDE}")
         zones = []
         for i, z in enumerate(data["zones"]):
             if not isinstance(z, dict) or z.get("kind") not in KINDS:
@@ -113,20 +113,20 @@ class ZoneMap:
             if not (
                 isinstance(c, list | tuple)
                 and len(c) == 2
-                and all(_finite(v) and abs(v) < MAX_PIXELS for v in c)
+                and all(_finite(v) and abs(v) < MAX_SIDE for v in c)
             ):
                 raise ZoneError(f"zone {i}: 'center' must be [x, y] in pixels")
             owner = z.get("owner")
             if z["kind"] != "building" or owner is not None:
-                seats = players or MAX_PIXELS
-                if not _whole(owner, 0, seats):
+                seats = players or MAX_SIDE
+                if not whole_number(owner, 0, seats):
                     raise ZoneError(
                         f"zone {i}: a {z['kind']} zone needs an 'owner' seat"
                         + (f" 0–{players - 1}" if players else "")
                         + (f", not {repr(owner)[:20]}" if owner is not None else "")
                     )
             index = z.get("index", 0)
-            if not _whole(index, 0, PILES):
+            if not whole_number(index, 0, PILES):
                 raise ZoneError(f"zone {i}: 'index' must be a whole number 0–{PILES - 1}")
             zones.append(Zone(z["kind"], (float(c[0]), float(c[1])), owner, index))
         if players is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
@@ -17,7 +16,6 @@ bp = Blueprint("camera", __name__)
 
 MJPEG_IDLE_S = 30.0
 MAX_FRAME_BYTES = 4 * 1024 * 1024
-MAX_PIXELS = 100_000  # no picture, and so no zone or card in it, is wider than this
 
 
 def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
@@ -109,11 +107,6 @@ def push_frame(table_id: str):
     return jsonify({"ok": True, "frames": cam.frame_no})
 
 
-def _whole(value: Any, lo: int, hi: int) -> bool:
-    """Return whether ``value`` is a whole number (not a bool) with ``lo <= value < hi``."""
-    return isinstance(value, int) and not isinstance(value, bool) and lo <= value < hi
-
-
 @bp.post("/api/tables/<table_id>/zones")
 def confirm_zones(table_id: str):
     """Confirm (or correct) the Skip-Bo zones the camera proposed: ``{"zones": map, "frame":
@@ -123,16 +116,18 @@ def confirm_zones(table_id: str):
     if rt.rules.name != "skipbo":
         abort(409, "only Skip-Bo tables have camera zones")
     data = json_body()
+    try:
+        from vision.layouts.skipbo import MAX_SIDE, ZoneError, ZoneMap, whole_number
+    except ImportError:
+        abort(503, "the camera pipeline is not installed on this server")
     frame = data.get("frame")
     if frame is not None and not (
-        isinstance(frame, list) and len(frame) == 2 and all(_whole(v, 1, MAX_PIXELS) for v in frame)
+        isinstance(frame, list)
+        and len(frame) == 2
+        and all(whole_number(v, 1, MAX_SIDE) for v in frame)
     ):
         abort(400, "'frame' must be [width, height] in pixels")
     zones = data.get("zones")
-    try:
-        from vision.layouts.skipbo import ZoneError, ZoneMap
-    except ImportError:
-        abort(503, "the camera pipeline is not installed on this server")
     try:
         zmap = ZoneMap.from_json(zones)
     except (ZoneError, TypeError, ValueError) as e:
