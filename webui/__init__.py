@@ -71,18 +71,19 @@ def wants_json() -> bool:
 
 
 def error(status: int, message: str):
-    """Return a JSON or HTML error response naming what was wrong (on a page, in the page's
-    language where the sentence has a translation)."""
-    if wants_json():
-        return jsonify({"error": message, "status": status}), status
+    """Return a JSON or HTML error response naming what was wrong, in the page's language
+    where the sentence has a translation."""
     from webui.i18n import t
 
+    if wants_json():
+        return jsonify({"error": t(message), "status": status}), status
     return render_template("error.html", status=status, message=t(message)), status
 
 
 def _register_errors(app: Flask) -> None:
+    from webui import i18n
     from webui.games import SetupError
-    from webui.tables import TableNotFound
+    from webui.tables import Refusal, TableNotFound
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
@@ -93,7 +94,9 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(IllegalMove)
     def illegal(e: IllegalMove):
-        """Answer a move the referee refused with 409 and its reason."""
+        """Answer a move the referee refused with 409 and its reason, in the page's language."""
+        if isinstance(e, Refusal):
+            return error(409, e.say(i18n.translator(i18n.current_language())))
         return error(409, str(e))
 
     @app.errorhandler(RulesError)

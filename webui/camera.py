@@ -343,7 +343,9 @@ class CameraHub:
             try:
                 hub.play(table_id, reading.moves, source="camera")
             except IllegalMove as e:
-                hub.set_prompt(table_id, {"message": str(e), "candidates": []})
+                # the referee's own words (a Refusal's), said in each page's language there
+                reason = getattr(e, "reason", str(e))
+                hub.set_prompt(table_id, {"message": reason, "candidates": []})
         elif reading.prompt is not None:
             hub.set_prompt(table_id, reading.prompt)
 
@@ -380,7 +382,7 @@ SOURCE_SENTENCES = [
 
 def say_camera(message: str, t) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
-    from webui.games import say_known
+    from webui.speech import say_known
 
     said = say_known(SOURCE_SENTENCES, message, t)
     return message if said is None else said

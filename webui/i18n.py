@@ -14,6 +14,7 @@ from pathlib import Path
 from flask import Flask, g, request
 
 LANGUAGES = {"en": "English", "nb": "Norsk", "da": "Dansk", "sv": "Svenska"}
+DECIMAL_MARKS = {"nb": ",", "da": ",", "sv": ","}  # "about 25,7 turns"; English keeps "."
 DEFAULT = "en"
 _ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en"}
 _DIR = Path(__file__).parent / "translations"
@@ -41,6 +42,7 @@ def translator(lang: str) -> Callable[..., str]:
                 return text.format(**fields)
         return out
 
+    t.decimal_mark = DECIMAL_MARKS.get(lang, ".")  # for the numbers a sentence says
     return t
 
 

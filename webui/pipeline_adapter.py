@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("kortbord.web.vision")
+DEFAULT_OUT_OF_SYNC = "the table does not match the game"  # an out-of-sync event that says nothing
 
 _recognizer: Any = None
 _recognizer_error: str | None = None
@@ -204,7 +205,7 @@ def pipeline_reader(
                 reading.moves += [m.to_json() for m in event.moves]
             elif event.kind == "out_of_sync":
                 reading.prompt = {
-                    "message": event.message or "the table does not match the game",
+                    "message": event.message or DEFAULT_OUT_OF_SYNC,
                     "candidates": [
                         {
                             "label": candidate_label(rules, seq),

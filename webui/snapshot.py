@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from referee import CHANCE, RulesError
-from webui import games
+from webui import games, speech
 from webui.tables import Runtime
 
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
@@ -63,8 +63,8 @@ def snapshot(
         ],
         "can_undo": bool(rt.moves) and seat is None,
         "can_redo": bool(rt.redo) and seat is None,
-        "notice": None if _stale(rt.notice) else rt.notice,
-        "prompt": rt.prompt if seat is None else None,
+        "notice": _notice(rt, t),
+        "prompt": _prompt(rt, t) if seat is None else None,
     }
     if seat is None and camera is not None:
         out["camera"] = camera
@@ -97,7 +97,7 @@ def snapshot(
         try:
             h = rules.hint(state, hint_seat)
             out["hint"] = {
-                "text": games.name_seats(games.referee_sentence(rules.name, h.reason, t), names),
+                "text": _say(rt, h.reason, t),
                 "move": h.move.to_json() if h.move else None,
             }
         except (RulesError, ValueError) as e:
@@ -110,3 +110,25 @@ def snapshot(
 def _stale(notice: dict[str, Any] | None) -> bool:
     """Whether a notice is a refused move's reason shown long enough (cards to check stay)."""
     return bool(notice and notice.get("error") and time.time() - notice["at"] > REFUSAL_SHOWN_S)
+
+
+def _notice(rt: Runtime, t) -> dict[str, Any] | None:
+    """Return the table's notice in the page's language: a refused move's reason, or the
+    cards to check; ``None`` once a reason is stale."""
+    notice = rt.notice
+    if notice is None or _stale(notice):
+        return None
+    if notice.get("error"):
+        return {**notice, "error": _say(rt, notice["error"], t)}
+    return {**notice, "check": speech.say_checks(notice["check"], t)}
+
+
+def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
+    """Return the camera's "out of sync" prompt with its message in the page's language."""
+    if rt.prompt is None:
+        return None
+    return {**rt.prompt, "message": _say(rt, rt.prompt["message"], t)}
+
+
+def _say(rt: Runtime, text: str, t) -> str:
+    return speech.name_seats(speech.referee_sentence(rt.rules.name, text, t), rt.names)

@@ -20,9 +20,23 @@ from flask import Flask, current_app
 
 from referee import CHANCE, IllegalMove, Rules, RulesError, make_rules
 from referee.core import Move
-from webui import games
+from webui import games, speech
 from webui.db import EventStore
 from webui.live import Broadcaster
+
+
+class Refusal(IllegalMove):
+    """A move a table refused. ``str()`` is the referee's reason with the players' names;
+    ``say(t)`` says it in a page's language."""
+
+    def __init__(self, reason: str, game: str, names: list[str]) -> None:
+        super().__init__(speech.name_seats(reason, names))
+        self.reason, self.game, self.names = reason, game, names
+
+    def say(self, t) -> str:
+        """Return the reason said with ``t``, with the players' names."""
+        return speech.name_seats(speech.referee_sentence(self.game, self.reason, t), self.names)
+
 
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
@@ -207,21 +221,18 @@ class TableHub:
                     if source not in ("camera", "demo") and not games.may_make(
                         rt.rules, state, move, seat, rt.open_table
                     ):
-                        raise IllegalMove(
-                            "that move belongs on the player's own page"
-                            if seat is None
-                            else "it is not your move"
-                        )
+                        if seat is None:
+                            raise IllegalMove("that move belongs on the player's own page")
+                        raise IllegalMove("it is not your move")
                     state = rt.rules.apply(state, move)
                     accepted.append((move, state))
             except IllegalMove as e:
-                reason = games.name_seats(str(e), rt.names)
                 if seat is None:
                     # Shown on every page; a player's own refused move may name a hand card,
                     # so only its sender hears about it.
-                    rt.notice = {"error": reason, "at": time.time()}
+                    rt.notice = {"error": str(e), "at": time.time()}
                     self._publish(rt)
-                raise IllegalMove(reason) from None
+                raise Refusal(str(e), rt.rules.name, rt.names) from None
             except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
                 # A move that passed parsing but still broke the engine: refuse it, say why.
                 raise IllegalMove(f"malformed move: {e}") from None

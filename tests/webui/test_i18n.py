@@ -9,10 +9,15 @@ import pytest
 
 from webui import i18n
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
-from webui.games import SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
+from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
+from webui.speech import CAMERA_KEYS, SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+# a page's own refusals, said by the error handler
+REFUSAL = re.compile(r"""\bIllegalMove\(\s*"((?:[^"\\]|\\.)*)"\s*\)""")
+# the camera guard's reasons for asking (vision/pipeline.py), said with the referee's
+GUARD_REASON = re.compile(r"""self\._report\([^"]*"([^"]+)"\)""")
 # words of the referee's English that no translated sentence may keep
 ENGLISH = re.compile(
     r"\b(from|the|onto|pile|plays?|discards|draws?|takes?|with|reaching|which|reaches|turns|"
@@ -25,9 +30,14 @@ def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
+    keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC}
+    pipeline = (WEBUI.parent / "vision" / "pipeline.py").read_text(encoding="utf-8")
+    keys |= set(GUARD_REASON.findall(pipeline))
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
-        for m in KEY.finditer(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        for m in KEY.finditer(text):
             keys.add(m.group(1) or m.group(2))
+        keys |= set(REFUSAL.findall(text))
     return keys
 
 
@@ -82,7 +92,7 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
 
     from referee import make_rules
     from referee.core import CHANCE
-    from webui.games import stigespill_sentence
+    from webui.speech import stigespill_sentence
 
     english, norwegian = i18n.translator("en"), i18n.translator("nb")
     said = set()
@@ -105,6 +115,8 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
         assert stigespill_sentence(text, english) == text
         said_there = stigespill_sentence(text, norwegian)
         assert not ENGLISH.search(said_there), (text, said_there)
+        assert not re.search(r"\d\.\d", said_there), said_there  # "25,7", the Nordic mark
+    assert any(re.search(r"\d\.\d", s) for s in said)
     shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
     for key in (*shapes, "(drawing:", "keep your cards", "no hand cards left", "is dealt to"):
         assert any(key in s for s in said), key  # the games said each shape
@@ -118,7 +130,7 @@ def test_sten_referee_sentences_are_said_in_the_pages_language():
     from referee import make_rules
     from referee.core import CHANCE
     from referee.sten import GoOut
-    from webui.games import sten_sentence
+    from webui.speech import sten_sentence
 
     english, danish = i18n.translator("en"), i18n.translator("da")
     said = set()
@@ -175,7 +187,7 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
     from referee import make_rules
     from referee.core import CHANCE
     from referee.skipbo import TableTalkPenalty
-    from webui.games import skipbo_sentence
+    from webui.speech import skipbo_sentence
 
     english, swedish = i18n.translator("en"), i18n.translator("sv")
     said = set()
@@ -251,4 +263,166 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
     )
     assert (
         say_camera("end of clip.mp4 after 60 frames", english) == "end of clip.mp4 after 60 frames"
+    )
+
+
+def _refusals(game: str, configs: list[dict], tries) -> set[str]:
+    """Every reason the referee gives for refusing well-formed moves in random games."""
+    import random
+
+    from referee import IllegalMove, make_rules
+    from referee.core import CHANCE
+
+    said = set()
+    for config in configs:
+        rules = make_rules(game, **config)
+        rng = random.Random(7)
+        for g in range(3):
+            real_table = g % 2 and hasattr(rules, "table_state")
+            state = rules.table_state(rng) if real_table else rules.initial_state(rng)
+            for _ in range(300):
+                for move in tries(rules, rng):
+                    try:
+                        rules.apply(state, move)
+                    except IllegalMove as e:
+                        said.add(str(e))
+                if rules.is_over(state):
+                    break
+                on = rules.to_move(state)
+                move = (
+                    rules.chance_move(state, rng)
+                    if on == CHANCE
+                    else rng.choice(rules.legal_moves(state))
+                )
+                state = rules.apply(state, move)
+    return said
+
+
+def _some_cards(rng, skipbo: bool = False):
+    from referee.cards import parse_card
+
+    ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    codes = [f"{r}{s}" for r in ranks for s in "SHDC"] + ["JK"]
+    if skipbo:
+        codes += [f"SB{v}" for v in range(1, 13)] + ["SBW"] * 6
+    return [parse_card(c) for c in rng.sample(codes, 8)]
+
+
+def _stigespill_tries(rules, rng):
+    from referee.stigespill import Draw, Play, Reveal
+
+    cards = _some_cards(rng)
+    seats = [None, *range(rules.seats)]
+    return [
+        *(Draw(s) for s in seats),
+        *(Play(c, rng.choice(seats)) for c in cards),
+        *(Reveal(c) for c in cards),
+    ]
+
+
+def _sten_tries(rules, rng):
+    from referee.sten import GoOut, Lay, SaySten
+
+    cards = _some_cards(rng)
+    seats = [None, *range(rules.seats)]
+    return [
+        *(Lay(c, rng.choice(seats)) for c in cards),
+        *(SaySten(s) for s in seats),
+        *(GoOut(tuple(cards[:k]), rng.choice(seats)) for k in (0, 1, 3)),
+        GoOut((cards[0], cards[0])),
+    ]
+
+
+def _skipbo_tries(rules, rng):
+    from referee.skipbo import Discard, EndTurn, Play, Reveal, TableTalkPenalty
+
+    cards = _some_cards(rng, skipbo=True)
+    seats = [None, *range(rules.seats)]
+    moves = [*(EndTurn(s) for s in seats), *(Reveal(c) for c in cards)]
+    for c in cards:
+        for source in ("hand", "stock", "discard"):
+            owner = rng.choice(seats)
+            moves.append(Play(source, c, rng.randrange(4), rng.randrange(4), owner))
+        moves.append(Discard(c, rng.randrange(4)))
+    return [*moves, *(TableTalkPenalty(s) for s in range(rules.seats))]
+
+
+REFUSAL_GAMES = {
+    "stigespill": (
+        [{"players": 2, "variant": "classic"}, {"players": 3, "variant": "strategy"}],
+        _stigespill_tries,
+        ("reached the goal", "(hand: empty)", "has drawn", "turn to draw or play", "die pile"),
+    ),
+    "sten": (
+        [
+            {"players": 3, "known_hands": True, "names": ["Anna", "Bo", "Cecilie Ås"]},
+            {"players": 2, "known_hands": False, "names": ["Anna", "Bo"]},
+        ],
+        _sten_tries,
+        ("left the table)", "; only", "fit there", "are missing", "say who laid", "is down"),
+    ),
+    "skipbo": (
+        [{"players": 2, "stock": 8}, {"players": 4, "teams": True, "stock": 8}],
+        _skipbo_tries,
+        ("partner's discard pile", "the top of your stock", "cannot start", "stands at"),
+    ),
+}
+
+
+@pytest.mark.parametrize("game", REFUSAL_GAMES)
+def test_refused_moves_reasons_are_said_in_the_pages_language(game):
+    """Every reason the referee gives for refusing a well-formed move (in random games, at
+    every turn) reads back exactly in English and with no English word left in the others."""
+    from webui.speech import referee_sentence
+
+    configs, tries, shapes = REFUSAL_GAMES[game]
+    said = _refusals(game, configs, tries)
+    assert len(said) > 40
+    english = i18n.translator("en")
+    for lang in ("nb", "da", "sv"):
+        there = i18n.translator(lang)
+        for text in said:
+            assert referee_sentence(game, text, english) == text
+            said_there = referee_sentence(game, text, there)
+            assert not ENGLISH.search(said_there), (lang, text, said_there)
+    for key in shapes:
+        assert any(key in s for s in said), key  # the games gave each shape
+
+
+def test_a_refused_move_is_said_in_each_pages_language(client, make_table):
+    """The refusing reply speaks the sender's language, the table's notice each page's."""
+    t = make_table("stigespill", players=2)
+    wrong = {"kind": "draw", "seat": 1}  # seat 0 is on turn
+    r = client.post(
+        f"/api/tables/{t['id']}/moves",
+        json={"moves": [wrong]},
+        headers={"Accept-Language": "sv"},
+    )
+    assert r.status_code == 409
+    assert r.get_json()["error"] == "det är Annas tur, inte Bos"
+    for lang, reason in (("en", "it is Anna's turn, not Bo's"), ("nb", "det er Anna sin tur")):
+        snap = client.get(f"/api/tables/{t['id']}", headers={"Accept-Language": lang}).get_json()
+        assert snap["notice"]["error"].startswith(reason)
+    r = client.post(f"/api/tables/{t['id']}/undo", headers={"Accept-Language": "da"})
+    assert (r.status_code, r.get_json()["error"]) == (409, "intet at fortryde")
+
+
+def test_what_the_camera_asks_is_said_in_the_pages_language():
+    from webui.speech import referee_sentence, say_checks
+
+    danish = i18n.translator("da")
+    asked = "out of sync — please confirm: it is seat 1's turn, not seat 0's"
+    assert referee_sentence("skipbo", asked, danish) == (
+        "ude af trit — bekræft venligst: det er seat 1s tur, ikke seat 0s"
+    )  # then named, as every sentence
+    assert referee_sentence("sten", "the table does not match the game", danish) == (
+        "bordet passer ikke med spillet"
+    )
+    checks = (
+        "QH read by elimination: that card looks most like QD; "
+        "8S read by elimination: that card could not be read"
+    )
+    assert say_checks(checks, danish) == (
+        "QH er læst ved udelukkelse: kortet ligner mest QD; "
+        "8S er læst ved udelukkelse: det kort kunne ikke læses"
     )
