@@ -81,7 +81,7 @@ def error(status: int, message: str):
 
 
 def _register_errors(app: Flask) -> None:
-    from webui import i18n
+    from webui import i18n, speech
     from webui.games import SetupError
     from webui.tables import Refusal, TableNotFound
 
@@ -102,8 +102,8 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(RulesError)
     @app.errorhandler(SetupError)
     def bad_setup(e: ValueError):
-        """Answer a bad game set-up with 400 and what is wrong."""
-        return error(400, str(e))
+        """Answer a bad game set-up with 400 and what is wrong, in the page's language."""
+        return error(400, speech.say_setup(str(e), i18n.translator(i18n.current_language())))
 
     @app.errorhandler(TableNotFound)
     def no_table(e: TableNotFound):

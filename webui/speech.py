@@ -1,4 +1,5 @@
-"""The referee's English sentences (and the camera's questions) said in the page's language.
+"""The referee's English sentences (and the camera's questions, a set-up's problems) said in
+the page's language.
 
 The referee speaks English only (it knows no pages), and its sentence shapes are fixed: each
 sentence is read back into its parts (a card, a seat, a number) and said again through the
@@ -583,3 +584,145 @@ def skipbo_sentence(text: str, t) -> str:
         n=g["to"],
         plays=plays,
     )
+
+
+# A new game's set-up problems (webui/games.py: parse_setup, the rules' set-up checks, a typed
+# road's and a road photo's problems), read back the same way: the error page says them.
+_QUOTED = r"'[^']*'|\"[^\"]*\""
+_SETUP_SENTENCES = [
+    (r"(?P<n>\d+) names for (?P<count>\d+) players", "{n} names for {count} players"),
+    _literal("every player needs a different name"),
+    (
+        rf"the name (?P<name>{_QUOTED})… is longer than (?P<n>\d+) characters",
+        "the name {name}… is longer than {n} characters",
+    ),
+    (
+        rf"unknown colour (?P<word>{_QUOTED}); use #rrggbb or one of (?P<names>.+)",
+        "unknown colour {word}; use #rrggbb or one of {names}",
+    ),
+    (r"(?P<n>\d+) colours for (?P<count>\d+) tokens", "{n} colours for {count} tokens"),
+    _literal("every token needs a different colour"),
+    *(
+        (
+            rf"{field} must be between (?P<lo>-?\d+) and (?P<hi>-?\d+), not (?P<value>-?\d+)",
+            f"{field} must be between {{lo}} and {{hi}}, not {{value}}",
+        )
+        for field in ("players", "tokens", "stock", "match_target")
+    ),
+    (
+        r"(?P<n>\d+) stocks of (?P<size>\d+) plus hands need (?P<need>\d+) cards; the deck has"
+        r" (?P<have>\d+): agree on a smaller stock",
+        "{n} stocks of {size} plus hands need {need} cards; the deck has {have}: agree on a"
+        " smaller stock",
+    ),
+    (
+        r"Skip-Bo is for 2–6 players \(4, 6 or 8 as teams with teams=True\), not (?P<n>\d+)",
+        "Skip-Bo is for 2–6 players (4, 6 or 8 as teams with teams=True), not {n}",
+    ),
+    (
+        r"team Skip-Bo needs 4, 6 or 8 players \(teams of two\), not (?P<n>\d+)",
+        "team Skip-Bo needs 4, 6 or 8 players (teams of two), not {n}",
+    ),
+    (
+        r"Sten is played by (?P<lo>\d+) to (?P<hi>\d+) players, not (?P<n>\d+)",
+        "Sten is played by {lo} to {hi} players, not {n}",
+    ),
+    (
+        r"the strategy variant deals (?P<k>\d+) die cards to each of (?P<seats>\d+) seats, but the"
+        r" die pile has only (?P<pile>\d+) cards besides the joker: at most (?P<most>\d+) seats",
+        "the strategy variant deals {k} die cards to each of {seats} seats, but the die pile has"
+        " only {pile} cards besides the joker: at most {most} seats",
+    ),
+]
+# a typed road's problems (referee.stigespill.check_road) and an unknown card code's
+_CARD_CODE_PROBLEMS = [
+    (
+        rf"unknown card code (?P<code>{_QUOTED}): expected e\.g\. AS, 10H, QD, KC, JK, SB7 or SBW",
+        "unknown card code {code}: expected e.g. AS, 10H, QD, KC, JK, SB7 or SBW",
+    ),
+    (
+        rf"unknown card code (?P<code>{_QUOTED}): Skip-Bo cards are SB1–SB12 and SBW",
+        "unknown card code {code}: Skip-Bo cards are SB1–SB12 and SBW",
+    ),
+]
+_ROAD_PROBLEMS = [
+    *_CARD_CODE_PROBLEMS,
+    (
+        r"road card (?P<i>\d+) is a joker: the joker is the goal, not a road card",
+        "road card {i} is a joker: the joker is the goal, not a road card",
+    ),
+    (
+        r"road card (?P<i>\d+) is (?P<card>\S+): only 7–K belong on the road",
+        "road card {i} is {card}: only 7–K belong on the road",
+    ),
+    (
+        r"(?P<card>\S+) appears (?P<n>\d+) times \(road cards (?P<at>[\d, ]+)\)",
+        "{card} appears {n} times (road cards {at})",
+    ),
+    (r"missing: (?P<codes>.+)", "missing: {codes}"),
+    (r"doubled: (?P<codes>.+)", "doubled: {codes}"),
+    (r"the road has (?P<n>\d+) cards, not (?P<k>\d+)", "the road has {n} cards, not {k}"),
+    # a road photo's (vision/layouts/road.py: RoadReader.read)
+    (
+        r"no road found: (?P<n>\d+) of the 28 road cards \(7–K\) seen",
+        "no road found: {n} of the 28 road cards (7–K) seen",
+    ),
+    _literal("no goal joker found: cannot tell which end of the road is the goal"),
+    _literal("the joker lies away from the road: put the goal joker after the last card"),
+    _literal("two jokers lie at the road: only the goal joker belongs there"),
+    _literal("reading rows needs the goal joker to know the direction"),
+    _literal("the goal joker is not in the first or last row"),
+    _literal("the goal joker is not at the end of its row"),
+]
+# two problems naming two cards of the road, or the goal joker
+_ROAD_PAIRS = [
+    (
+        r"gap in the road between (?P<a>.+) and (?P<b>.+): a card may be missing or the road may"
+        r" be broken",
+        "gap in the road between {a} and {b}: a card may be missing or the road may be broken",
+    ),
+    (
+        r"ambiguous order: two readings fit almost equally well and differ first at road card"
+        r" (?P<n>\d+) \((?P<a>.+) or (?P<b>.+)\)",
+        "ambiguous order: two readings fit almost equally well and differ first at road card"
+        " {n} ({a} or {b})",
+    ),
+]
+_ROAD_PROBLEM = re.compile(r"road card (?P<i>\d+): (?P<why>.+)")
+_ROAD_LISTS = [("bad road: ", "bad road: {problems}"), ("road photo: ", "road photo: {problems}")]
+# every sentence say_setup says through a variable (the literal ones are found)
+SETUP_KEYS = (
+    *(key for _, key in _SETUP_SENTENCES + _ROAD_PROBLEMS + _ROAD_PAIRS),
+    *(key for _, key in _ROAD_LISTS),
+    "road: {why}",
+    "road card {i}: {why}",
+    "the goal joker",
+)
+
+
+def say_setup(text: str, t) -> str:
+    """Return a new game's set-up problem said with ``t``; one of another shape looked up
+    whole, else unchanged."""
+    said = say_known(_SETUP_SENTENCES, text, t)
+    if said is not None:
+        return said
+    for head, key in _ROAD_LISTS:
+        if text.startswith(head):
+            problems = text[len(head) :].split("; ")
+            return t(key, problems="; ".join(_say_road_problem(p, t) for p in problems))
+    if text.startswith("road: "):
+        return t("road: {why}", why=_say_road_problem(text[len("road: ") :], t))
+    return t(text)
+
+
+def _say_road_problem(text: str, t) -> str:
+    m = _ROAD_PROBLEM.fullmatch(text)
+    if m is not None:
+        return t("road card {i}: {why}", i=m["i"], why=_say_road_problem(m["why"], t))
+    for pattern, key in _ROAD_PAIRS:
+        m = re.fullmatch(pattern, text)
+        if m is not None:
+            named = {k: t(v) if v == "the goal joker" else v for k, v in m.groupdict().items()}
+            return t(key, **named)
+    said = say_known(_ROAD_PROBLEMS, text, t)
+    return t(text) if said is None else said

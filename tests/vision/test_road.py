@@ -147,9 +147,8 @@ def test_missing_and_doubled_cards_are_named():
     assert any(p.startswith("doubled: 9C") for p in problems)
 
 
-def test_a_ring_of_cards_walkable_either_way_from_the_goal_is_ambiguous():
-    """Laid in a circle, the road may start on either side of the goal joker: the reader
-    says so, naming the two cards the readings start at, and does not guess."""
+def lay_ring() -> list[tuple[str, np.ndarray]]:
+    """Return the road and its goal joker laid in a circle, as (code, quad)."""
     codes = [*ROAD_CODES, "JK"]
     radius = len(codes) * 80 / (2 * math.pi)
     box = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
@@ -158,7 +157,13 @@ def test_a_ring_of_cards_walkable_either_way_from_the_goal_is_ambiguous():
         t = 2 * math.pi * k / len(codes)
         turn = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
         cards.append((code, box @ turn.T + [radius * math.cos(t), radius * math.sin(t)]))
-    reading = RoadReader().read(cards)
+    return cards
+
+
+def test_a_ring_of_cards_walkable_either_way_from_the_goal_is_ambiguous():
+    """Laid in a circle, the road may start on either side of the goal joker: the reader
+    says so, naming the two cards the readings start at, and does not guess."""
+    reading = RoadReader().read(lay_ring())
     assert not reading.ok
     (problem,) = [p for p in reading.problems if p.startswith("ambiguous order")]
     assert "road card 1" in problem

@@ -10,7 +10,7 @@ import pytest
 from webui import i18n
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
-from webui.speech import CAMERA_KEYS, SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
+from webui.speech import CAMERA_KEYS, SETUP_KEYS, SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
@@ -30,7 +30,7 @@ def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
-    keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC}
+    keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC, *SETUP_KEYS}
     pipeline = (WEBUI.parent / "vision" / "pipeline.py").read_text(encoding="utf-8")
     keys |= set(GUARD_REASON.findall(pipeline))
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
@@ -426,3 +426,80 @@ def test_what_the_camera_asks_is_said_in_the_pages_language():
         "QH er læst ved udelukkelse: kortet ligner mest QD; "
         "8S er læst ved udelukkelse: det kort kunne ikke læses"
     )
+
+
+def _setup_problems() -> set[str]:
+    """What the new-game form can be told: every set-up problem of forms a user can fill in,
+    and the problems of road photos (read by the real road reader)."""
+    import numpy as np
+
+    from tests.vision.test_road import H, lay_ring, lay_road
+    from vision.layouts.road import ROAD_CODES, RoadError, RoadReader
+    from webui.games import SetupError, parse_setup
+
+    said = set()
+    forms = [
+        {"names": "Anna, Anna"},
+        {"names": "Anna, Bo, Cy"},
+        {"names": "A" * 30},
+        {"colours": "red, red", "players": "1"},
+        {"colours": "mauve"},
+        {"colours": "red, blue, green", "players": "1", "tokens": "2"},
+        {"road": "7S 8S XX SB13"},
+        {"road": "7S 7S JK 2H " + " ".join(ROAD_CODES[3:20])},
+        {"stock": "4"},
+        {"stock": "30", "players": "6"},
+        {"players": "12"},
+        {"match_target": "10"},
+        {"players": "1", "tokens": "1"},
+        {"players": "9", "variant": "strategy"},
+        {"players": "3", "teams": "on"},
+        {"players": "7"},
+        {"players": "1"},
+    ]
+    for game in ("stigespill", "sten", "skipbo"):
+        for form in forms:
+            try:
+                parse_setup(game, {"players": "2", **form})
+            except SetupError as e:
+                said.add(str(e))
+    cards, truth = lay_road("uturn", 5)
+    without = [(c, q) for c, q in cards if c != "QH"]
+    roads = [
+        without,
+        [*without, ("9C", without[0][1] + [0, 400])],
+        [(c, q) for c, q in cards if c != "JK"],
+        [(c, q + np.array([0.0, 4 * H]) if c in set(truth[14:]) | {"JK"} else q) for c, q in cards],
+    ]
+    roads.append(lay_ring())
+    for road in roads:
+        said.add("road photo: " + "; ".join(RoadReader().read(road).problems))
+    try:
+        RoadReader().read([("5H", np.zeros((4, 2)))])
+    except RoadError as e:
+        said.add(f"road photo: {e}")
+    return said
+
+
+def test_a_new_games_problems_are_said_in_the_pages_language(client):
+    from webui.speech import say_setup
+
+    said = _setup_problems()
+    assert len(said) > 15
+    english = i18n.translator("en")
+    for lang in ("nb", "da", "sv"):
+        there = i18n.translator(lang)
+        for text in said:
+            assert say_setup(text, english) == text
+            said_there = say_setup(text, there)
+            assert not ENGLISH.search(said_there), (lang, text, said_there)
+    for key in ("missing:", "doubled:", "ambiguous order", "gap in the road", "no goal joker"):
+        assert any(key in s for s in said), key  # the road photos gave each shape
+    # the form's page says it
+    page = client.post(
+        "/new",
+        data={"game": "sten", "players": "2", "names": "Anna, Anna"},
+        headers={"Accept-Language": "da"},
+    )
+    assert page.status_code == 400
+    assert "hver spiller skal have sit eget navn" in page.get_data(as_text=True).lower()

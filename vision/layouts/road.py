@@ -204,7 +204,7 @@ class RoadReader:
                 fatal = True
             if runner_up is not None:
                 problems.append(
-                    "ambiguous order: two readings fit almost equally well; they differ first at "
+                    "ambiguous order: two readings fit almost equally well and differ first at "
                     f"road card {runner_up[0] + 1} ({_name(order[runner_up[0]], road_cards)} or "
                     f"{_name(runner_up[1], road_cards)})"
                 )
