@@ -155,6 +155,24 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     assert not errors, errors
 
 
+BOARD_CLEAR_JS = """() => {
+  const inside = (pt, b) =>
+    pt.x >= b.x && pt.x <= b.x + b.width && pt.y >= b.y && pt.y <= b.y + b.height;
+  const suits = [...document.querySelectorAll('.road .tile.face .tile-suit')].map(t => t.getBBox());
+  const ends = [...document.querySelectorAll('.road .jump')]
+    .flatMap(p => [p.getPointAtLength(0), p.getPointAtLength(p.getTotalLength())]);
+  const label = document.querySelector('.road .tile.start .tile-small').getBBox();
+  const tokens = [...document.querySelectorAll('.road .token circle')]
+    .map(c => ({ y: +c.getAttribute('cy'), r: +c.getAttribute('r') }));
+  return {
+    arrow_ends_on_suits: ends.filter(pt => suits.some(b => inside(pt, b))).length,
+    tokens_on_start_label:
+      tokens.filter(c => c.y + c.r > label.y && c.y - c.r < label.y + label.height).length,
+    tokens: tokens.length,
+  };
+}"""
+
+
 def test_stigespill_by_tapping_die_cards(browser, server):
     # a fixed road, so the taps below climb ladders, slide down a snake and nobody wins yet
     road = "7S 8H 9D JS 10C 8S QH 9C 7D KS 10H 8D JD 9S 7C QC 10D 8C KH 9H JC 7H QS 10S KD QD KC JH"
@@ -176,6 +194,9 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     laptop.wait_for_selector(".road .tile")
     assert laptop.locator(".road .tile").count() == 30
     assert laptop.locator(".road .jump").count() == 6  # six twin pairs: a ladder and a snake each
+    # no arrow ends on a face card's suit; the tokens at the start leave its label readable
+    clear = laptop.evaluate(BOARD_CLEAR_JS)
+    assert clear == {"arrow_ends_on_suits": 0, "tokens_on_start_label": 0, "tokens": 3}, clear
     second = browser.new_page(viewport=PHONE)
     second.goto(f"{server.base}{t['url']}")
     second.wait_for_selector(".road .tile")

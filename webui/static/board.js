@@ -126,10 +126,17 @@ const Board = (() => {
     }
     // Twin face cards are joined both ways: landing on the lower one climbs the ladder to the
     // higher (green head), landing on the higher slides down the snake (red head).
+    // Each end sits on its card's rim, towards the other card: the card's suit stays in view.
+    const rim = (c, o) => {
+      const dx = o.x - c.x, dy = o.y - c.y, inset = 4;
+      const k = Math.min((TW / 2 - inset) / Math.abs(dx || 1e-9), (TH / 2 - inset) / Math.abs(dy || 1e-9));
+      return { x: c.x + dx * k, y: c.y + dy * k };
+    };
     for (const tile of v.road) {
       if (tile.jump !== "ladder") continue;
       const a = tileXY(tile.position), b = tileXY(tile.jump_to);
-      const ax = a.x + TW / 2, ay = a.y + TH / 2, bx = b.x + TW / 2, by = b.y + TH / 2;
+      const ca = { x: a.x + TW / 2, y: a.y + TH / 2 }, cb = { x: b.x + TW / 2, y: b.y + TH / 2 };
+      const { x: ax, y: ay } = rim(ca, cb), { x: bx, y: by } = rim(cb, ca);
       const mx = (ax + bx) / 2, my = (ay + by) / 2;
       const cx = mx - (by - ay) * 0.15, cy = my + (bx - ax) * 0.15;
       s.append(svg("path", { d: `M${ax},${ay} Q${cx},${cy} ${bx},${by}`, class: "jump",
@@ -141,9 +148,11 @@ const Board = (() => {
     for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
     for (const [pos, toks] of Object.entries(byPos)) {
       const { x, y } = tileXY(+pos);
+      const ends = +pos === 0 || +pos === 29; // the start and the goal: keep their label clear
       toks.forEach((tok, i) => {
         const pl = ctx.player(tok.seat);
-        const cx = x + 26 + (i % 3) * 24, cy = y + TH - 30 - Math.floor(i / 3) * 26;
+        const row = Math.floor(i / 3);
+        const cx = x + 26 + (i % 3) * 24, cy = ends ? y + 24 + row * 26 : y + TH - 30 - row * 26;
         const turn = snap.to_move === tok.seat;
         s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""), "data-seat": tok.seat },
           svg("circle", { cx, cy, r: 15, fill: pl.colour }),
