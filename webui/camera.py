@@ -53,6 +53,7 @@ class TableCamera:
         reader: Callable[[Any], Reading],
         on_reading: Callable[[str, Reading], None],
         push: Callable[[Any], None] | None = None,  # a decoded picture, or its bytes
+        dropped: Callable[[], int] | None = None,  # how many pushed pictures were not read
         close: Callable[[], None] | None = None,
         realtime: bool = False,
         on_change: Callable[[TableCamera], None] | None = None,
@@ -63,6 +64,7 @@ class TableCamera:
         self._reader = reader
         self._on_reading = on_reading
         self.push = push
+        self.dropped = dropped or (lambda: 0)
         self._close = close
         self.jpeg: bytes | None = None
         self.frame_no = 0
@@ -310,6 +312,7 @@ class CameraHub:
                 reader,
                 self._on_reading,
                 push=src.push,
+                dropped=lambda: src.dropped,
                 close=src.close,
                 on_change=self._changed,
             )

@@ -26,6 +26,8 @@ ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--use-fake-device-for-media-stream",  # a test pattern for the phone-camera page
+    "--use-fake-ui-for-media-stream",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}
@@ -231,6 +233,33 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     assert status == 409
     second.wait_for_selector("#prompt.illegal", timeout=2000)
     assert "5♥" in second.inner_text("#prompt")
+    assert not errors, errors
+
+
+def test_a_phone_camera_page_sends_pictures_and_says_how_fast(browser, server):
+    """The page sends its camera's pictures one at a time and shows the pace; the server's
+    camera reads them."""
+    status, t = server.post(
+        "/api/tables", {"game": "stigespill", "players": 2, "source": "phone", "name": "Phone"}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")  # the MJPEG never ends
+    page.click("#phone-start")
+    page.wait_for_function(
+        "/[0-9.,]+ pictures a second/.test(document.getElementById('phone-rate').textContent)",
+        timeout=15000,
+    )
+    deadline = time.monotonic() + 30  # the camera's worker loads the recognizer first
+    camera = {}
+    while time.monotonic() < deadline:
+        camera = server.get(f"/api/tables/{t['id']}/camera")
+        if camera.get("frames"):
+            break
+        time.sleep(0.2)
+    assert camera.get("frames", 0) >= 1, camera
+    page.close()
     assert not errors, errors
 
 

@@ -104,7 +104,9 @@ def push_frame(table_id: str):
     if cam is None or cam.push is None:
         abort(503, "the camera pipeline is not available on this server")
     cam.push(image)
-    return jsonify({"ok": True, "frames": cam.frame_no})
+    # pictures sent faster than the camera reads them wait in a short queue, the oldest
+    # dropped: the phone slows down when this count grows
+    return jsonify({"ok": True, "frames": cam.frame_no, "dropped": cam.dropped()})
 
 
 @bp.post("/api/tables/<table_id>/zones")

@@ -391,14 +391,27 @@ const Kortbord = (() => {
         await video.play();
         btn.hidden = true;
         const canvas = document.createElement("canvas");
-        const send = () => {
+        // One picture at a time, at most 4 a second; when the server drops pictures (it
+        // reads slower than they come), send fewer, and say how many go.
+        let every = 250, dropped = null;
+        const send = async () => {
           if (!video.videoWidth) return;
           canvas.width = Math.min(1280, video.videoWidth);
           canvas.height = Math.round(canvas.width * video.videoHeight / video.videoWidth);
           canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
-          canvas.toBlob((b) => b && fetch(cfg.frame, { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: b }), "image/jpeg", 0.8);
+          const blob = await new Promise((done) => canvas.toBlob(done, "image/jpeg", 0.8));
+          if (!blob) return;
+          const r = await fetch(cfg.frame, { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob });
+          const d = await r.json().catch(() => ({}));
+          if (!r.ok) { $("phone-rate").textContent = d.error || `HTTP ${r.status}`; return; }
+          const slower = dropped !== null && d.dropped > dropped;
+          every = slower ? Math.min(2000, every * 1.5) : Math.max(250, every * 0.95);
+          dropped = d.dropped;
+          $("phone-rate").textContent = t("phone_rate", { n: (1000 / every).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
         };
-        setInterval(send, 250);
+        const tick = () => send().catch((e) => { $("phone-rate").textContent = String(e); })
+          .finally(() => setTimeout(tick, every));
+        tick();
       } catch (e) {
         toast(String(e), true);
       }
