@@ -328,6 +328,15 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
     return kind
 
 
+def moves_label(
+    rules: Rules, moves: list[dict[str, Any]], t, names: list[str] | None = None
+) -> str:
+    """Return a label for a sequence of moves (JSON form), as the camera's "please confirm"
+    offers them; a draw followed by its card reads as the card."""
+    shown = [m for m in moves if m.get("kind") != "draw"] or moves
+    return " + ".join(move_label(rules, m, t, names) for m in shown)
+
+
 def last_move_text(
     rules: Rules, view: dict[str, Any], names: list[str], seat: int | None, t=None
 ) -> str:

@@ -219,20 +219,12 @@ def pipeline_reader(
     return read
 
 
-def _label(move: Any, rules: Any = None) -> str:
-    """Return a short English label for a candidate move (the card it names, or its kind)."""
-    from webui.games import move_label
-
-    if rules is None:
-        card = getattr(move, "card", None)
-        return card.pretty if card is not None else move.kind
-    return move_label(rules, move.to_json(), lambda text, **kw: text.format(**kw))
-
-
 def candidate_label(rules: Any, seq: Any) -> str:
-    """Return a label for a candidate sequence; a draw followed by its card reads as the card."""
-    shown = [m for m in seq if m.kind != "draw"] or list(seq)
-    return " + ".join(_label(m, rules) for m in shown)
+    """Return an English label for a candidate sequence of moves (each page says it in its
+    own language: :func:`webui.games.moves_label`)."""
+    from webui.games import moves_label
+
+    return moves_label(rules, [m.to_json() for m in seq], lambda text, **kw: text.format(**kw))
 
 
 def _small_jpeg(image: Any, encode) -> bytes | None:

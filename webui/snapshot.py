@@ -127,7 +127,11 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
     """Return the camera's "out of sync" prompt with its message in the page's language."""
     if rt.prompt is None:
         return None
-    return {**rt.prompt, "message": _say(rt, rt.prompt["message"], t)}
+    candidates = [
+        {**c, "label": games.moves_label(rt.rules, c["moves"], t, rt.names)}
+        for c in rt.prompt.get("candidates", [])
+    ]
+    return {**rt.prompt, "message": _say(rt, rt.prompt["message"], t), "candidates": candidates}
 
 
 def _say(rt: Runtime, text: str, t) -> str:

@@ -503,3 +503,34 @@ def test_a_new_games_problems_are_said_in_the_pages_language(client):
     )
     assert page.status_code == 400
     assert "hver spiller skal have sit eget navn" in page.get_data(as_text=True).lower()
+
+
+def test_the_cameras_question_and_its_choices_are_said_in_each_pages_language(app, client):
+    """An out-of-sync prompt is kept in the referee's English; each page reads its message
+    and its choices in its own language, with the players' names."""
+    created = client.post(
+        "/api/tables", json={"game": "sten", "players": 2, "names": "Anna, Bo"}
+    ).get_json()
+    hub = app.extensions["kortbord.hub"]
+    hub.set_prompt(
+        created["id"],
+        {
+            "message": "out of sync — please confirm: two or more moves fit what the camera sees",
+            "candidates": [
+                {"label": "Lay 8♠", "moves": [{"kind": "lay", "card": "8S"}]},
+                {"label": "Say Sten", "moves": [{"kind": "sten"}]},
+            ],
+        },
+    )
+    url = f"/api/tables/{created['id']}"
+    prompt = client.get(url, headers={"Accept-Language": "nb"}).get_json()["prompt"]
+    assert prompt["message"] == (
+        "ute av takt — bekreft: to eller flere trekk passer med det kameraet ser"
+    )
+    assert [c["label"] for c in prompt["candidates"]] == [
+        i18n.translator("nb")("Lay {card}", card="8♠"),
+        i18n.translator("nb")("Say Sten"),
+    ]
+    assert prompt["candidates"][0]["label"] != "Lay 8♠"
+    english = client.get(url, headers={"Accept-Language": "en"}).get_json()["prompt"]
+    assert [c["label"] for c in english["candidates"]] == ["Lay 8♠", "Say Sten"]
