@@ -19,6 +19,8 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from webui.pipeline_adapter import WAITING
+
 log = logging.getLogger("kortbord.web.camera")
 
 NO_RECOGNIZER = "No card recognizer is installed on this server: tap your cards instead."
@@ -211,17 +213,19 @@ class CameraHub:
             return self.cameras.get(table_id)
 
     def view(self, table_id: str) -> dict[str, str]:
-        """Return what the table's pages show of its camera: ``{"state", "message"}``, the
-        state ``off`` when none was started, ``error`` when it would not open."""
+        """Return what the table's pages show of its camera: ``{"state", "message",
+        "waiting"}``, the state ``off`` when none was started, ``error`` when it would not
+        open; ``waiting``: what the camera waits to see before it can follow the game."""
         with self._lock:
             cam = self.cameras.get(table_id)
             failure = self.failures.get(table_id)
         if cam is not None:
             with cam.cond:
-                return {"state": cam.state, "message": cam.message}
+                waiting = cam.status[len(WAITING) :] if cam.status.startswith(WAITING) else ""
+                return {"state": cam.state, "message": cam.message, "waiting": waiting}
         if failure is not None:
-            return {"state": "error", "message": failure}
-        return {"state": "off", "message": ""}
+            return {"state": "error", "message": failure, "waiting": ""}
+        return {"state": "off", "message": "", "waiting": ""}
 
     def ensure(self, table_id: str) -> TableCamera | None:
         """Start the table's camera if it has a source and none runs; return it, or ``None``
@@ -364,8 +368,9 @@ class CameraHub:
             cam.stop()
 
 
-# What a camera's source says (vision.sources speaks English), as the table's page says it.
-# The page hears of changes of state, not of each reconnection attempt: no attempt's time.
+# What a camera's source says (vision.sources speaks English), and what its reader waits for
+# (vision.layouts.skipbo: propose_zones), as the table's page says it. The page hears of
+# changes of state, not of each reconnection attempt: no attempt's time.
 SOURCE_SENTENCES = [
     (r"reconnecting to (?P<name>.+) in [\d.]+ s \(attempt \d+\)", "reconnecting to {name}…"),
     (r"lost (?P<name>.+); will reconnect", "lost {name}; reconnecting…"),
@@ -380,6 +385,22 @@ SOURCE_SENTENCES = [
     (r"end of (?P<name>.+) after (?P<n>\d+) frames", "end of {name} after {n} frames"),
     (r"end of (?P<name>.+)", "end of {name}"),
     (r"the camera gives no more pictures", "the camera gives no more pictures"),
+    (
+        r"expected (?P<want>\d+) face-up stock cards at the start, saw (?P<n>\d+)",
+        "expected {want} face-up stock cards at the start, saw {n}",
+    ),
+    (
+        r"need at least two stock cards to propose zones, saw (?P<n>\d+)",
+        "need at least two stock cards to propose zones, saw {n}",
+    ),
+    (
+        r"the stock cards on the table do not match the game's stocks \(not seen: (?P<codes>.+)\)",
+        "the stock cards on the table do not match the game's stocks (not seen: {codes})",
+    ),
+    (
+        r"the stock cards on the table do not match the game's stocks",
+        "the stock cards on the table do not match the game's stocks",
+    ),
 ]
 
 

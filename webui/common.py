@@ -82,7 +82,7 @@ def page_snapshot(
     camera = None
     if seat is None and rt.table["source"] != "none":
         camera = (camera_hub or cameras()).view(rt.table["id"])
-    key = (rt.version, seat, lang, camera and (camera["state"], camera["message"]))
+    key = (rt.version, seat, lang, camera and tuple(camera.values()))
     cache = rt.__dict__.setdefault("_snapshots", {})
     with rt.lock:
         hit = cache.get(key)
@@ -91,7 +91,7 @@ def page_snapshot(
                 cache.clear()
             t = i18n.translator(lang)
             if camera is not None:
-                camera = {**camera, "message": say_camera(camera["message"], t)}
+                camera = {k: say_camera(v, t) if k != "state" else v for k, v in camera.items()}
             hit = snapshot(rt, seat, t, table_hub, camera)
             cache[key] = hit
         return hit

@@ -13,6 +13,7 @@ from typing import Any
 
 log = logging.getLogger("kortbord.web.vision")
 DEFAULT_OUT_OF_SYNC = "the table does not match the game"  # an out-of-sync event that says nothing
+WAITING = "camera: "  # a reading's status while the game's reader waits for the table
 
 _recognizer: Any = None
 _recognizer_error: str | None = None
@@ -188,7 +189,7 @@ def pipeline_reader(
                 try:
                     reader = reader_for(rules.name, rules, state, tracker.state)
                 except ValueError as e:  # e.g. not every stock card is in sight yet
-                    reading.status = f"camera: {e}"
+                    reading.status = f"{WAITING}{e}"
                     return reading
                 if rules.name == "skipbo" and on_zones is not None:
                     h, w = frame.image.shape[:2]

@@ -181,6 +181,7 @@ def test_a_video_that_ends_damaged_says_how_much_was_read(camera_app, monkeypatc
     assert client.get(f"/api/tables/{table_id}").get_json()["camera"] == {
         "state": "ended",
         "message": shown["message"],
+        "waiting": "",
     }
 
 
@@ -202,6 +203,7 @@ def test_a_camera_table_without_a_camera_yet_shows_it_off(camera_app):
     assert client.get(f"/api/tables/{table_id}").get_json()["camera"] == {
         "state": "off",
         "message": "",
+        "waiting": "",
     }
     none = _table(client, "none")
     assert "camera" not in client.get(f"/api/tables/{none}").get_json()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -122,6 +123,70 @@ def test_camera_readings_go_through_the_referee(tmp_path):
     assert log["sources"] == ["camera", "camera"]
     r = client.post(f"/api/tables/{t['id']}/prompt", json={"choice": 0})
     assert r.get_json()["moves_made"] == 4 and r.get_json()["prompt"] is None
+
+
+def _until(get, timeout: float = 5.0):
+    """Return ``get()`` once its camera waits for something (or at the timeout)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = get()
+        if got["camera"]["waiting"] or time.monotonic() > deadline:
+            return got
+        time.sleep(0.02)
+
+
+def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
+    """Until every seat's stock card is in sight the camera cannot place the piles: the table
+    page says so (in its language), and no longer once they are."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline")
+    from vision.detections import Detections
+    from vision.sources import Frame
+    from webui import pipeline_adapter
+    from webui.camera import TableCamera
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "skipbo", "source": "webcam"}).get_json()
+    hub, cams = app.extensions["kortbord.hub"], app.extensions["kortbord.cameras"]
+    tops = [s[-1].code for s in hub.get(t["id"]).state.stocks]
+    box = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    seen = {"codes": tops[:1]}  # one of the two stock cards in sight, then both
+
+    def recognizer(image):
+        n = len(seen["codes"])
+        corners = np.stack([box + np.float32([300, 60 + 250 * k]) for k in range(n)])
+        return Detections(corners, tuple(seen["codes"]), np.full(n, 0.95, np.float32))
+
+    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
+    read = pipeline_adapter.pipeline_reader(
+        hub.get(t["id"]).rules, t["id"], "webcam:0", lambda: hub.get(t["id"]).state
+    )
+    image = np.zeros((400, 640, 3), np.uint8)
+    readings = [read(Frame(0.1 * k, image, k)) for k in range(30)]
+    seen["codes"] = tops
+    readings += [read(Frame(0.1 * k, image, k)) for k in range(30, 60)]
+    halfway, done = threading.Event(), threading.Event()
+
+    def frames():
+        yield from range(30)
+        halfway.set()
+        done.wait(10)
+        yield from range(30, 60)
+
+    cam = TableCamera(t["id"], frames, lambda i: readings[i], lambda *a: None)
+    cams.cameras[t["id"]] = cam
+    cam.start()
+    assert halfway.wait(10)
+    url = f"/api/tables/{t['id']}"
+    waiting = _until(lambda: client.get(url, headers={"Accept-Language": "nb"}).get_json())
+    assert waiting["camera"]["waiting"] == (
+        "ventet 2 grunnbunkekort med forsiden opp ved start, ser 1"
+    )
+    done.set()
+    cam.thread.join(5)
+    assert readings[-1].status == "camera"  # both in sight: the reader follows the game
+    cams.stop_all()
 
 
 @pytest.mark.parametrize(

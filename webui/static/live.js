@@ -280,9 +280,10 @@ const Kortbord = (() => {
     const box = $("camera-state"), cam = snap.camera;
     if (!box || !cam) return;
     const trouble = CAMERA_TROUBLE.includes(cam.state);
-    box.hidden = !trouble;
-    box.className = "cam-state" + (cam.state === "ended" ? "" : " bad");
-    box.textContent = trouble ? t("camera_state", { message: cam.message }) : "";
+    box.hidden = !trouble && !cam.waiting;
+    box.className = "cam-state" + (trouble && cam.state !== "ended" ? " bad" : "");
+    box.textContent = trouble ? t("camera_state", { message: cam.message })
+      : cam.waiting ? t("camera_waiting", { reason: cam.waiting }) : "";
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
     const img = $("camera");
     if (img && CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) {
