@@ -307,6 +307,8 @@ class CameraHub:
             lambda: hub.get(table_id).state,
             options=lambda: hub.get(table_id).table["options"],
             on_zones=lambda zones, frame: hub.propose_zones(table_id, zones, frame),
+            on_road=lambda road: hub.set_road(table_id, road),
+            current_rules=lambda: hub.get(table_id).rules,
         )
         if source == "phone":
             src = QueueSource(name=f"phone camera of table {table_id}")
@@ -406,9 +408,9 @@ SOURCE_SENTENCES = [
 
 def say_camera(message: str, t) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
-    from webui.speech import say_known
+    from webui.speech import say_known, say_road_problems
 
-    said = say_known(SOURCE_SENTENCES, message, t)
+    said = say_known(SOURCE_SENTENCES, message, t) or say_road_problems(message, t)
     return message if said is None else said
 
 

@@ -192,6 +192,28 @@ class EventStore:
             game_id = self._insert_game(conn, table_id, n + 1, game)
             return game_id
 
+    def replace_setup(
+        self,
+        table_id: str,
+        game_id: int,
+        config: dict[str, Any],
+        initial: dict[str, Any],
+        options: dict[str, Any],
+    ) -> None:
+        """Give a game that has no move yet another set-up (a road the camera read), and the
+        table the same config and ``options``, in one transaction."""
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM moves WHERE game_id=?", (game_id,)).fetchone():
+                raise ValueError("the game has begun: its set-up stays")
+            conn.execute(
+                "UPDATE games SET config=?, initial=? WHERE id=?",
+                (json.dumps(config), json.dumps(initial), game_id),
+            )
+            conn.execute(
+                "UPDATE tables SET config=?, options=? WHERE id=?",
+                (json.dumps(config), json.dumps(options), table_id),
+            )
+
     def set_options(self, table_id: str, options: dict[str, Any]) -> None:
         """Replace the table's options (deal mode, confirmed camera zones…)."""
         conn = self._conn()

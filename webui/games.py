@@ -61,6 +61,7 @@ COLOURS = (
     "#0f766e",
 )
 MAX_NAME = 24
+ROAD_SHAPES = ("auto", "rows")  # a snake (or U-turn, spiral, curve); rows run like text
 
 
 class SetupError(ValueError):
@@ -178,6 +179,10 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
         road = form.get("road") or ""
         if road:
             config["road"] = _road(road)
+        shape = form.get("road_shape") or "auto"
+        if shape not in ROAD_SHAPES:
+            raise SetupError(f"unknown road shape {str(shape)[:20]!r}; expected auto or rows")
+        options["road_shape"] = shape  # how a camera or a photo reads the laid-out road
         seats = config.get("tokens", players)
         names = _names(form, players)
         if players == 1:

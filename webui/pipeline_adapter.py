@@ -144,13 +144,18 @@ def pipeline_reader(
     current: Callable[[], Any] | None = None,
     options: Callable[[], dict[str, Any]] | None = None,
     on_zones: Callable[[dict[str, Any], tuple[int, int]], None] | None = None,
+    on_road: Callable[[list[str]], Any] | None = None,
+    current_rules: Callable[[], Any] | None = None,
 ):
     """Return a frame → Reading function driven by the vision pipeline, or ``None``.
 
     ``current()`` returns the table's present referee state, so taps and corrections made on
     the page are what the pipeline compares the next frames with. For Skip-Bo, ``options()``
     holds the zones the user confirmed (``"zones"``); until then the pipeline proposes a map
-    and hands it to ``on_zones(map, (width, height))`` for the page to show.
+    and hands it to ``on_zones(map, (width, height))`` for the page to show. A Stigespill
+    table given no road (``options()["road_from_camera"]``) waits for the camera to read the
+    laid-out road and hands it to ``on_road(codes)``; ``current_rules()`` then gives the
+    rules with that road.
     """
     if not available() or current is None:
         return None
@@ -161,7 +166,7 @@ def pipeline_reader(
     from webui.camera import Reading, encode_jpeg
 
     tracker = tracker_for(rules)
-    box: dict[str, Any] = {"guard": None, "zones": None}
+    box: dict[str, Any] = {"guard": None, "zones": None, "rules": rules}
     warmup = 1.0
 
     def confirmed_zones() -> Any:
@@ -184,6 +189,14 @@ def pipeline_reader(
         if guard is None:
             if frame.time < warmup or not tracker.state.cards:
                 return reading
+            opts = options() if options else {}
+            if opts.get("road_from_camera") and on_road is not None:
+                problem = _read_road(tracker.state, opts.get("road_shape", "auto"), on_road)
+                if problem:
+                    reading.status = f"{WAITING}the road cannot be read yet: {problem}"
+                return reading  # the game starts on the road read, from the next frame
+            # the rules of the game the guard follows (a road read by the camera changes them)
+            rules = box["rules"] = current_rules() if current_rules else box["rules"]
             reader = confirmed_zones() if rules.name == "skipbo" else None
             if reader is None:
                 try:
@@ -195,7 +208,7 @@ def pipeline_reader(
                     h, w = frame.image.shape[:2]
                     on_zones(reader.zones.to_json(), (int(w), int(h)))
             guard = box["guard"] = Guard(rules, state, reader)
-        elif rules.name == "skipbo":
+        elif box["rules"].name == "skipbo":
             reader = confirmed_zones()
             if reader is not None:
                 guard.reader = reader  # the user moved the zones: read through the new map
@@ -209,7 +222,7 @@ def pipeline_reader(
                     "message": event.message or DEFAULT_OUT_OF_SYNC,
                     "candidates": [
                         {
-                            "label": candidate_label(rules, seq),
+                            "label": candidate_label(box["rules"], seq),
                             "moves": [m.to_json() for m in seq],
                         }
                         for seq in event.candidates
@@ -218,6 +231,21 @@ def pipeline_reader(
         return reading
 
     return read
+
+
+def _read_road(table: Any, shape: str, on_road: Callable[[list[str]], Any]) -> str:
+    """Read the Stigespill road from the table's stable cards and hand it to ``on_road``;
+    return what keeps it from being read ("" once read)."""
+    from vision.layouts.road import RoadError, RoadReader
+
+    try:
+        reading = RoadReader(shape=shape).read(table)
+    except RoadError as e:
+        return str(e)
+    if not reading.ok:
+        return "; ".join(reading.problems)
+    on_road(reading.road)
+    return ""
 
 
 def candidate_label(rules: Any, seq: Any) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from referee import CHANCE, RulesError
 from webui import games, speech
-from webui.tables import Runtime
+from webui.tables import ROAD_FROM_CAMERA, Runtime
 
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
 HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: hints are public
@@ -29,9 +29,12 @@ def snapshot(
         view_seat = on  # one device for everyone: show the hand of the player on turn
     view = rules.view(state, view_seat)
     over = rules.is_over(state)
+    road_pending = bool(rt.table["options"].get(ROAD_FROM_CAMERA))  # no move until it is read
     moves = games.moves_for(rules, state, view_seat if seat is not None else None, rt.open_table)
     if seat is not None:
         moves = games.moves_for(rules, state, seat, rt.open_table)
+    if road_pending:
+        moves = []
     names = rt.names
     out: dict[str, Any] = {
         "table": {
@@ -66,6 +69,8 @@ def snapshot(
         "notice": _notice(rt, t),
         "prompt": _prompt(rt, t) if seat is None else None,
     }
+    if road_pending:
+        out["road_pending"] = True  # the board shows the road's places until the camera reads it
     if seat is None and camera is not None:
         out["camera"] = camera
     if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":
@@ -77,7 +82,7 @@ def snapshot(
                 "frame": rt.table["options"].get("zones_frame") or (proposed or {}).get("frame"),
                 "confirmed": confirmed is not None,
             }
-    if on == CHANCE and not over:
+    if on == CHANCE and not over and not road_pending:
         owner = games.chance_owner(rules, state)
         mine = owner == seat or (seat is None and (owner is None or rt.open_table))
         out["chance"] = {
@@ -93,7 +98,13 @@ def snapshot(
     public_hint = rt.open_table or (
         rules.name in HINT_GAMES_PUBLIC and rules.config.get("variant", "classic") == "classic"
     )
-    if hint_seat is not None and not over and on == hint_seat and (seat is not None or public_hint):
+    if (
+        hint_seat is not None
+        and not over
+        and not road_pending
+        and on == hint_seat
+        and (seat is not None or public_hint)
+    ):
         try:
             h = rules.hint(state, hint_seat)
             out["hint"] = {

@@ -689,7 +689,11 @@ _ROAD_PAIRS = [
     ),
 ]
 _ROAD_PROBLEM = re.compile(r"road card (?P<i>\d+): (?P<why>.+)")
-_ROAD_LISTS = [("bad road: ", "bad road: {problems}"), ("road photo: ", "road photo: {problems}")]
+_ROAD_LISTS = [
+    ("bad road: ", "bad road: {problems}"),
+    ("road photo: ", "road photo: {problems}"),
+    ("the road cannot be read yet: ", "the road cannot be read yet: {problems}"),  # the camera
+]
 # every sentence say_setup says through a variable (the literal ones are found)
 SETUP_KEYS = (
     *(key for _, key in _SETUP_SENTENCES + _ROAD_PROBLEMS + _ROAD_PAIRS),
@@ -703,16 +707,22 @@ SETUP_KEYS = (
 def say_setup(text: str, t) -> str:
     """Return a new game's set-up problem said with ``t``; one of another shape looked up
     whole, else unchanged."""
-    said = say_known(_SETUP_SENTENCES, text, t)
+    said = say_known(_SETUP_SENTENCES, text, t) or say_road_problems(text, t)
     if said is not None:
         return said
+    if text.startswith("road: "):
+        return t("road: {why}", why=_say_road_problem(text[len("road: ") :], t))
+    return t(text)
+
+
+def say_road_problems(text: str, t) -> str | None:
+    """Return a road's problems ("bad road: …; …", a road photo's, the camera's) said with
+    ``t``, or ``None`` for a text of another shape."""
     for head, key in _ROAD_LISTS:
         if text.startswith(head):
             problems = text[len(head) :].split("; ")
             return t(key, problems="; ".join(_say_road_problem(p, t) for p in problems))
-    if text.startswith("road: "):
-        return t("road: {why}", why=_say_road_problem(text[len("road: ") :], t))
-    return t(text)
+    return None
 
 
 def _say_road_problem(text: str, t) -> str:

@@ -38,8 +38,16 @@ class Refusal(IllegalMove):
         return speech.name_seats(speech.referee_sentence(self.game, self.reason, t), self.names)
 
 
+ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
+
+
+def _road_read(rt: Runtime) -> None:
+    """Refuse a move while the camera has yet to read the table's road: the game is played on
+    the road laid out, and a move would fix the app's stand-in road for good."""
+    if rt.table["options"].get(ROAD_FROM_CAMERA):
+        raise IllegalMove("the camera has not read the road yet: lay it out where it sees it")
 
 
 class TableNotFound(LookupError):
@@ -107,17 +115,26 @@ class TableHub:
         """
         rules = make_rules(setup.game, **setup.config)
         seed = secrets.randbelow(2**31)
+        options = setup.options
+        if (
+            setup.game == "stigespill"
+            and source != "none"
+            and "road" not in setup.config
+            and options.get("deal") == "table"
+            and initial is None
+        ):
+            options = {**options, ROAD_FROM_CAMERA: True}  # the camera reads the laid-out road
         if initial is not None:
             state = rules.state_from_json(initial)
         else:
-            state = games.start_state(rules, random.Random(seed), setup.options)
+            state = games.start_state(rules, random.Random(seed), options)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = {
             "id": table_id,
             "name": (name or "").strip()[:40] or games.GAME_TITLES[setup.game],
             "game": setup.game,
             "config": setup.config,
-            "options": setup.options,
+            "options": options,
             "join_code": f"{secrets.randbelow(10**6):06d}",
             "owner_token": secrets.token_urlsafe(16),
             "source": source,
@@ -213,6 +230,7 @@ class TableHub:
         if len(moves) > MAX_BATCH:
             raise IllegalMove(f"at most {MAX_BATCH} moves at once, not {len(moves)}")
         with self._locked(table_id) as rt:
+            _road_read(rt)
             state = rt.state
             accepted = []
             try:
@@ -268,6 +286,7 @@ class TableHub:
     def resolve_chance(self, table_id: str, seat: int | None = None) -> Runtime:
         """Let the app draw the pending chance cards (a virtual deck), as the page may."""
         with self._locked(table_id) as rt:
+            _road_read(rt)
             state = rt.state
             if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
                 raise IllegalMove("no card is waiting to be drawn")
@@ -391,6 +410,26 @@ class TableHub:
             new.version = rt.version
             self._publish(new)
         return new
+
+    def set_road(self, table_id: str, road: list[str]) -> bool:
+        """Set the road the camera read on a Stigespill table that waits for it (no road given,
+        no move made); return whether it was taken. The pages show the new road."""
+        with self._locked(table_id) as rt:
+            options = rt.table["options"]
+            if not options.get(ROAD_FROM_CAMERA) or rt.moves:
+                return False
+            config = {**rt.rules.config, "road": list(road)}
+            rules = make_rules(rt.rules.name, **config)
+            state = games.start_state(rules, random.Random(rt.seed), options)
+            options = {k: v for k, v in options.items() if k != ROAD_FROM_CAMERA}
+            self.store.replace_setup(
+                table_id, rt.game_id, config, rules.state_to_json(state), options
+            )
+            self.forget(table_id)
+        with self._locked(table_id) as new:
+            new.version = rt.version
+            self._publish(new)
+        return True
 
     def propose_zones(self, table_id: str, zones: dict[str, Any], frame: tuple[int, int]) -> None:
         """Show the camera's proposed Skip-Bo zones on the table's pages, for confirming."""

@@ -302,3 +302,64 @@ def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("kortbord serve: ") and "is not a Kortbord database" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_path, monkeypatch):
+    """Real cards, a camera, no road typed: the board shows the road's places until the camera
+    has read the laid-out road, says what is missing meanwhile, then plays on the road read."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline")
+    from tests.vision.test_road import lay_road
+    from vision.detections import Detections
+    from vision.sources import Frame
+    from webui import pipeline_adapter
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    body = {"game": "stigespill", "players": 2, "deal": "table", "source": "webcam"}
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    pending = client.get(url).get_json()
+    assert pending["road_pending"] and not pending["moves"] and "hint" not in pending
+    # a tap now would fix the app's stand-in road for good: refused until the road is read
+    r = client.post(f"{url}/moves", json={"moves": [{"kind": "draw"}]})
+    assert r.status_code == 409 and "road" in r.get_json()["error"]
+    hub = app.extensions["kortbord.hub"]
+    cards, truth = lay_road("uturn", 5)
+    laid = {"cards": [(c, q) for c, q in cards if c != "QH"]}  # one card not laid yet
+
+    def recognizer(image):
+        codes = tuple(c for c, _ in laid["cards"])
+        corners = np.stack([q + 400 for _, q in laid["cards"]]).astype(np.float32)
+        return Detections(corners, codes, np.full(len(codes), 0.95, np.float32))
+
+    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
+    roads = []
+    read = pipeline_adapter.pipeline_reader(
+        hub.get(t["id"]).rules,
+        t["id"],
+        "webcam:0",
+        lambda: hub.get(t["id"]).state,
+        options=lambda: hub.get(t["id"]).table["options"],
+        on_road=lambda road: roads.append(road) or hub.set_road(t["id"], road),
+        current_rules=lambda: hub.get(t["id"]).rules,
+    )
+    image = np.zeros((1400, 1400, 3), np.uint8)
+    waiting = [read(Frame(0.1 * k, image, k)).status for k in range(20)]
+    assert waiting[-1] == "camera: the road cannot be read yet: missing: QH" and not roads
+    laid["cards"] = cards
+    for k in range(20, 40):
+        read(Frame(0.1 * k, image, k))
+    assert roads == [truth]
+    snap = client.get(url).get_json()
+    assert [tile["code"] for tile in snap["view"]["road"]] == truth
+    assert "road_pending" not in snap and snap["moves_made"] == 0
+    again = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()
+    assert [tile["code"] for tile in again.get(url).get_json()["view"]["road"]] == truth
+    assert not hub.set_road(t["id"], list(reversed(truth)))  # read once: the road stays
+    # the page says what the camera waits for in its language
+    from webui import i18n
+    from webui.camera import say_camera
+
+    said = say_camera(waiting[-1][len("camera: ") :], i18n.translator("nb"))
+    assert said == "veien kan ikke leses ennå: mangler: QH"

@@ -113,9 +113,6 @@ def new_submit():
     return resp
 
 
-ROAD_SHAPES = ("auto", "rows")  # a snake (or U-turn, spiral, curve); rows run like text
-
-
 def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[str]]:
     """Return the road read from a photo of it and the cards read by elimination; a photo
     that cannot be read is a set-up error naming why (cards missing, doubled, the order
@@ -123,7 +120,7 @@ def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[
     or as text alike, and only the user knows which."""
     from webui.camera import read_road_photo
 
-    if shape not in ROAD_SHAPES:
+    if shape not in games.ROAD_SHAPES:
         raise games.SetupError(f"road photo: unknown road shape {shape!r}")
     road, problem, checks = read_road_photo(data, shape)
     if problem:

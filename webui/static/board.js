@@ -103,14 +103,21 @@ const Board = (() => {
     const tiles = [{ position: 0, code: null, label: ctx.t("start") }, ...v.road,
       { position: 29, code: "JK", label: ctx.t("goal") }];
     const landed = v.step ? v.step.landed : null;
+    // a road the camera has not read yet: its places, without cards
+    const unread = (tile) => snap.road_pending && tile.position > 0 && tile.position < 29;
     for (const tile of tiles) {
       const { x, y } = tileXY(tile.position);
-      const p = tile.code ? parse(tile.code) : null;
+      const p = tile.code && !unread(tile) ? parse(tile.code) : null;
       const cls = ["tile", p ? p.cls : "start", tile.face ? "face" : "",
         tile.position === 29 ? "goal" : "", landed === tile.position ? "landed" : ""].join(" ");
       const g = svg("g", { class: cls, "data-pos": tile.position });
       g.append(svg("rect", { x, y, width: TW, height: TH, rx: 12 }));
-      if (tile.position === 0 || tile.position === 29) {
+      if (unread(tile)) {
+        g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 14, class: "tile-big",
+          "text-anchor": "middle", text: "?" }));
+        g.append(svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
+          "text-anchor": "end", text: String(tile.position) }));
+      } else if (tile.position === 0 || tile.position === 29) {
         g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 2, class: "tile-big",
           "text-anchor": "middle", text: tile.position === 0 ? "▶" : "★" }));
         g.append(svg("text", { x: x + TW / 2, y: y + TH - 14, class: "tile-small",
@@ -133,7 +140,7 @@ const Board = (() => {
       return { x: c.x + dx * k, y: c.y + dy * k };
     };
     for (const tile of v.road) {
-      if (tile.jump !== "ladder") continue;
+      if (tile.jump !== "ladder" || unread(tile)) continue;
       const a = tileXY(tile.position), b = tileXY(tile.jump_to);
       const ca = { x: a.x + TW / 2, y: a.y + TH / 2 }, cb = { x: b.x + TW / 2, y: b.y + TH / 2 };
       const { x: ax, y: ay } = rim(ca, cb), { x: bx, y: by } = rim(cb, ca);

@@ -183,6 +183,10 @@ const Kortbord = (() => {
       }
       return;
     }
+    if (snap.road_pending) {  // the camera reads the road first: the game starts on it
+      box.append(el("p", { class: "muted", text: t("road_pending") }));
+      return;
+    }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
     const game = snap.table.game;
     if (!moves.length) {
@@ -389,6 +393,7 @@ const Kortbord = (() => {
         const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
         const video = $("phone-video");
         video.srcObject = stream;
+        video.hidden = false;
         await video.play();
         btn.hidden = true;
         const canvas = document.createElement("canvas");
