@@ -386,3 +386,38 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     page.select_option("select[name=variant]", "strategy")  # hands: one device may show them
     assert shared.is_visible()
     assert not errors, errors
+
+
+def test_a_skipbo_player_plays_by_keyboard_and_keeps_the_focus(browser, server):
+    """Enter on a hand card chooses it (and says so), Tab reaches a discard pile named for
+    what it is, Enter discards there; the focus is never dropped by the page's redraws."""
+    status, t = server.post(
+        "/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo", "stock": 5}
+    )
+    assert status == 201
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][seat]['url']}")
+    page.wait_for_selector("#hand button.card")
+    first = page.locator("#hand button.card").first
+    code = first.get_attribute("data-code")
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#hand button.card[aria-pressed='true'][data-code='{code}']")
+    assert page.evaluate("document.activeElement.dataset.code") == code  # kept through the redraw
+    on_pile = "document.activeElement.matches('button.fan.target')"
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate(on_pile):
+            break
+    else:
+        raise AssertionError("no discard pile reached with Tab")
+    name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert ("Anna" in name or "Bo" in name) and "discard pile" in name, name
+    before = moves_made(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.moves > {before}")
+    assert page.evaluate("document.activeElement !== document.body")
+    page.close()
+    assert not errors, errors

@@ -35,7 +35,7 @@ const Board = (() => {
     if (code === "JK") return { rank: "★", suit: "", cls: "joker", label: "Joker" };
     let m = /^SB(\d+|W)$/.exec(code);
     if (m) {
-      if (m[1] === "W") return { rank: "SB", suit: "", cls: "sb sb-wild", label: "Skip-Bo", sb: 0 };
+      if (m[1] === "W") return { rank: "SB", suit: "", cls: "sb sb-wild", label: "SB, Skip-Bo", sb: 0 };
       const v = +m[1];
       const band = v <= 4 ? "sb-low" : v <= 8 ? "sb-mid" : "sb-high";
       return { rank: String(v), suit: "", cls: `sb ${band}`, label: String(v), sb: v };
@@ -51,14 +51,19 @@ const Board = (() => {
     return p ? p.label : "";
   }
 
-  /* A playing card as an element; ``opts.small``, ``opts.onclick``, ``opts.badge``. */
+  /* A playing card as an element; ``opts.small``, ``opts.onclick``, ``opts.badge``;
+     ``opts.label``: what a screen reader says of it (else the card), ``opts.pressed``: a
+     button that is the chosen source, ``opts.key``: what finds it again after a redraw. */
   function card(code, opts = {}) {
     const p = parse(code);
     const cls = ["card", p ? p.cls : "empty", opts.small ? "small" : "", opts.cls || ""]
       .filter(Boolean).join(" ");
     const tag = opts.onclick ? "button" : "span";
+    const label = opts.label || (p ? p.label : opts.empty || "");
     const e = el(tag, { class: cls, type: opts.onclick ? "button" : null, title: p ? p.label : "",
-      "data-code": code || "", onclick: opts.onclick || null, "aria-label": p ? p.label : opts.empty || "" });
+      "data-code": code || "", "data-key": opts.key || null, onclick: opts.onclick || null,
+      role: opts.onclick ? null : "img", "aria-label": label,
+      "aria-pressed": opts.onclick && opts.pressed !== undefined ? String(!!opts.pressed) : null });
     if (p) {
       e.append(el("span", { class: "rank", text: p.rank }));
       if (p.suit) e.append(el("span", { class: "suit", text: p.suit }));
@@ -85,8 +90,10 @@ const Board = (() => {
     COLS = root.clientWidth >= 640 ? 10 : 6; // start, 28 road cards and the goal: 3 or 5 rows
     const rows = Math.ceil(30 / COLS);
     const W = GAP + COLS * (TW + GAP), H = GAP + rows * (TH + GAP);
+    const where = v.tokens.map((tok) => ctx.t("token_at", { name: ctx.player(tok.seat).name,
+      n: tok.position, to_go: 29 - tok.position }));
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "road", role: "img",
-      "aria-label": "road" });
+      "aria-label": `${ctx.t("road")}: ${where.join("; ")}` });
     const defs = svg("defs", {},
       svg("marker", { id: "ah-ladder", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
         markerHeight: 4, orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z", class: "ah-ladder" })),
@@ -171,7 +178,8 @@ const Board = (() => {
     // the die and discard piles
     const last = v.discard.length ? v.discard[v.discard.length - 1] : null;
     root.append(el("div", { class: "pile-row" },
-      el("div", { class: "pile" }, card(null, { empty: "?", cls: "back", badge: v.die_pile }),
+      el("div", { class: "pile" }, card(null, { empty: "?", cls: "back", badge: v.die_pile,
+        label: `${ctx.t("die_pile")}: ${ctx.t("cards", { n: v.die_pile })}` }),
         el("span", { class: "pile-label", text: ctx.t("die_pile") })),
       el("div", { class: "pile" }, card(last, { empty: "–", badge: v.discard.length || null }),
         el("span", { class: "pile-label", text: ctx.t("discard") })),
@@ -201,9 +209,12 @@ const Board = (() => {
         const fits = !snap.over && row.fits.includes(code);  // nothing fits a finished game
         const move = lay[code];
         let c;
-        if (down) c = card(code, { small: true, cls: gone ? "gone" : "" });
+        const name = parse(code).label;
+        if (down) c = card(code, { small: true, cls: gone ? "gone" : "",
+          label: ctx.t(gone ? "sten_gone" : "sten_laid", { card: name }) });
         else c = card(null, { small: true, empty: rank, cls: (fits ? "slot fits" : "slot") + (n === 7 ? " seven" : ""),
-          onclick: move ? () => ctx.play(move.move) : null });
+          onclick: move ? () => ctx.play(move.move) : null, key: `slot:${code}`,
+          label: ctx.t(move ? "sten_lay" : "sten_open", { card: name }) });
         if (move && down === false) c.classList.add("playable");
         r.append(c);
       });
@@ -241,12 +252,15 @@ const Board = (() => {
     v.building.forEach((p, i) => {
       const key = `build:${i}`;
       const c = card(p.top, { empty: String(i + 1), badge: p.count || null,
-        cls: targets[key] ? "target" : "", onclick: onTarget(key) });
+        cls: targets[key] ? "target" : "", onclick: onTarget(key), key,
+        label: ctx.t("building_label", { n: i + 1, top: p.top ? pretty(p.top) : "–",
+          next: Math.min(p.count + 1, 12) }) });
       build.append(el("div", { class: "pile" }, c, el("span", { class: "pile-label", text: ctx.t("next_card", { n: Math.min(p.count + 1, 12) }) })));
     });
-    build.append(el("div", { class: "pile draw" }, card(null, { empty: "", cls: "back", badge: v.draw_count }),
+    build.append(el("div", { class: "pile draw" }, card(null, { empty: "", cls: "back", badge: v.draw_count,
+      label: `${ctx.t("draw_pile")}: ${ctx.t("cards", { n: v.draw_count })}` }),
       el("span", { class: "pile-label", text: ctx.t("draw_pile") })));
-    root.append(el("h3", { class: "sub", text: ctx.t("building") }), build);
+    root.append(el("h2", { class: "sub", text: ctx.t("building") }), build);
 
     const me = snap.seat;
     const seats = v.players.slice();
@@ -258,13 +272,21 @@ const Board = (() => {
       const own = p.seat === v.turn ? "me" : String(p.seat);
       const stockKey = `stock:${p.seat === v.turn ? "me" : p.seat}`;
       const stock = card(p.stock_top, { empty: p.stock_count ? "?" : "✓", cls: (p.stock_top || !p.stock_count ? "" : "back") + (sel === stockKey ? " selected" : ""),
-        onclick: mine ? pick(stockKey) : pick(stockKey) });
+        onclick: pick(stockKey), pressed: sel === stockKey, key: stockKey,
+        label: ctx.t("stock_label", { name: pl.name, top: p.stock_top ? pretty(p.stock_top) : "?",
+          n: p.stock_count }) });
       const discards = el("div", { class: "sb-discards" });
       p.discards.forEach((pile, i) => {
         const key = `discard:${own}:${i}`;
         const tkey = `mydiscard:${i}`;
         const isTarget = p.seat === v.turn && targets[tkey];
-        const fan = el("div", { class: "fan" + (isTarget ? " target" : ""), onclick: isTarget ? onTarget(tkey) : pick(key) });
+        const onclick = isTarget ? onTarget(tkey) : pick(key);
+        const shown = pile.slice(-4).map(pretty).join(" ") || "–";
+        const fan = el(onclick ? "button" : "div", { class: "fan" + (isTarget ? " target" : ""),
+          type: onclick ? "button" : null, onclick, "data-key": key,
+          role: onclick ? null : "group",
+          "aria-pressed": onclick && !isTarget ? String(sel === key) : null,
+          "aria-label": ctx.t("discard_label", { name: pl.name, n: i + 1, cards: shown }) });
         if (!pile.length) fan.append(card(null, { small: true, empty: String(i + 1) }));
         pile.slice(-4).forEach((code, k, arr) => fan.append(card(code, { small: true,
           cls: k === arr.length - 1 && sel === key ? "selected" : "" })));
@@ -302,7 +324,9 @@ const Board = (() => {
       let onclick = null;
       if (snap.table.game === "skipbo" && ms.length) onclick = () => ctx.select(sel === `hand:${code}` ? null : `hand:${code}`);
       else if (ms.length === 1) onclick = () => ctx.play(ms[0].move);
-      root.append(card(code, { onclick, cls: [sel === `hand:${code}` ? "selected" : "", fits.has(code) || (snap.table.game !== "skipbo" && ms.length) ? "fits" : ""].join(" ") }));
+      root.append(card(code, { onclick, key: `hand:${code}`,
+        pressed: snap.table.game === "skipbo" ? sel === `hand:${code}` : undefined,
+        cls: [sel === `hand:${code}` ? "selected" : "", fits.has(code) || (snap.table.game !== "skipbo" && ms.length) ? "fits" : ""].join(" ") }));
     });
   }
 

@@ -48,17 +48,58 @@ const Kortbord = (() => {
     }
   }
 
+  // The toast's live region is on the page from the start, so its first message is said too;
+  // a refusal stays long enough to be read.
   function toast(msg, bad) {
     let box = $("toast");
     if (!box) { box = el("div", { id: "toast", class: "toast", role: "status" }); document.body.append(box); }
     box.textContent = msg;
     box.className = "toast show" + (bad ? " bad" : "");
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.className = "toast"; }, 4000);
+    toastTimer = setTimeout(() => { box.className = "toast"; }, bad ? 10000 : 4000);
+  }
+
+  // ---- keyboard focus: kept through a redraw ---------------------------------------------
+  // The board, the hand and the moves are drawn anew on every change; the control that had
+  // the focus is found again by what it is (its id, or its box and key, code, kind and text).
+  function focusKey(e) {
+    if (!e || e === document.body || !e.closest) return null;
+    if (e.id) return { id: e.id };
+    const box = e.closest("[id]");
+    if (!box) return null;
+    const same = (x) => x.tagName === e.tagName && x.dataset.key === e.dataset.key
+      && x.dataset.code === e.dataset.code && x.dataset.kind === e.dataset.kind
+      && x.textContent === e.textContent;
+    return { box: box.id, same, nth: [...box.querySelectorAll(e.tagName)].filter(same).indexOf(e) };
+  }
+
+  function refocus(k) {
+    if (!k || (document.activeElement && document.activeElement !== document.body)) return;
+    let target = k.id ? $(k.id) : null;
+    const box = k.box ? $(k.box) : null;
+    const focusable = "button:not([disabled]), a[href], summary, [tabindex]";
+    if (box) {
+      const found = [...box.querySelectorAll(focusable)].filter(k.same);
+      // gone (the card was played): the box's first control, else the turn line
+      target = found[Math.max(0, k.nth)] || found[0] || box.querySelector(focusable);
+    }
+    if (!target || !target.matches(focusable)) target = $("turn-chip");
+    if (target) target.focus({ preventScroll: true });
   }
 
   // ---- rendering -----------------------------------------------------------------------
   function render() {
+    const focused = focusKey(document.activeElement);
+    draw();
+    refocus(focused);
+  }
+
+  // Set a live region's text only when it changes: a screen reader says it again otherwise.
+  function say(node, text) {
+    if (node && node.textContent !== text) node.textContent = text;
+  }
+
+  function draw() {
     document.body.dataset.version = snap.version;
     document.body.dataset.moves = snap.moves_made;
     renderTurn();
@@ -71,7 +112,7 @@ const Kortbord = (() => {
       if (show) Board.hand(handBox, snap, ctx);
       if (cfg.mode === "player") renderNotes();
     }
-    $("last").textContent = snap.last || "";
+    say($("last"), snap.last || "");
     renderPrompt();
     renderHint();
     renderChance();
@@ -86,7 +127,15 @@ const Kortbord = (() => {
 
   function renderTurn() {
     const chip = $("turn-chip");
-    chip.replaceChildren();
+    const before = chip.textContent;
+    const drawn = el("div");
+    turnChip(drawn);
+    if (drawn.textContent === before && chip.className === drawn.className) return;  // not news
+    chip.className = drawn.className;
+    chip.replaceChildren(...drawn.childNodes);
+  }
+
+  function turnChip(chip) {
     if (snap.over) {
       const names = (snap.winner_names || []).join(", ");
       chip.className = "turn-chip over";
@@ -116,8 +165,12 @@ const Kortbord = (() => {
   function renderPrompt() {
     const box = $("prompt");
     if (!box) return;
-    box.replaceChildren();
     const pr = snap.prompt, no = snap.notice;
+    // drawn again only when it changes: the box is an alert, said once
+    const key = JSON.stringify([pr, no, refusalSeen]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.replaceChildren();
     if (pr) {
       box.className = "prompt sync";
       box.append(el("strong", { text: t("out_of_sync") }), el("p", { text: pr.message || "" }));
