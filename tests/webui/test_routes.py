@@ -707,10 +707,14 @@ def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
     r = client.get("/no/such/page")
     assert r.status_code == 404 and "Den siden finnes ikke her." in r.get_data(as_text=True)
     assert "Det finnes ikke noe slikt bord" in client.get("/t/nope").get_data(as_text=True)
-    # a form's mistake: back to the form (the browser keeps what was typed)
-    r = client.post("/new", data={"game": "sten", "players": "2", "names": "A, B, C"})
+    # a form's mistake: the form again, as it was filled in, saying what is wrong first
+    form = {"game": "sten", "players": "2", "names": "A, B, C", "deal": "table"}
+    r = client.post("/new", data=form)
     page = r.get_data(as_text=True)
-    assert r.status_code == 400 and "history.back()" in page and "Tilbake til skjemaet" in page
+    assert r.status_code == 400 and 'role="alert"' in page and "3 navn til 2 spillere" in page
+    assert 'value="A, B, C"' in page and 'value="table" checked' in page
+    assert 'name="game" value="sten"' in page
+    # a mistake outside a form: the error page, back to the tables
     assert "history.back()" not in client.get("/t/nope").get_data(as_text=True)
 
 

@@ -18,7 +18,7 @@ from flask import (
     url_for,
 )
 
-from webui import access, games, i18n
+from webui import access, games, i18n, speech
 from webui.common import json_body
 from webui.tables import hub
 
@@ -63,10 +63,21 @@ def index():
 @bp.get("/new")
 def new_form():
     """Show the new-game form for one game."""
-    game = request.args.get("game", "skipbo")
+    return _form_page(request.args.get("game", "skipbo"))
+
+
+def _form_page(game: Any, typed: dict[str, Any] | None = None, error: str | None = None) -> str:
+    """Render the new-game form, filled in with what was ``typed`` and saying ``error``."""
     if game not in games.GAME_TITLES:
         game = "skipbo"
-    return render_template("home/new.html", game=game, titles=games.GAME_TITLES, sources=SOURCES)
+    return render_template(
+        "home/new.html",
+        game=game,
+        titles=games.GAME_TITLES,
+        sources=SOURCES,
+        typed=typed or {},
+        error=error,
+    )
 
 
 def _source(form: dict[str, Any]) -> str:
@@ -101,11 +112,15 @@ def new_submit():
     form = request.form.to_dict()
     photo = request.files.get("road_photo")
     checks: list[str] = []
-    if form.get("game") == "stigespill" and photo and photo.filename:
-        if not (form.get("road") or "").strip():
-            road, checks = _road_from_photo(photo.read(), form.get("road_shape") or "auto")
-            form["road"] = " ".join(road)
-    table = _create(form)
+    try:
+        if form.get("game") == "stigespill" and photo and photo.filename:
+            if not (form.get("road") or "").strip():
+                road, checks = _road_from_photo(photo.read(), form.get("road_shape") or "auto")
+                form["road"] = " ".join(road)
+        table = _create(form)
+    except games.SetupError as e:  # the form again, as typed, saying what is wrong
+        said = speech.say_setup(str(e), i18n.translator(i18n.current_language()))
+        return _form_page(form.get("game"), request.form.to_dict(), said), 400
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
         hub().notify(table["id"], "; ".join(checks))
     resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
