@@ -361,12 +361,22 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         page.mouse.down()
         page.mouse.move(x + 12, y + 6, steps=4)
         page.mouse.up()
+        # a marker moves by keyboard too: focus it, arrow keys
+        proposed = server.get(f"/api/tables/{table['id']}")["zones"]["map"]["zones"]
+        stock = page.locator("#zones .zone-stock").first
+        i = int(stock.get_attribute("data-i"))
+        assert "arrow keys" in stock.get_attribute("aria-label")
+        stock.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
         page.click("#zones-confirm")
         page.wait_for_function(
             "document.getElementById('zones-text').textContent.includes('confirmed')"
         )
         zones = server.get(f"/api/tables/{table['id']}")["zones"]
         assert zones["confirmed"] and len(zones["map"]["zones"]) == 14
+        (x0, y0), (x1, y1) = proposed[i]["center"], zones["map"]["zones"][i]["center"]
+        assert x1 > x0 + 5 and abs(y1 - y0) < 1  # moved right, as the keys said
         page.wait_for_function("document.body.dataset.moves >= 2", timeout=8000)
         assert set(server.get(f"/api/tables/{table['id']}/log")["sources"]) == {"camera"}
         shot(page, "skipbo-camera-laptop")

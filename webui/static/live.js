@@ -376,6 +376,14 @@ const Kortbord = (() => {
       const g = document.createElementNS(NS, "g");
       g.setAttribute("class", `zone zone-${zone.kind}`);
       g.dataset.i = i;
+      g.dataset.key = `zone:${i}`;
+      // a keyboard moves a marker too: focus it, then the arrow keys (with Shift, further)
+      const what = zone.kind === "building" ? t("zone_building", { n: zone.index + 1 })
+        : zone.kind === "stock" ? t("zone_stock", { name: player(zone.owner).name })
+          : t("zone_discard", { name: player(zone.owner).name, n: zone.index + 1 });
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", t("zone_marker", { what }));
       const c = document.createElementNS(NS, "circle");
       c.setAttribute("cx", zone.center[0]); c.setAttribute("cy", zone.center[1]);
       c.setAttribute("r", zone.kind === "discard" ? r * 0.7 : r);
@@ -386,6 +394,20 @@ const Kortbord = (() => {
       tx.setAttribute("text-anchor", "middle");
       tx.textContent = label;
       g.append(c, tx);
+      const place = (x, y) => {
+        zone.center = [Math.round(x), Math.round(y)];
+        c.setAttribute("cx", x); c.setAttribute("cy", y);
+        tx.setAttribute("x", x); tx.setAttribute("y", y + r * 0.3);
+      };
+      const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      g.addEventListener("keydown", (e) => {
+        const d = STEPS[e.key];
+        if (!d) return;
+        e.preventDefault();
+        const step = (e.shiftKey ? 2 : 0.4) * r;
+        place(Math.min(w, Math.max(0, zone.center[0] + d[0] * step)),
+          Math.min(h, Math.max(0, zone.center[1] + d[1] * step)));
+      });
       g.addEventListener("pointerdown", (e) => {
         e.preventDefault();
         g.setPointerCapture(e.pointerId);
@@ -393,9 +415,7 @@ const Kortbord = (() => {
           const pt = svgEl.createSVGPoint();
           pt.x = ev.clientX; pt.y = ev.clientY;
           const p = pt.matrixTransform(svgEl.getScreenCTM().inverse());
-          zone.center = [Math.round(p.x), Math.round(p.y)];
-          c.setAttribute("cx", p.x); c.setAttribute("cy", p.y);
-          tx.setAttribute("x", p.x); tx.setAttribute("y", p.y + r * 0.3);
+          place(p.x, p.y);
         };
         const up = () => { g.removeEventListener("pointermove", move); g.removeEventListener("pointerup", up); };
         g.addEventListener("pointermove", move);
