@@ -233,6 +233,11 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     assert status == 409
     second.wait_for_selector("#prompt.illegal", timeout=2000)
     assert "5♥" in second.inner_text("#prompt")
+    # dismissed by keyboard: the notice goes, the focus stays on the page's controls
+    second.locator("#prompt button").focus()
+    second.keyboard.press("Enter")
+    second.wait_for_selector("#prompt", state="hidden", timeout=2000)
+    assert second.evaluate("document.activeElement.id") == "turn-chip"
     assert not errors, errors
 
 

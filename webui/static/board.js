@@ -32,7 +32,7 @@ const Board = (() => {
   /* A card code as parts: rank, suit symbol, colour class; Skip-Bo value and band. */
   function parse(code) {
     if (!code) return null;
-    if (code === "JK") return { rank: "★", suit: "", cls: "joker", label: "Joker" };
+    if (code === "JK") return { rank: "★", suit: "", cls: "joker", label: "★ Joker" };
     let m = /^SB(\d+|W)$/.exec(code);
     if (m) {
       if (m[1] === "W") return { rank: "SB", suit: "", cls: "sb sb-wild", label: "SB, Skip-Bo", sb: 0 };

@@ -80,11 +80,16 @@ const Kortbord = (() => {
     const focusable = "button:not([disabled]), a[href], summary, [tabindex]";
     if (box) {
       const found = [...box.querySelectorAll(focusable)].filter(k.same);
-      // gone (the card was played): the box's first control, else the turn line
-      target = found[Math.max(0, k.nth)] || found[0] || box.querySelector(focusable);
+      // gone (the card was played): the box's first control; still on turn, the hand
+      const onTurn = snap.seat !== null && snap.to_move === snap.seat;
+      target = found[Math.max(0, k.nth)] || found[0] || box.querySelector(focusable)
+        || (onTurn && $("hand") ? $("hand").querySelector("button") : null);
     }
     if (!target || !target.matches(focusable)) target = $("turn-chip");
-    if (target) target.focus({ preventScroll: true });
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    const r = target.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) target.scrollIntoView({ block: "nearest" });
   }
 
   // ---- rendering -----------------------------------------------------------------------
@@ -186,7 +191,7 @@ const Kortbord = (() => {
       box.append(el("strong", { text: t(no.check ? "check" : "illegal") }),
         el("p", { text: no.check || no.error }));
       if (no.error) {  // a refused move's reason: news for a while, and dismissable
-        const seen = () => { refusalSeen = no.at; renderPrompt(); };
+        const seen = () => { refusalSeen = no.at; render(); };  // render(): the focus is kept
         box.append(el("div", { class: "prompt-actions" }, [el("button", { class: "btn btn-ghost", type: "button", text: t("dismiss"), onclick: seen })]));
         if (refusalTimed !== no.at) {  // timed from when this page first showed it
           refusalTimed = no.at;
@@ -383,7 +388,7 @@ const Kortbord = (() => {
           : t("zone_discard", { name: player(zone.owner).name, n: zone.index + 1 });
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
-      g.setAttribute("aria-label", t("zone_marker", { what }));
+      g.setAttribute("aria-label", t("zone_marker", { what: `${label}, ${what}` }));
       const c = document.createElementNS(NS, "circle");
       c.setAttribute("cx", zone.center[0]); c.setAttribute("cy", zone.center[1]);
       c.setAttribute("r", zone.kind === "discard" ? r * 0.7 : r);
@@ -541,10 +546,11 @@ const Kortbord = (() => {
           const code = rank + suit;
           if (onTable(code)) continue;
           const on = notes.includes(code);
-          grid.append(Board.card(code, { small: true, cls: on ? "selected" : "", onclick: () => {
-            saveNotes(on ? notes.filter((c) => c !== code) : [...notes, code]);
-            renderNotes();
-          } }));
+          grid.append(Board.card(code, { small: true, cls: on ? "selected" : "", key: `pick:${code}`,
+            pressed: on, onclick: () => {
+              saveNotes(on ? notes.filter((c) => c !== code) : [...notes, code]);
+              render();
+            } }));
         }
       }
     }
