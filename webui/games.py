@@ -106,7 +106,7 @@ def _flag(form: dict[str, Any], key: str) -> bool:
     raise SetupError(f"{key} must be true or false, not {str(raw)[:20]!r}")
 
 
-def _road(raw: Any) -> list[str]:
+def road_codes(raw: Any) -> list[str]:
     """Return a Stigespill road's card codes from text ("7S 8S …") or a list of codes."""
     if not isinstance(raw, str | list) or not all(isinstance(c, str) for c in raw):
         raise SetupError("road must be card codes: text like '7S 8S 9S' or a list of codes")
@@ -178,7 +178,7 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
             config["tokens"] = _int(form, "tokens", 2, 2, 10)
         road = form.get("road") or ""
         if road:
-            config["road"] = _road(road)
+            config["road"] = road_codes(road)
         shape = form.get("road_shape") or "auto"
         if shape not in ROAD_SHAPES:
             raise SetupError(f"unknown road shape {str(shape)[:20]!r}; expected auto or rows")

@@ -436,3 +436,27 @@ def test_a_skipbo_player_plays_by_keyboard_and_keeps_the_focus(browser, server):
     assert page.evaluate("document.activeElement !== document.body")
     page.close()
     assert not errors, errors
+
+
+def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
+    """A camera Stigespill table shows the road's places until its road is known; typed on
+    the page, the road fills the board and the game can begin."""
+    status, t = server.post(
+        "/api/tables",
+        {"game": "stigespill", "players": 2, "deal": "table", "source": "phone", "name": "Road"},
+    )
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".road .tile")
+    unread = "[...document.querySelectorAll('.road .tile-big')].filter(e => e.textContent === '?')"
+    assert page.evaluate(f"{unread}.length") == 28
+    page.click(".road-typed summary")
+    road = "7S 8S 9S 10S JS QS KS 7H 8H 9H 10H JH QH KH 7D 8D 9D 10D JD QD KD 7C 8C 9C 10C JC QC KC"
+    page.fill("#road-typed", road)
+    page.click("#road-use")
+    page.wait_for_function(f"{unread}.length === 0")
+    assert page.locator("#moves button").count() > 0  # the first draw is offered
+    page.close()
+    assert not errors, errors

@@ -757,3 +757,27 @@ def test_player_qr_codes_are_offered_only_where_a_phone_can_open_them(client, la
     host = lan_app.test_client()
     t = new_table(host, "sten")
     assert "/players/0/qr.svg" in host.get(t["url"]).get_data(as_text=True)
+
+
+def test_a_road_the_camera_cannot_read_is_typed_on_the_table_page(client):
+    """A camera Stigespill table waits for its road; where the camera cannot read it (no
+    recognizer, an odd layout), the table's page takes it typed, once."""
+    from referee.stigespill import ROAD_CARDS
+
+    body = {"game": "stigespill", "players": 2, "deal": "table", "source": "phone"}
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    assert client.get(url).get_json()["road_pending"]
+    road = [c.code for c in ROAD_CARDS][::-1]
+    r = client.post(f"{url}/road", json={"road": " ".join(road[:27])})
+    assert r.status_code == 400 and "missing" in r.get_json()["error"]
+    r = client.post(f"{url}/road", json={"road": "7S XX"}, headers={"Accept-Language": "sv"})
+    assert r.status_code == 400 and "okänd kortkod" in r.get_json()["error"]
+    r = client.post(f"{url}/road", json={"road": " ".join(road)})
+    assert r.status_code == 200
+    snap = r.get_json()
+    assert "road_pending" not in snap and [x["code"] for x in snap["view"]["road"]] == road
+    assert snap["moves"]  # the game is on: the draw is offered
+    again = client.post(f"{url}/road", json={"road": " ".join(road[::-1])})
+    assert again.status_code == 409
+    assert [x["code"] for x in client.get(url).get_json()["view"]["road"]] == road

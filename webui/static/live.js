@@ -243,6 +243,14 @@ const Kortbord = (() => {
     }
     if (snap.road_pending) {  // the camera reads the road first: the game starts on it
       box.append(el("p", { class: "muted", text: t("road_pending") }));
+      if (cfg.mode === "table") {  // …or it is typed, where the camera cannot read it
+        const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
+          "aria-label": t("road_type") });
+        box.append(el("details", { class: "road-typed" },
+          el("summary", { text: t("road_type") }), road,
+          el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
+            onclick: () => act("road", { road: road.value }) })));
+      }
       return;
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");

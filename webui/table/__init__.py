@@ -19,8 +19,8 @@ from flask import (
     url_for,
 )
 
-from referee import IllegalMove
-from webui import access, i18n
+from referee import IllegalMove, RulesError
+from webui import access, games, i18n
 from webui.camera import cameras
 from webui.common import json_body, moves_from_body, page_snapshot
 from webui.live import sse_stream
@@ -130,6 +130,22 @@ def play(table_id: str):
     rt = _runtime(table_id)
     moves = moves_from_body(json_body())
     hub().play(table_id, moves, source="tap", seat=None)
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/road")
+def set_road(table_id: str):
+    """Type the road of a Stigespill table waiting for its camera to read it: ``{"road":
+    "7S 8H …"}`` (the 28 cards 7–K in road order) — for a road the camera cannot read."""
+    rt = _runtime(table_id)
+    data = json_body()
+    try:
+        road = games.road_codes(data.get("road"))
+        taken = hub().set_road(table_id, road)
+    except (games.SetupError, RulesError) as e:
+        raise games.SetupError(str(e)) from None
+    if not taken:
+        raise IllegalMove("the road is set: it changes only with a new table")
     return _reply(rt)
 
 
