@@ -3,7 +3,8 @@ the page's language.
 
 The referee speaks English only (it knows no pages), and its sentence shapes are fixed: each
 sentence is read back into its parts (a card, a seat, a number) and said again through the
-page's translator ``t``. A sentence of a shape not known here stays as it is.
+page's translator ``t``. A sentence of a shape not known here is looked up whole (a page's
+own words, such as its refusals), else left as it is.
 """
 
 from __future__ import annotations
@@ -40,33 +41,6 @@ def referee_sentence(game: str, text: str, t) -> str:
         game
     )
     return say(text, t) if say else t(text)
-
-
-# The camera's guard (vision/pipeline.py: Guard._report) asks to confirm, saying why: one of
-# its fixed reasons, or the referee's reason for refusing what the camera read.
-_OUT_OF_SYNC_KEY = "out of sync — please confirm: {why}"
-_OUT_OF_SYNC = re.compile(r"out of sync — please confirm: (?P<why>.+)")
-
-# What the road photo's reader asks the user to check (vision/layouts/road.py)
-_ROAD_CHECKS = [
-    (
-        r"(?P<card>\S+) read by elimination: that card looks most like (?P<other>\S+)",
-        "{card} read by elimination: that card looks most like {other}",
-    ),
-    (
-        r"(?P<card>\S+) read by elimination: that card could not be read",
-        "{card} read by elimination: that card could not be read",
-    ),
-]
-
-
-# every sentence of the camera said here through a variable
-CAMERA_KEYS = (_OUT_OF_SYNC_KEY, *(key for _, key in _ROAD_CHECKS))
-
-
-def say_checks(text: str, t) -> str:
-    """Return the road photo's notes ("…; …") said with ``t``."""
-    return "; ".join(say_known(_ROAD_CHECKS, part, t) or t(part) for part in text.split("; "))
 
 
 def say_known(sentences: list[tuple[str, str]], text: str, t) -> str | None:
@@ -110,8 +84,7 @@ _NOT_YOUR_TURN = (
 )
 
 
-# Stigespill's referee sentences, read back into parts to be said in the page's language: the
-# referee speaks English only (it knows no pages), and its few sentence shapes are fixed.
+# Stigespill's referee sentences (its moves, hints and refusals).
 _WHO = r"(?:Player|Token) \d+"
 _PLACE = r"the start|the goal|\S+ \(card \d+\)"
 _STIGESPILL_SENTENCES = [
@@ -586,8 +559,35 @@ def skipbo_sentence(text: str, t) -> str:
     )
 
 
+# The camera's guard (vision/pipeline.py: Guard._report) asks to confirm, saying why: one of
+# its fixed reasons, or the referee's reason for refusing what the camera read.
+_OUT_OF_SYNC_KEY = "out of sync — please confirm: {why}"
+_OUT_OF_SYNC = re.compile(r"out of sync — please confirm: (?P<why>.+)")
+
+# What the road photo's reader asks the user to check (vision/layouts/road.py)
+_ROAD_CHECKS = [
+    (
+        r"(?P<card>\S+) read by elimination: that card looks most like (?P<other>\S+)",
+        "{card} read by elimination: that card looks most like {other}",
+    ),
+    (
+        r"(?P<card>\S+) read by elimination: that card could not be read",
+        "{card} read by elimination: that card could not be read",
+    ),
+]
+
+
+# every sentence of the camera said here through a variable
+CAMERA_KEYS = (_OUT_OF_SYNC_KEY, *(key for _, key in _ROAD_CHECKS))
+
+
+def say_checks(text: str, t) -> str:
+    """Return the road photo's notes ("…; …") said with ``t``."""
+    return "; ".join(say_known(_ROAD_CHECKS, part, t) or t(part) for part in text.split("; "))
+
+
 # A new game's set-up problems (webui/games.py: parse_setup, the rules' set-up checks, a typed
-# road's and a road photo's problems), read back the same way: the error page says them.
+# road's and a road photo's problems), read back the same way: the form says them.
 _QUOTED = r"'[^']*'|\"[^\"]*\""
 _SETUP_SENTENCES = [
     (r"(?P<n>\d+) names for (?P<count>\d+) players", "{n} names for {count} players"),
