@@ -199,6 +199,9 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     # no arrow ends on a face card's suit; the tokens at the start leave its label readable
     clear = laptop.evaluate(BOARD_CLEAR_JS)
     assert clear == {"arrow_ends_on_suits": 0, "tokens_on_start_label": 0, "tokens": 3}, clear
+    # a screen reader hears where the tokens stand and where the six ladders go
+    label = laptop.get_attribute(".road", "aria-label")
+    assert "Anna at 0, 29 to go" in label and label.count("→") == 6, label
     second = browser.new_page(viewport=PHONE)
     second.goto(f"{server.base}{t['url']}")
     second.wait_for_selector(".road .tile")

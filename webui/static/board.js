@@ -92,6 +92,9 @@ const Board = (() => {
     const W = GAP + COLS * (TW + GAP), H = GAP + rows * (TH + GAP);
     const where = v.tokens.map((tok) => ctx.t("token_at", { name: ctx.player(tok.seat).name,
       n: tok.position, to_go: 29 - tok.position }));
+    const ladders = v.road.filter((tile) => tile.jump === "ladder")
+      .map((tile) => `${tile.position}→${tile.jump_to}`);
+    if (ladders.length && !snap.road_pending) where.push(ctx.t("ladders", { list: ladders.join(", ") }));
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "road", role: "img",
       "aria-label": `${ctx.t("road")}: ${where.join("; ")}` });
     const defs = svg("defs", {},
