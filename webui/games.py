@@ -191,6 +191,8 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
         names = _names(form, players)
         config["known_hands"] = deal == "app"
         config["names"] = names
+        if form.get("dealer") not in (None, ""):  # who deals: 1 = the first name; else the last
+            config["dealer"] = _int(form, "dealer", players, 1, players) - 1
     else:
         if _flag(form, "teams"):
             config["teams"] = True
@@ -214,6 +216,14 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
         raise SetupError(f"{len(names)} names for {rules.seats} seats")
     colours = _colours(form, rules.seats)
     return Setup(game, rules.config, names, options, match_target, colours)
+
+
+def next_rules(rules: Rules) -> Rules:
+    """Return the rules of a table's next game: in Sten the deal passes to the next seat
+    (clockwise), which changes who gets the odd cards and who starts a real table."""
+    if rules.name == "sten":
+        return make_rules("sten", **{**rules.config, "dealer": (rules.dealer + 1) % rules.seats})
+    return rules
 
 
 def start_state(rules: Rules, rng: random.Random, options: dict[str, Any]) -> Any:

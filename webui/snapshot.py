@@ -11,7 +11,7 @@ from typing import Any
 
 from referee import CHANCE, RulesError
 from webui import games, speech
-from webui.tables import ROAD_FROM_CAMERA, Runtime
+from webui.tables import ROAD_FROM_CAMERA, ROAD_PROPOSED, Runtime
 
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
 HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: hints are public
@@ -71,6 +71,8 @@ def snapshot(
     }
     if road_pending:
         out["road_pending"] = True  # the board shows the road's places until the camera reads it
+    elif rt.table["options"].get(ROAD_PROPOSED) and not rt.moves:
+        out["road_proposed"] = True  # the app's road: lay it out so, or type the one laid out
     if seat is None and camera is not None:
         out["camera"] = camera
     if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":
@@ -84,7 +86,14 @@ def snapshot(
             }
     if on == CHANCE and not over and not road_pending:
         owner = games.chance_owner(rules, state)
-        mine = owner == seat or (seat is None and (owner is None or rt.open_table))
+        # a public card (a Stigespill draw, a stock turning up) is said on the table's page or
+        # on the phone of the player it belongs to, whichever is at hand
+        drawer = getattr(state, "turn", None)
+        mine = (
+            owner == seat
+            or (seat is None and (owner is None or rt.open_table))
+            or (owner is None and seat is not None and seat == drawer)
+        )
         out["chance"] = {
             "question": games.describe_chance(rules, state, names, t),
             "mine": mine,

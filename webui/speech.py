@@ -89,6 +89,10 @@ _WHO = r"(?:Player|Token) \d+"
 _PLACE = r"the start|the goal|\S+ \(card \d+\)"
 _STIGESPILL_SENTENCES = [
     (rf"(?P<who>{_WHO}) begins", "{who} begins"),
+    (
+        r"Deal (?P<n>\d+) die cards to each seat \(never the joker\)",
+        "Deal {n} die cards to each seat (never the joker)",
+    ),
     (rf"(?P<who>{_WHO}) draws from the die pile", "{who} draws from the die pile"),
     (rf"A card is dealt to (?P<who>{_WHO})", "A card is dealt to {who}"),
     (
@@ -607,7 +611,7 @@ _SETUP_SENTENCES = [
             rf"{field} must be between (?P<lo>-?\d+) and (?P<hi>-?\d+), not (?P<value>-?\d+)",
             f"{field} must be between {{lo}} and {{hi}}, not {{value}}",
         )
-        for field in ("players", "tokens", "stock", "match_target")
+        for field in ("players", "tokens", "stock", "match_target", "dealer")
     ),
     (
         r"(?P<n>\d+) stocks of (?P<size>\d+) plus hands need (?P<need>\d+) cards; the deck has"

@@ -39,6 +39,7 @@ class Refusal(IllegalMove):
 
 
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet
+ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
 
@@ -118,12 +119,13 @@ class TableHub:
         options = setup.options
         if (
             setup.game == "stigespill"
-            and source != "none"
             and "road" not in setup.config
             and options.get("deal") == "table"
             and initial is None
         ):
-            options = {**options, ROAD_FROM_CAMERA: True}  # the camera reads the laid-out road
+            # real cards and no road given: a camera reads the laid-out road; without one the
+            # app's road is a proposal, to lay out like the board or to replace by typing
+            options = {**options, ROAD_FROM_CAMERA if source != "none" else ROAD_PROPOSED: True}
         if initial is not None:
             state = rules.state_from_json(initial)
         else:
@@ -372,16 +374,17 @@ class TableHub:
             if match is not None and match["over"]:
                 raise IllegalMove("the match is over")
             seed = secrets.randbelow(2**31)
+            rules = rt.rules if initial is not None else games.next_rules(rt.rules)
             if initial is not None:
-                state = rt.rules.state_from_json(initial)
+                state = rules.state_from_json(initial)
             else:
-                state = games.start_state(rt.rules, random.Random(seed), rt.table["options"])
+                state = games.start_state(rules, random.Random(seed), rt.table["options"])
             self.store.new_game(
                 table_id,
                 {
-                    "game": rt.rules.name,
-                    "config": rt.rules.config,
-                    "initial": rt.rules.state_to_json(state),
+                    "game": rules.name,
+                    "config": rules.config,
+                    "initial": rules.state_to_json(state),
                     "seed": seed,
                 },
             )
@@ -412,16 +415,18 @@ class TableHub:
         return new
 
     def set_road(self, table_id: str, road: list[str]) -> bool:
-        """Set the road the camera read on a Stigespill table that waits for it (no road given,
-        no move made); return whether it was taken. The pages show the new road."""
+        """Set the road the camera read (or the user typed) on a Stigespill table given none,
+        before its first move; return whether it was taken. The pages show the new road."""
         with self._locked(table_id) as rt:
             options = rt.table["options"]
-            if not options.get(ROAD_FROM_CAMERA) or rt.moves:
+            if not (options.get(ROAD_FROM_CAMERA) or options.get(ROAD_PROPOSED)) or rt.moves:
                 return False
             config = {**rt.rules.config, "road": list(road)}
             rules = make_rules(rt.rules.name, **config)
             state = games.start_state(rules, random.Random(rt.seed), options)
-            options = {k: v for k, v in options.items() if k != ROAD_FROM_CAMERA}
+            options = {
+                k: v for k, v in options.items() if k not in (ROAD_FROM_CAMERA, ROAD_PROPOSED)
+            }
             self.store.replace_setup(
                 table_id, rt.game_id, config, rules.state_to_json(state), options
             )

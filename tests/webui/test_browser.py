@@ -79,6 +79,17 @@ def watch_errors(page) -> list[str]:
     return errors
 
 
+def on_turns_phone(browser, server, body: dict):
+    """Make a table; open the phone page of the player on turn: ``(table, page, errors)``."""
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][seat]['url']}")
+    return t, page, errors
+
+
 def moves_made(page) -> int:
     return int(page.evaluate("document.body.dataset.moves"))
 
@@ -409,14 +420,9 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
 def test_a_skipbo_player_plays_by_keyboard_and_keeps_the_focus(browser, server):
     """Enter on a hand card chooses it (and says so), Tab reaches a discard pile named for
     what it is, Enter discards there; the focus is never dropped by the page's redraws."""
-    status, t = server.post(
-        "/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo", "stock": 5}
+    _, page, errors = on_turns_phone(
+        browser, server, {"game": "skipbo", "players": 2, "names": "Anna, Bo", "stock": 5}
     )
-    assert status == 201
-    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
-    page = browser.new_page(viewport=PHONE)
-    errors = watch_errors(page)
-    page.goto(f"{server.base}{t['players'][seat]['url']}")
     page.wait_for_selector("#hand button.card")
     first = page.locator("#hand button.card").first
     code = first.get_attribute("data-code")
@@ -461,5 +467,34 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     page.click("#road-use")
     page.wait_for_function(f"{unread}.length === 0")
     assert page.locator("#moves button").count() > 0  # the first draw is offered
+    page.close()
+    assert not errors, errors
+
+
+def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server):
+    """The referee does not know the hand: the phone's notes decide what it offers first and
+    what its hint says; the notes outlive an undo (a laid card comes back)."""
+    t, page, errors = on_turns_phone(
+        browser, server, {"game": "sten", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    )
+    page.click("#picker summary")
+    page.click("#picker-grid button.card[data-code='8H']")
+    page.wait_for_selector("#hand button.card[data-code='8H'], #hand span.card[data-code='8H']")
+    # 7♥ fits but was not noted: offered apart, and the hint speaks of the noted cards
+    assert page.locator(".other-fits button[data-kind='lay']").count() == 1
+    assert "None of your cards fits." in page.inner_text("#hint")
+    page.click("#picker-grid button.card[data-code='7H']")
+    page.wait_for_selector(".other-fits", state="detached")
+    assert "7♥" in page.inner_text("#hint")
+    assert page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.code)") == [
+        "7H",
+        "8H",
+    ]  # in suit and rank order, as tapped the other way
+    page.click("#hand button.card[data-code='7H']")
+    page.wait_for_function("document.body.dataset.moves == 1")
+    assert page.locator("#hand .card[data-code='7H']").count() == 0  # on the table now
+    server.post(f"/api/tables/{t['id']}/undo")
+    page.wait_for_function("document.body.dataset.moves == 0")
+    page.wait_for_selector("#hand .card[data-code='7H']")  # back in the hand after the undo
     page.close()
     assert not errors, errors

@@ -781,3 +781,81 @@ def test_a_road_the_camera_cannot_read_is_typed_on_the_table_page(client):
     again = client.post(f"{url}/road", json={"road": " ".join(road[::-1])})
     assert again.status_code == 409
     assert [x["code"] for x in client.get(url).get_json()["view"]["road"]] == road
+
+
+def test_sten_deals_from_the_chosen_dealer_and_passes_the_deal_on(app, client):
+    """The hand counts follow who dealt (the seats after the dealer get the odd cards), and
+    the next game is dealt by the next seat."""
+    form = {"game": "sten", "players": "3", "names": "Anna, Bo, Cy", "deal": "table"}
+    r = client.post("/new", data={**form, "dealer": "1"})
+    assert r.status_code == 302
+    real = app.extensions["kortbord.hub"].get(r.location.rsplit("/", 1)[1]).rules
+    assert real.dealer == 0 and real.deal_sizes() == [17, 18, 17]
+    hub = app.extensions["kortbord.hub"]
+    r = client.post("/new", data={**form, "deal": "app"})  # the last seat deals by default
+    table_id = r.location.rsplit("/", 1)[1]
+    assert hub.get(table_id).rules.dealer == 2
+    while not hub.get(table_id).rules.is_over(hub.get(table_id).state):
+        rt = hub.get(table_id)
+        hub.play(table_id, [rt.rules.legal_moves(rt.state)[0].to_json()], source="demo")
+    hub.next_game(table_id)
+    rules = hub.get(table_id).rules
+    assert rules.dealer == 0 and rules.deal_sizes() == [17, 18, 17]  # was [18, 17, 17]
+    assert len(hub.get(table_id).state.hands[1]) == 18
+    r = client.post("/new", data={**form, "dealer": "4"})
+    assert r.status_code == 400 and "dealer" in r.get_data(as_text=True)
+
+
+def test_a_stigespill_draw_at_a_real_table_is_said_on_the_drawers_phone_too(client):
+    """Strategy variant, real cards: the player who drew enters the card on their own phone
+    (or the table's page does); the other player's phone has nothing to say."""
+    body = {"game": "stigespill", "players": 2, "variant": "strategy", "deal": "table"}
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(20):  # the deal: each card on its owner's phone
+        snap = client.get(url).get_json()
+        if not snap.get("chance"):
+            break
+        owner = snap["chance"]["seat"]
+        mine = client.get(f"/api/p/{tokens[owner]}").get_json()
+        reveal = next(m["move"] for m in mine["moves"] if m["move"]["kind"] == "reveal")
+        assert (
+            client.post(f"/api/p/{tokens[owner]}/moves", json={"move": reveal}).status_code == 200
+        )
+    on = client.get(url).get_json()["to_move"]
+    r = client.post(f"/api/p/{tokens[on]}/moves", json={"move": {"kind": "draw", "seat": on}})
+    assert r.status_code == 200
+    drawer = client.get(f"/api/p/{tokens[on]}").get_json()
+    assert drawer["chance"]["mine"] and any(m["move"]["kind"] == "reveal" for m in drawer["moves"])
+    other = client.get(f"/api/p/{tokens[1 - on]}").get_json()
+    assert not other["chance"]["mine"] and not other["moves"]
+    assert client.get(url).get_json()["chance"]["mine"]  # the table's page may say it too
+    reveal = next(m["move"] for m in drawer["moves"] if m["move"]["kind"] == "reveal")
+    assert client.post(f"/api/p/{tokens[on]}/moves", json={"move": reveal}).status_code == 200
+
+
+def test_a_real_table_without_a_road_or_camera_may_type_its_road_before_the_first_move(client):
+    """Real cards, no camera, no road typed: the app's road is a proposal to lay out, and the
+    road the family laid out instead may be typed until the first move."""
+    from referee.stigespill import ROAD_CARDS
+
+    body = {"game": "stigespill", "players": 2, "deal": "table"}
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    snap = client.get(url).get_json()
+    assert snap["road_proposed"] and "road_pending" not in snap and snap["moves"]
+    road = [c.code for c in ROAD_CARDS]
+    r = client.post(f"{url}/road", json={"road": " ".join(road)})
+    assert r.status_code == 200 and [x["code"] for x in r.get_json()["view"]["road"]] == road
+    assert "road_proposed" not in r.get_json()
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    r = client.post(
+        f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "3H"}]}
+    )
+    assert r.status_code == 200 and "road_proposed" not in r.get_json()
+    assert client.post(f"{url}/road", json={"road": " ".join(road)}).status_code == 409
+    with_road = {**body, "road": " ".join(road)}
+    t = client.post("/api/tables", json=with_road).get_json()
+    assert "road_proposed" not in client.get(f"/api/tables/{t['id']}").get_json()

@@ -7,6 +7,8 @@ const Kortbord = (() => {
   const el = (...a) => Board.el(...a);
 
   function t(key, fields) {
+    // "{n} cards" with n = 1 has its own sentence ("cards_one") where the page has one
+    if (fields && fields.n === 1 && T[`${key}_one`]) key = `${key}_one`;
     let s = T[key] || key;
     for (const [k, v] of Object.entries(fields || {})) s = s.replaceAll(`{${k}}`, v);
     return s;
@@ -33,7 +35,12 @@ const Kortbord = (() => {
         body: JSON.stringify(body || {}),
       });
       const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-      if (!r.ok) { toast(data.error || `HTTP ${r.status}`, true); return; }
+      if (!r.ok) {
+        toast(cap(data.error || `HTTP ${r.status}`), true);
+        // refused: perhaps this page missed a change (a dropped live connection); catch up
+        fetch(base()).then((s) => (s.ok ? s.json() : null)).then((s) => s && accept(s)).catch(() => {});
+        return;
+      }
       selected = null;
       accept(data);
     } catch (e) {
@@ -104,6 +111,10 @@ const Kortbord = (() => {
     if (node && node.textContent !== text) node.textContent = text;
   }
 
+  // The referee's sentences start in lower case (they are parts of others too): shown alone,
+  // a sentence starts with a capital.
+  const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+
   function draw() {
     document.body.dataset.version = snap.version;
     document.body.dataset.moves = snap.moves_made;
@@ -117,7 +128,7 @@ const Kortbord = (() => {
       if (show) Board.hand(handBox, snap, ctx);
       if (cfg.mode === "player") renderNotes();
     }
-    say($("last"), snap.last || "");
+    say($("last"), cap(snap.last || ""));
     renderPrompt();
     renderHint();
     renderChance();
@@ -178,7 +189,7 @@ const Kortbord = (() => {
     box.replaceChildren();
     if (pr) {
       box.className = "prompt sync";
-      box.append(el("strong", { text: t("out_of_sync") }), el("p", { text: pr.message || "" }));
+      box.append(el("strong", { text: t("out_of_sync") }), el("p", { text: cap(pr.message || "") }));
       const row = el("div", { class: "prompt-actions" });
       (pr.candidates || []).forEach((c, i) => row.append(el("button", { class: "btn", type: "button",
         text: c.label || `#${i + 1}`, onclick: () => act("prompt", { choice: i }) })));
@@ -189,7 +200,7 @@ const Kortbord = (() => {
     } else if (no && !(no.error && no.at === refusalSeen)) {
       box.className = no.check ? "prompt check" : "prompt illegal";
       box.append(el("strong", { text: t(no.check ? "check" : "illegal") }),
-        el("p", { text: no.check || no.error }));
+        el("p", { text: cap(no.check || no.error) }));
       if (no.error) {  // a refused move's reason: news for a while, and dismissable
         const seen = () => { refusalSeen = no.at; render(); };  // render(): the focus is kept
         box.append(el("div", { class: "prompt-actions" }, [el("button", { class: "btn btn-ghost", type: "button", text: t("dismiss"), onclick: seen })]));
@@ -208,8 +219,15 @@ const Kortbord = (() => {
   function renderHint() {
     const box = $("hint");
     if (!snap.hint || snap.over) { box.hidden = true; return; }
-    box.replaceChildren(el("span", { class: "hint-tag", text: t("hint") }),
-      el("span", { text: snap.hint.text }));
+    let text = snap.hint.text;
+    const noted = notedHand();
+    if (noted && snap.to_move === snap.seat) {  // said from the cards this phone noted
+      const fits = snap.view.board.flatMap((r) => r.fits).filter((c) => noted.has(c));
+      const sten = snap.moves.some((m) => m.move.kind === "sten");
+      text = fits.length ? t("your_fits", { cards: fits.map(Board.pretty).join(", ") })
+        : t(sten ? "none_fits_sten" : "none_fits");
+    }
+    box.replaceChildren(el("span", { class: "hint-tag", text: t("hint") }), el("span", { text: cap(text) }));
     box.hidden = false;
   }
 
@@ -241,9 +259,11 @@ const Kortbord = (() => {
       }
       return;
     }
-    if (snap.road_pending) {  // the camera reads the road first: the game starts on it
-      box.append(el("p", { class: "muted", text: t("road_pending") }));
-      if (cfg.mode === "table") {  // …or it is typed, where the camera cannot read it
+    if (snap.road_pending || snap.road_proposed) {
+      // the camera reads the road first (the game starts on it), or the app's road is a
+      // proposal to lay out; either may be typed instead on the table's page
+      box.append(el("p", { class: "muted", text: t(snap.road_pending ? "road_pending" : "road_proposed") }));
+      if (cfg.mode === "table") {
         const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
           "aria-label": t("road_type") });
         box.append(el("details", { class: "road-typed" },
@@ -251,7 +271,7 @@ const Kortbord = (() => {
           el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
             onclick: () => act("road", { road: road.value }) })));
       }
-      return;
+      if (snap.road_pending) return;
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
     const game = snap.table.game;
@@ -279,12 +299,17 @@ const Kortbord = (() => {
       box.append(el("p", { class: "question", text: t("tap_die") }), grid);
     }
     const primary = el("div", { class: "move-buttons" });
-    const rest = [];
+    const rest = [], others = [];
+    // Sten at a real table: the referee does not know the hand, so every card that fits is a
+    // move; the cards this phone noted come first, the others apart (someone else's card).
+    const noted = notedHand();
+    const mineFits = noted && moves.some((m) => m.move.kind === "lay" && noted.has(m.move.card));
     for (const m of moves) {
       const k = m.move.kind;
       if (tapDrawn && k === "draw") continue;  // the drawn card's button is the draw
-      const big = (k === "draw" || k === "sten" || k === "go_out" || k === "end_turn");
+      const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn");
       if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label, onclick: () => ctx.play(m.move) }));
+      else if (noted && k === "lay" && !noted.has(m.move.card)) others.push(m);
       else rest.push(m);
     }
     if (game === "skipbo" && rest.length) {
@@ -299,6 +324,21 @@ const Kortbord = (() => {
         el("summary", { text: `${t("all_moves")} (${rest.length})` }), list);
       box.append(details);
     }
+    if (others.length) {
+      const list = el("div", { class: "move-list" });
+      for (const m of others) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
+        text: m.label, onclick: () => ctx.play(m.move) }));
+      box.append(el("details", { class: "all-moves other-fits" },
+        el("summary", { text: `${t("other_fits")} (${others.length})` }), list));
+    }
+  }
+
+  // The cards a Sten player noted on this phone (not yet on the table), when the referee does
+  // not know the hand; else null.
+  function notedHand() {
+    if (cfg.mode !== "player" || snap.table.game !== "sten" || Array.isArray(snap.view.hand)) return null;
+    const notes = loadNotes().filter((c) => !onTable(c));
+    return notes.length ? new Set(notes) : null;
   }
 
   function renderPlayers() {
@@ -511,9 +551,13 @@ const Kortbord = (() => {
   }
 
   // ---- a hand the referee does not know (real cards): the player's own notes ----------
-  const notesKey = () => `kortbord-notes-${location.pathname}`;
+  // One game's notes: the next game's hand is another (and an undo brings a laid card back
+  // into the notes, as they are kept whole and only shown without the cards on the table).
+  const notesKey = () => `kortbord-notes-${location.pathname}-${snap.table.number}`;
   const loadNotes = () => JSON.parse(localStorage.getItem(notesKey()) || "[]");
   const saveNotes = (codes) => localStorage.setItem(notesKey(), JSON.stringify(codes));
+
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
   function onTable(code) {
     // Sten: a card is gone from the hand once it lies on the board
@@ -535,8 +579,9 @@ const Kortbord = (() => {
     const picker = $("picker");
     if (picker) picker.hidden = known || snap.table.game !== "sten";
     if (known || !hand || snap.table.game !== "sten") return;
-    const notes = loadNotes().filter((c) => !onTable(c));
-    saveNotes(notes);
+    const noted = loadNotes();
+    const order = (c) => "SHDC".indexOf(c.slice(-1)) * 13 + RANKS.indexOf(c.slice(0, -1));
+    const notes = noted.filter((c) => !onTable(c)).sort((a, b) => order(a) - order(b));
     const fits = new Set(snap.view.board.flatMap((r) => r.fits));
     const lay = {};
     for (const m of snap.moves) if (m.move.kind === "lay") lay[m.move.card] = m.move;
@@ -556,7 +601,7 @@ const Kortbord = (() => {
           const on = notes.includes(code);
           grid.append(Board.card(code, { small: true, cls: on ? "selected" : "", key: `pick:${code}`,
             pressed: on, onclick: () => {
-              saveNotes(on ? notes.filter((c) => c !== code) : [...notes, code]);
+              saveNotes(on ? noted.filter((c) => c !== code) : [...noted, code]);
               render();
             } }));
         }
