@@ -477,21 +477,36 @@ def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server)
     t, page, errors = on_turns_phone(
         browser, server, {"game": "sten", "players": 2, "names": "Anna, Bo", "deal": "table"}
     )
+    # nobody knows who holds 7♥: every page asks, none says whose turn it is
+    assert page.inner_text("#turn-chip") == "Who has 7♥? Lay it to start."
     page.click("#picker summary")
     page.click("#picker-grid button.card[data-code='8H']")
     page.wait_for_selector("#hand button.card[data-code='8H'], #hand span.card[data-code='8H']")
-    # 7♥ fits but was not noted: offered apart, and the hint speaks of the noted cards
-    assert page.locator(".other-fits button[data-kind='lay']").count() == 1
+    # 7♥ fits but was not noted: whoever holds it lays it (a big button on every phone),
+    # and the hint speaks of the noted cards
+    assert page.locator("#moves button.move[data-kind='lay']").count() == 1
     assert "None of your cards fits." in page.inner_text("#hint")
     page.click("#picker-grid button.card[data-code='7H']")
-    page.wait_for_selector(".other-fits", state="detached")
-    assert "7♥" in page.inner_text("#hint")
+    page.wait_for_function("document.getElementById('hint').textContent.includes('7♥')")
     assert page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.code)") == [
         "7H",
         "8H",
     ]  # in suit and rank order, as tapped the other way
     page.click("#hand button.card[data-code='7H']")
     page.wait_for_function("document.body.dataset.moves == 1")
+    assert "7♥" not in page.inner_text("#turn-chip")  # the game has begun: someone's turn
+    # the next player noted a card that does not fit: Sten first, the cards that fit apart
+    # (they may be someone else's), the hint from the notes
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    other = browser.new_page(viewport=PHONE)
+    other.goto(f"{server.base}{t['players'][seat]['url']}")
+    other.click("#picker summary")
+    other.click("#picker-grid button.card[data-code='9S']")
+    other.wait_for_selector(".other-fits button[data-kind='lay']", state="attached")
+    assert other.locator(".other-fits button[data-kind='lay']").count() == 5  # 6♥ 8♥, 7♠ 7♦ 7♣
+    assert other.locator("#moves button.move[data-kind='sten']").count() == 1
+    assert "say Sten" in other.inner_text("#hint")
+    other.close()
     assert page.locator("#hand .card[data-code='7H']").count() == 0  # on the table now
     server.post(f"/api/tables/{t['id']}/undo")
     page.wait_for_function("document.body.dataset.moves == 0")

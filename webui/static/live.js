@@ -168,6 +168,11 @@ const Kortbord = (() => {
       chip.append(el("span", { text: who ? t("drawing", { name: who.name }) : t("chance") }));
       return;
     }
+    if (sevenFirst()) {  // whoever holds 7♥ starts: the referee cannot know who
+      chip.className = "turn-chip";
+      chip.append(el("span", { text: t("who_has_7h") }));
+      return;
+    }
     const p = player(snap.to_move);
     const mine = snap.seat !== null && snap.seat === snap.to_move;
     chip.className = "turn-chip" + (mine ? " mine" : "");
@@ -307,7 +312,8 @@ const Kortbord = (() => {
     for (const m of moves) {
       const k = m.move.kind;
       if (tapDrawn && k === "draw") continue;  // the drawn card's button is the draw
-      const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn");
+      const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
+        || (sevenFirst() && k === "lay"));
       if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label, onclick: () => ctx.play(m.move) }));
       else if (noted && k === "lay" && !noted.has(m.move.card)) others.push(m);
       else rest.push(m);
@@ -333,10 +339,16 @@ const Kortbord = (() => {
     }
   }
 
+  // Sten at a real table before the first card: 7♥ is laid by whoever holds it.
+  function sevenFirst() {
+    if (snap.table.game !== "sten" || snap.over || snap.view.known_hands !== false) return false;
+    return !snap.view.started;
+  }
+
   // The cards a Sten player noted on this phone (not yet on the table), when the referee does
   // not know the hand; else null.
   function notedHand() {
-    if (cfg.mode !== "player" || snap.table.game !== "sten" || Array.isArray(snap.view.hand)) return null;
+    if (cfg.mode !== "player" || snap.table.game !== "sten" || snap.view.known_hands !== false) return null;
     const notes = loadNotes().filter((c) => !onTable(c));
     return notes.length ? new Set(notes) : null;
   }
