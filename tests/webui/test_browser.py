@@ -511,5 +511,63 @@ def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server)
     server.post(f"/api/tables/{t['id']}/undo")
     page.wait_for_function("document.body.dataset.moves == 0")
     page.wait_for_selector("#hand .card[data-code='7H']")  # back in the hand after the undo
+    # going out in one turn: an order that lays every noted card, when there is one
+    rows = "[{suit: 'S'}, {suit: 'H'}, {suit: 'D'}, {suit: 'C'}]"
+    before = page.evaluate(f"Board.stenOrder({rows}, ['8H', '7H', '7S', '6S'])")
+    assert before == ["7H", "8H", "7S", "6S"]
+    hearts = (
+        "[{suit: 'S'}, {suit: 'H', seven_down: true, low: '5H', high: '9H'}, {suit: 'D'},"
+        " {suit: 'C'}]"
+    )
+    assert page.evaluate(f"Board.stenOrder({hearts}, ['3H', '4H', '10H'])") == ["4H", "3H", "10H"]
+    assert page.evaluate(f"Board.stenOrder({hearts}, ['3H', '10H'])") is None  # 4♥ missing
+    page.close()
+    assert not errors, errors
+
+
+def test_a_sten_phone_goes_out_in_one_turn_with_its_noted_hand(browser, server):
+    """Real cards: when the cards noted are all the cards left and can all be laid now, the
+    phone offers going out with them in one turn, in an order that lays."""
+    status, t = server.post(
+        "/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    )
+    assert status == 201
+    url = f"/api/tables/{t['id']}"
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(200):  # each turn the first card that fits, until Anna holds two
+        snap = server.get(url)
+        if snap["view"]["hand_sizes"][0] == 2 and snap["to_move"] == 0:
+            break
+        seat = 0 if not snap["view"]["started"] else snap["to_move"]
+        moves = server.get(f"/api/p/{tokens[seat]}")["moves"]
+        lay = next(m["move"] for m in moves if m["move"]["kind"] == "lay")
+        status, _ = server.post(f"/api/p/{tokens[seat]}/moves", {"move": lay})
+        assert status == 200
+    else:
+        raise AssertionError("Anna never came down to two cards")
+    # two cards that lay one after the other: the next two below or above a suit's pile
+    rank = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    two = None
+    for row in snap["view"]["board"]:
+        if not row["seven_down"]:
+            continue
+        low, high = rank.index(row["low"][:-1]), rank.index(row["high"][:-1])
+        if low >= 2:
+            two = [rank[low - 2] + row["suit"], rank[low - 1] + row["suit"]]  # the far one first
+        elif high <= 10:
+            two = [rank[high + 2] + row["suit"], rank[high + 1] + row["suit"]]
+        if two:
+            break
+    assert two, snap["view"]["board"]
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][0]['url']}")
+    page.click("#picker summary")
+    for code in two:
+        page.click(f"#picker-grid button.card[data-code='{code}']")
+    page.click("#moves button.move[data-kind='go_out']")
+    page.wait_for_function("Kortbord.snapshot().over")
+    final = server.get(url)
+    assert final["over"] and final["winner_names"] == ["Anna"]
     page.close()
     assert not errors, errors

@@ -226,6 +226,34 @@ const Board = (() => {
     root.append(grid);
   }
 
+  /* Sten: an order in which all ``cards`` can be laid on ``board`` (the view's rows) in one
+     turn, or null. Laying a card only opens more places, so any card that fits may go first. */
+  function stenOrder(board, cards) {
+    const rank = (code) => RANKS.indexOf(parse(code).rank) + 1;
+    const rows = {};
+    for (const r of board) {
+      rows[r.suit] = { down: r.seven_down, low: r.low ? rank(r.low) : 7, high: r.high ? rank(r.high) : 7 };
+    }
+    const fits = (code) => {
+      const row = rows[code.slice(-1)], n = rank(code);
+      if (!row) return false;
+      if (!rows.H.down) return code === "7H";
+      if (!row.down) return n === 7;
+      return n === row.low - 1 || n === row.high + 1;
+    };
+    const left = cards.slice(), order = [];
+    while (left.length) {
+      const i = left.findIndex(fits);
+      if (i < 0) return null;
+      const code = left.splice(i, 1)[0], row = rows[code.slice(-1)], n = rank(code);
+      if (n === 7) Object.assign(row, { down: true, low: 7, high: 7 });
+      else if (n < 7) row.low = n;
+      else row.high = n;
+      order.push(code);
+    }
+    return order;
+  }
+
   // ---- Skip-Bo ------------------------------------------------------------------------------
   function srcKey(m) {
     if (m.kind === "play") {
@@ -341,5 +369,5 @@ const Board = (() => {
     if (f) f(root, snap, ctx);
   }
 
-  return { render, hand, card, el, parse, pretty, srcKey };
+  return { render, hand, card, el, parse, pretty, srcKey, stenOrder };
 })();

@@ -318,6 +318,15 @@ const Kortbord = (() => {
       else if (noted && k === "lay" && !noted.has(m.move.card)) others.push(m);
       else rest.push(m);
     }
+    // Sten at a real table: the noted hand, all of it layable now, goes out in one turn
+    const count = noted && (snap.view.hand_sizes || [])[snap.seat];
+    const order = noted && noted.size > 1 && noted.size === count && snap.to_move === snap.seat
+      ? Board.stenOrder(snap.view.board, [...noted]) : null;
+    if (order) {
+      const move = { kind: "go_out", cards: order, seat: snap.seat };
+      primary.prepend(el("button", { class: "btn btn-big move", type: "button", "data-kind": "go_out",
+        text: t("go_out", { cards: order.map(Board.pretty).join(" ") }), onclick: () => ctx.play(move) }));
+    }
     if (game === "skipbo" && rest.length) {
       box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
     }
