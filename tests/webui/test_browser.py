@@ -571,3 +571,26 @@ def test_a_sten_phone_goes_out_in_one_turn_with_its_noted_hand(browser, server):
     assert final["over"] and final["winner_names"] == ["Anna"]
     page.close()
     assert not errors, errors
+
+
+def test_one_device_for_everyone_covers_each_hand_until_its_player_taps(browser, server):
+    status, t = server.post(
+        "/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo", "open": True}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#show-hand")
+    first = server.get(f"/api/tables/{t['id']}")["to_move_name"]
+    assert first in page.inner_text("#show-hand") and first in page.inner_text("#moves")
+    assert page.locator("#hand .card").count() == 0 and page.locator("#moves button").count() == 0
+    assert not page.locator("#hint").is_visible()
+    page.click("#show-hand")
+    page.wait_for_selector("#hand button.card")
+    page.click("#hand button.card.fits, #moves button[data-kind='sten'] >> nth=0")
+    page.wait_for_function("document.body.dataset.moves >= 1")
+    page.wait_for_selector("#show-hand")  # the next player's hand is covered again
+    assert server.get(f"/api/tables/{t['id']}")["to_move_name"] in page.inner_text("#show-hand")
+    page.close()
+    assert not errors, errors

@@ -115,9 +115,21 @@ const Kortbord = (() => {
   // a sentence starts with a capital.
   const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
+  // One device for everyone: the hand of the player on turn stays covered until that player
+  // taps, so the others (who just passed the device) do not see it.
+  let handSeat = null, handShown = false, curtain = false;
+
+  function curtained() {
+    if (cfg.mode !== "table" || !snap.table.open || !Array.isArray(snap.view.hand) || snap.over
+      || snap.to_move < 0) return false;
+    if (snap.to_move !== handSeat) { handSeat = snap.to_move; handShown = false; }
+    return !handShown;
+  }
+
   function draw() {
     document.body.dataset.version = snap.version;
     document.body.dataset.moves = snap.moves_made;
+    curtain = curtained();
     renderTurn();
     Board.render($("board"), snap, ctx);
     const handBox = $("hand");
@@ -125,7 +137,11 @@ const Kortbord = (() => {
       // the table's page shows a hand only when one device serves everyone
       const show = cfg.mode === "player" || Array.isArray(snap.view.hand);
       handBox.hidden = !show;
-      if (show) Board.hand(handBox, snap, ctx);
+      if (show && curtain) {
+        handBox.replaceChildren(el("button", { class: "btn btn-big", type: "button", id: "show-hand",
+          text: t("show_hand", { name: player(snap.to_move).name }),
+          onclick: () => { handShown = true; render(); } }));
+      } else if (show) Board.hand(handBox, snap, ctx);
       if (cfg.mode === "player") renderNotes();
     }
     say($("last"), cap(snap.last || ""));
@@ -223,7 +239,7 @@ const Kortbord = (() => {
 
   function renderHint() {
     const box = $("hint");
-    if (!snap.hint || snap.over) { box.hidden = true; return; }
+    if (!snap.hint || snap.over || curtain) { box.hidden = true; return; }
     let text = snap.hint.text;
     const noted = notedHand();
     if (noted && snap.to_move === snap.seat) {  // said from the cards this phone noted
@@ -262,6 +278,10 @@ const Kortbord = (() => {
         box.append(el("button", { class: "btn btn-big", type: "button", id: "next-game", text: t("next_game"),
           onclick: () => act("next", {}) }));
       }
+      return;
+    }
+    if (curtain) {  // the moves would show the hand: the player on turn taps first
+      box.append(el("p", { class: "muted", text: t("pass_device", { name: player(snap.to_move).name }) }));
       return;
     }
     if (snap.road_pending || snap.road_proposed) {
