@@ -594,3 +594,22 @@ def test_one_device_for_everyone_covers_each_hand_until_its_player_taps(browser,
     assert server.get(f"/api/tables/{t['id']}")["to_move_name"] in page.inner_text("#show-hand")
     page.close()
     assert not errors, errors
+
+
+def test_skipbo_teams_show_who_partners_whom(browser, server):
+    names = ["Anna", "Bo", "Cecilie", "Dag"]
+    status, t = server.post(
+        "/api/tables",
+        {"game": "skipbo", "players": 4, "teams": True, "names": ", ".join(names), "stock": 5},
+    )
+    assert status == 201
+    partners = {
+        p["seat"]: p["partner"] for p in server.get(f"/api/tables/{t['id']}")["view"]["players"]
+    }
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".sb-player")
+    for row in page.locator(".sb-player").all():
+        seat = int(row.get_attribute("data-seat"))
+        assert f"team with {names[partners[seat]]}" in row.inner_text()
+    page.close()

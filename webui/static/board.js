@@ -326,6 +326,8 @@ const Board = (() => {
       list.append(el("div", { class: "sb-player" + (p.seat === v.turn ? " on-turn" : ""), "data-seat": p.seat },
         el("div", { class: "sb-who" }, el("i", { class: "dot", style: `background:${pl.colour}` }),
           el("strong", { text: pl.name }),
+          Number.isInteger(p.partner)  // team play: whose piles this player may play from
+            ? el("span", { class: "muted small", text: ctx.t("partner", { name: ctx.player(p.partner).name }) }) : null,
           el("span", { class: "muted small", text: `${ctx.t("hand")}: ${p.hand_count}` })),
         el("div", { class: "sb-row" },
           el("div", { class: "pile stock" }, stock, el("span", { class: "pile-label stock-count", text: `${ctx.t("stock")} ${p.stock_count}` })),
