@@ -265,6 +265,7 @@ class SkipBo(Rules):
         deck: str = "skipbo",
         empty_draw: str = "play_on",
         match_target: int = 500,
+        first: int = 0,
     ):
         if not isinstance(players, int) or isinstance(players, bool):
             raise RulesError(f"players must be a whole number, not {players!r}")
@@ -294,7 +295,12 @@ class SkipBo(Rules):
             )
         if not isinstance(match_target, int) or match_target < 1:
             raise RulesError(f"the match target must be a positive number, not {match_target!r}")
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+            raise RulesError(
+                f"the first player must be a seat from 0 to {players - 1}, not {first!r}"
+            )
         self.players = self.seats = players
+        self.first = first  # who plays first (a match's next game: the next seat)
         self.stock = stock
         self.teams = bool(teams)
         self.deck = deck
@@ -308,6 +314,8 @@ class SkipBo(Rules):
             "empty_draw": empty_draw,
             "match_target": match_target,
         }
+        if first:
+            self.config["first"] = first
         # One object per card code (parse_card caches), so states can be counted by identity.
         cards = skipbo_deck() if deck == "skipbo" else improvised_skipbo_deck()
         self._deck = [parse_card(c.code) for c in cards]
@@ -366,6 +374,7 @@ class SkipBo(Rules):
             seed=rng.randrange(2**31),
             hidden=hidden,
             turn_up=tuple(range(self.players)) if hidden else (),
+            turn=self.first,
             last="the stocks are dealt",
         )
         w = _Work(s)

@@ -220,9 +220,12 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
 
 def next_rules(rules: Rules) -> Rules:
     """Return the rules of a table's next game: in Sten the deal passes to the next seat
-    (clockwise), which changes who gets the odd cards and who starts a real table."""
+    (clockwise), which changes who gets the odd cards and who starts a real table; in Skip-Bo
+    the next seat plays first."""
     if rules.name == "sten":
         return make_rules("sten", **{**rules.config, "dealer": (rules.dealer + 1) % rules.seats})
+    if rules.name == "skipbo":  # the next game of a match starts with the next player
+        return make_rules("skipbo", **{**rules.config, "first": (rules.first + 1) % rules.seats})
     return rules
 
 

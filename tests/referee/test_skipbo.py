@@ -144,11 +144,20 @@ def test_rule_any_agreed_stock_from_5_to_30(stock):
         ({"deck": "uno"}, "unknown deck"),
         ({"empty_draw": "cry"}, "empty_draw"),
         ({"match_target": 0}, "match target"),
+        ({"players": 2, "first": 2}, "first player"),
+        ({"first": True}, "first player"),
     ],
 )
 def test_bad_setups_raise_rules_error_with_a_sentence(kwargs, words):
     with pytest.raises(RulesError, match=words):
         SkipBo(**kwargs)
+
+
+def test_the_first_player_plays_first_and_draws_the_first_hand():
+    rules = SkipBo(players=3, stock=5, first=2)
+    state = rules.initial_state(random.Random(4))
+    assert rules.to_move(state) == 2 and [len(h) for h in state.hands] == [0, 0, 5]
+    assert rules.config["first"] == 2 and "first" not in SkipBo(players=3, stock=5).config
 
 
 def test_make_rules_finds_skipbo_and_rejects_bad_player_count():

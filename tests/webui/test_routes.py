@@ -859,3 +859,26 @@ def test_a_real_table_without_a_road_or_camera_may_type_its_road_before_the_firs
     with_road = {**body, "road": " ".join(road)}
     t = client.post("/api/tables", json=with_road).get_json()
     assert "road_proposed" not in client.get(f"/api/tables/{t['id']}").get_json()
+
+
+def test_a_skipbo_matchs_next_game_starts_with_the_next_player(app, client):
+    import random
+
+    t = client.post(
+        "/api/tables", json={"game": "skipbo", "players": 3, "stock": 5, "match_target": 500}
+    ).get_json()
+    hub = app.extensions["kortbord.hub"]
+    assert hub.get(t["id"]).state.turn == 0
+    for _ in range(2000):
+        rt = hub.get(t["id"])
+        if rt.rules.is_over(rt.state):
+            break
+        rng = random.Random(len(rt.moves))
+        move = rt.rules.greedy_move(rt.state, rng) or rt.rules.legal_moves(rt.state)[0]
+        hub.play(t["id"], [move.to_json()], source="demo")
+    hub.next_game(t["id"])
+    rt = hub.get(t["id"])
+    assert rt.number == 2 and rt.state.turn == 1 and rt.rules.to_move(rt.state) == 1
+    assert len(rt.state.hands[1]) == 5  # the first player's hand is drawn
+    match = client.get(f"/api/tables/{t['id']}").get_json()["match"]
+    assert len(match["games"]) == 1  # the finished game still counts in the match
