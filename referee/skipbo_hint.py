@@ -62,7 +62,7 @@ def plan_hint(rules: SkipBo, state: SkipBoState, seat: int) -> Hint:
         stock_plays = sum(1 for m in plan if m.source == "stock")
         first = plan[0]
         why = f"{len(plan)} play{'s' if len(plan) > 1 else ''}" + (
-            f" reaching the stock ({stock_plays})" if stock_plays else ""
+            f", {stock_plays} from the stock" if stock_plays else ""
         )
         return Hint(
             first,

@@ -488,7 +488,7 @@ _SKIPBO_PLAY = re.compile(
 )
 _SKIPBO_HINT = re.compile(
     r"play (?P<card>\S+) from the (?P<source>hand|stock|discard) onto building pile (?P<to>\d+):"
-    r" (?P<n>\d+) plays?(?: reaching the stock \((?P<stock>\d+)\))?"
+    r" (?P<n>\d+) plays?(?:, (?P<stock>\d+) from the stock)?"
 )
 # every sentence skipbo_sentence says through a variable (the literal ones are found)
 SKIPBO_KEYS = (
@@ -553,7 +553,7 @@ def skipbo_sentence(text: str, t) -> str:
     source = t(f"from the {g['source']}")
     plays = t("{n} play" if g["n"] == "1" else "{n} plays", n=g["n"])
     if g["stock"]:
-        plays += t(" reaching the stock ({n})", n=g["stock"])
+        plays += t(", {n} from the stock", n=g["stock"])
     return t(
         "play {card} {source} onto building pile {n}: {plays}",
         card=g["card"],

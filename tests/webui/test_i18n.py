@@ -226,7 +226,7 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
         "which reaches 12",
         "won",
         "'s discard pile",
-        "reaching the stock",
+        "plays, ",
         "discards",
         "draws a card",
         "turns up",
