@@ -883,11 +883,11 @@ class Stigespill(Rules):
             _, dest = _tables(state.road)
             end = dest[state.positions[seat]][_value(move.card)]
             reason = (
-                f"Play {move.card.pretty} (to {self._place(state.road, end)}): "
+                f"Play {move.card.pretty} to {self._place(state.road, end)}: "
                 f"about {means[best]:.1f} turns to finish"
             )
             if Draw(seat) in options:
-                reason += f" (drawing: {means[0]:.1f})"
+                reason += f" (drawing instead: {means[0]:.1f})"
         return Hint(move, reason, details)
 
 

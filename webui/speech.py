@@ -156,11 +156,11 @@ STIGESPILL_KEYS = (
     "{who} plays {card}",
     "the start",
     "the goal",
-    " (drawing: {n})",
+    " (drawing instead: {n})",
 )
 _STIGESPILL_PLAY_HINT = re.compile(
-    rf"Play (?P<card>\S+) \(to (?P<to>{_PLACE})\): about (?P<n>[\d.]+) turns to finish"
-    r"(?: \(drawing: (?P<drawing>[\d.]+)\))?"
+    rf"Play (?P<card>\S+) to (?P<to>{_PLACE}): about (?P<n>[\d.]+) turns to finish"
+    r"(?: \(drawing instead: (?P<drawing>[\d.]+)\))?"
 )
 _STIGESPILL_STEP = re.compile(
     rf"(?P<who>{_WHO}) (?P<verb>drew|plays) (?P<card>\S+): (?:(?P<goal>reaches the goal and wins)"
@@ -187,13 +187,13 @@ def stigespill_sentence(text: str, t) -> str:
     if m is not None:
         g = m.groupdict()
         hint = t(
-            "Play {card} (to {place}): about {n} turns to finish",
+            "Play {card} to {place}: about {n} turns to finish",
             card=g["card"],
             place=place(g["to"]),
             n=_decimal(g["n"], t),
         )
         drawing = g["drawing"]
-        return hint + (t(" (drawing: {n})", n=_decimal(drawing, t)) if drawing else "")
+        return hint + (t(" (drawing instead: {n})", n=_decimal(drawing, t)) if drawing else "")
     m = _STIGESPILL_STEP.fullmatch(text)
     if m is None:
         return t(text)  # a page's own words (a refusal), else unchanged

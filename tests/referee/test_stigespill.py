@@ -640,7 +640,7 @@ def test_hint_plays_a_card_that_reaches_the_goal():
     hint = rules.hint(state, 0)
     assert hint.move == Play(c("4H"), 0)
     assert hint.details["expected_turns"]["4H"] == 1.0
-    assert "Play 4♥ (to the goal): about 1.0 turns to finish" in hint.reason
+    assert "Play 4♥ to the goal: about 1.0 turns to finish" in hint.reason
 
 
 def test_hint_takes_a_ladder():
@@ -648,7 +648,7 @@ def test_hint_takes_a_ladder():
     rules, state = _hint_state(["5S", "AH", "2D"], 6)
     hint = rules.hint(state, 0)
     assert hint.move == Play(c("AH"), 0)
-    assert "Play A♥ (to K♣ (card 27)): about 2.0 turns to finish" in hint.reason
+    assert "Play A♥ to K♣ (card 27): about 2.0 turns to finish" in hint.reason
     turns = hint.details["expected_turns"]
     assert turns["AH"] == 2.0 and set(turns) == {"draw", "5S", "AH", "2D"}
     assert min(turns["draw"], turns["5S"], turns["2D"]) > 2.0

@@ -118,7 +118,13 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
         assert not re.search(r"\d\.\d", said_there), said_there  # "25,7", the Nordic mark
     assert any(re.search(r"\d\.\d", s) for s in said)
     shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
-    for key in (*shapes, "(drawing:", "keep your cards", "no hand cards left", "is dealt to"):
+    for key in (
+        *shapes,
+        "(drawing instead:",
+        "keep your cards",
+        "no hand cards left",
+        "is dealt to",
+    ):
         assert any(key in s for s in said), key  # the games said each shape
 
 
