@@ -59,7 +59,7 @@ def snapshot(
         "to_move": on,
         "to_move_name": None if on == CHANCE else names[on],
         "over": over,
-        "last": games.last_move_text(rules, view, names, seat, t),
+        "last": _joker_first(rt, t) + games.last_move_text(rules, view, names, seat, t),
         "moves": [
             {"move": m.to_json(), "label": games.move_label(rules, m.to_json(), t, names)}
             for m in moves
@@ -156,3 +156,20 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
 
 def _say(rt: Runtime, text: str, t) -> str:
     return speech.name_seats(speech.referee_sentence(rt.rules.name, text, t), rt.names)
+
+
+def _joker_first(rt: Runtime, t) -> str:
+    """Return the sentence of a Stigespill joker the app drew just before the last move (the
+    piles reshuffled, then a draw again), to say before it; else "". One tap may make the
+    draw, the joker and the card after it, and the last move alone would hide the joker."""
+    n = len(rt.moves)
+    if rt.rules.name != "stigespill" or n < 2 or rt.moves[-1]["source"] != "app":
+        return ""
+    for k in range(n - 2, -1, -1):
+        said = rt.rules.view(rt.states[k + 1], None).get("last_move") or ""
+        if "drew the joker" in said:
+            joker = speech.referee_sentence("stigespill", said, t)
+            return speech.name_seats(joker, rt.names) + ". "
+        if rt.moves[k]["source"] != "app":
+            break
+    return ""

@@ -882,3 +882,24 @@ def test_a_skipbo_matchs_next_game_starts_with_the_next_player(app, client):
     assert len(rt.state.hands[1]) == 5  # the first player's hand is drawn
     match = client.get(f"/api/tables/{t['id']}").get_json()["match"]
     assert len(match["games"]) == 1  # the finished game still counts in the match
+
+
+def test_a_joker_the_app_draws_is_said_before_the_draw_after_it(client):
+    """App-dealt Stigespill: one tap draws; a joker reshuffles and the app draws again. The
+    last-move line says both, or the joker would go unseen."""
+    t = client.post(
+        "/api/tables", json={"game": "stigespill", "players": 2, "names": "Anna, Bo"}
+    ).get_json()
+    url = f"/api/tables/{t['id']}"
+    for _ in range(400):
+        snap = client.get(url, headers={"Accept-Language": "nb"}).get_json()
+        if snap["over"]:  # a game that ended before the joker came: the next one
+            assert client.post(f"{url}/next").status_code == 200
+            continue
+        if "jokeren" in snap["last"]:
+            joker, after = snap["last"].split(". ", 1)
+            assert joker.endswith("trekker igjen") and "trakk" in after, snap["last"]
+            return
+        draw = next(m["move"] for m in snap["moves"] if m["move"]["kind"] == "draw")
+        assert client.post(f"{url}/moves", json={"move": draw}).status_code == 200
+    pytest.fail("no joker drawn in 400 draws")
