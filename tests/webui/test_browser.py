@@ -585,6 +585,7 @@ def test_one_device_for_everyone_covers_each_hand_until_its_player_taps(browser,
     first = server.get(f"/api/tables/{t['id']}")["to_move_name"]
     assert first in page.inner_text("#show-hand") and first in page.inner_text("#moves")
     assert page.locator("#hand .card").count() == 0 and page.locator("#moves button").count() == 0
+    assert page.locator("#board button").count() == 0  # no playable slot tells the hand either
     assert not page.locator("#hint").is_visible()
     page.click("#show-hand")
     page.wait_for_selector("#hand button.card")

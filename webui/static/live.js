@@ -131,7 +131,8 @@ const Kortbord = (() => {
     document.body.dataset.moves = snap.moves_made;
     curtain = curtained();
     renderTurn();
-    Board.render($("board"), snap, ctx);
+    // covered, the board offers no move either: its playable places would tell the hand
+    Board.render($("board"), curtain ? { ...snap, moves: [] } : snap, ctx);
     const handBox = $("hand");
     if (handBox) {
       // the table's page shows a hand only when one device serves everyone
