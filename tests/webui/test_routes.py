@@ -714,6 +714,9 @@ def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
     assert r.status_code == 400 and 'role="alert"' in page and "3 navn til 2 spillere" in page
     assert 'value="A, B, C"' in page and 'value="table" checked' in page
     assert 'name="game" value="sten"' in page
+    # the field it is about is marked, and described by the reason
+    assert page.count('aria-invalid="true"') == 1
+    assert 'name="names" aria-invalid="true" aria-describedby="form-error"' in page
     # a mistake outside a form: the error page, back to the tables
     assert "history.back()" not in client.get("/t/nope").get_data(as_text=True)
 
@@ -903,3 +906,21 @@ def test_a_joker_the_app_draws_is_said_before_the_draw_after_it(client):
         draw = next(m["move"] for m in snap["moves"] if m["move"]["kind"] == "draw")
         assert client.post(f"{url}/moves", json={"move": draw}).status_code == 200
     pytest.fail("no joker drawn in 400 draws")
+
+
+@pytest.mark.parametrize(
+    ("form", "field"),
+    [
+        ({"game": "sten", "players": "2", "names": "Anna, Anna"}, "names"),
+        ({"game": "sten", "players": "1"}, "players"),
+        ({"game": "stigespill", "players": "2", "road": "7S XX"}, "road"),
+        ({"game": "stigespill", "players": "1", "colours": "red, red"}, "colours"),
+        ({"game": "skipbo", "players": "6", "stock": "30"}, "stock"),
+        ({"game": "skipbo", "players": "2", "match_target": "3"}, "match_target"),
+        ({"game": "stigespill", "players": "9", "variant": "strategy"}, "players"),
+    ],
+)
+def test_a_refused_form_marks_the_field_its_reason_is_about(client, form, field):
+    page = client.post("/new", data=form).get_data(as_text=True)
+    assert page.count('aria-invalid="true"') == 1
+    assert f'name="{field}" aria-invalid="true"' in page

@@ -66,8 +66,34 @@ def new_form():
     return _form_page(request.args.get("game", "skipbo"))
 
 
-def _form_page(game: Any, typed: dict[str, Any] | None = None, error: str | None = None) -> str:
-    """Render the new-game form, filled in with what was ``typed`` and saying ``error``."""
+# The form field a set-up problem is about, by its words (first match wins: "3 names for 2
+# players" is about the names)
+_PROBLEM_FIELDS = [
+    (r"^road photo", "road_photo"),
+    (r"^(bad )?road\b", "road"),
+    (r"\bnames?\b|every player needs", "names"),
+    (r"colour", "colours"),
+    (r"^tokens\b|solo player", "tokens"),
+    (r"stock", "stock"),
+    (r"^match_target", "match_target"),
+    (r"^dealer", "dealer"),
+    (r"players|^sten is played|strategy variant", "players"),
+]
+
+
+def _field_of(problem: str) -> str | None:
+    """Return the form field a set-up problem is about, if any (marked invalid on the form)."""
+    for pattern, name in _PROBLEM_FIELDS:
+        if re.search(pattern, problem.lower()):
+            return name
+    return None
+
+
+def _form_page(
+    game: Any, typed: dict[str, Any] | None = None, error: str | None = None, field=None
+) -> str:
+    """Render the new-game form, filled in with what was ``typed`` and saying ``error``
+    (``field``: the input it is about, marked invalid)."""
     if game not in games.GAME_TITLES:
         game = "skipbo"
     return render_template(
@@ -77,6 +103,7 @@ def _form_page(game: Any, typed: dict[str, Any] | None = None, error: str | None
         sources=SOURCES,
         typed=typed or {},
         error=error,
+        invalid=field,
     )
 
 
@@ -120,7 +147,7 @@ def new_submit():
         table = _create(form)
     except games.SetupError as e:  # the form again, as typed, saying what is wrong
         said = speech.say_setup(str(e), i18n.translator(i18n.current_language()))
-        return _form_page(form.get("game"), request.form.to_dict(), said), 400
+        return _form_page(form.get("game"), request.form.to_dict(), said, _field_of(str(e))), 400
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
         hub().notify(table["id"], "; ".join(checks))
     resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
