@@ -14,7 +14,7 @@ from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, parse_cards
-from webui.speech import name_seats, referee_sentence
+from webui.speech import name_seats, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
 COLOUR_NAMES = {
@@ -361,9 +361,7 @@ def last_move_text(
     """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes,
     in the page's language where ``t`` has it."""
     text = view.get("last_move") or view.get("last") or ""
-    if t is not None:
-        text = referee_sentence(rules.name, text, t)
-    return name_seats(text, names)
+    return say_named(rules.name, text, t, names) if t is not None else name_seats(text, names)
 
 
 def describe_chance(rules: Rules, state: Any, names: list[str], t) -> str:

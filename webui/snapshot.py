@@ -155,7 +155,7 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
 
 
 def _say(rt: Runtime, text: str, t) -> str:
-    return speech.name_seats(speech.referee_sentence(rt.rules.name, text, t), rt.names)
+    return speech.say_named(rt.rules.name, text, t, rt.names)
 
 
 def _joker_first(rt: Runtime, t) -> str:
@@ -168,8 +168,7 @@ def _joker_first(rt: Runtime, t) -> str:
     for k in range(n - 2, -1, -1):
         said = rt.rules.view(rt.states[k + 1], None).get("last_move") or ""
         if "drew the joker" in said:
-            joker = speech.referee_sentence("stigespill", said, t)
-            return speech.name_seats(joker, rt.names) + ". "
+            return _say(rt, said, t) + ". "
         if rt.moves[k]["source"] != "app":
             break
     return ""

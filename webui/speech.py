@@ -30,6 +30,11 @@ def name_seats(text: str, names: list[str]) -> str:
     return re.sub(r"\bSB(\d{1,2})\b", r"\1", text)
 
 
+def say_named(game: str, text: str, t, names: list[str]) -> str:
+    """Return a referee sentence of ``game`` said with ``t``, its seats named ``names``."""
+    return name_seats(referee_sentence(game, text, t), names)
+
+
 def referee_sentence(game: str, text: str, t) -> str:
     """Return a sentence of ``game``'s referee (a move, a hint, a refused move's reason) or
     of the camera's guard said with ``t``; one of a shape not known here is looked up whole

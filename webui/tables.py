@@ -35,7 +35,7 @@ class Refusal(IllegalMove):
 
     def say(self, t) -> str:
         """Return the reason said with ``t``, with the players' names."""
-        return speech.name_seats(speech.referee_sentence(self.game, self.reason, t), self.names)
+        return speech.say_named(self.game, self.reason, t, self.names)
 
 
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet

@@ -26,6 +26,18 @@ ENGLISH = re.compile(
 )
 
 
+def assert_said_back(say, said, *langs: str) -> None:
+    """Assert that ``say(text, t)`` gives every English sentence in ``said`` back exactly in
+    English and with no English word in each of ``langs``."""
+    english = i18n.translator("en")
+    for lang in langs:
+        there = i18n.translator(lang)
+        for text in said:
+            assert say(text, english) == text
+            said_there = say(text, there)
+            assert not ENGLISH.search(said_there), (lang, text, said_there)
+
+
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
@@ -94,7 +106,7 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
     from referee.core import CHANCE
     from webui.speech import stigespill_sentence
 
-    english, norwegian = i18n.translator("en"), i18n.translator("nb")
+    norwegian = i18n.translator("nb")
     said = set()
     for players, variant in ((3, "classic"), (2, "strategy"), (1, "classic")):
         rules = make_rules("stigespill", players=players, variant=variant)
@@ -111,11 +123,9 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
                 state = rules.apply(state, move)
                 said.add(rules.view(state, None)["last_move"])
     assert len(said) > 100
-    for text in said:
-        assert stigespill_sentence(text, english) == text
-        said_there = stigespill_sentence(text, norwegian)
-        assert not ENGLISH.search(said_there), (text, said_there)
-        assert not re.search(r"\d\.\d", said_there), said_there  # "25,7", the Nordic mark
+    assert_said_back(stigespill_sentence, said, "nb")
+    for text in said:  # "25,7", the Nordic mark
+        assert not re.search(r"\d\.\d", stigespill_sentence(text, norwegian)), text
     assert any(re.search(r"\d\.\d", s) for s in said)
     shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
     for key in (
@@ -138,7 +148,6 @@ def test_sten_referee_sentences_are_said_in_the_pages_language():
     from referee.sten import GoOut
     from webui.speech import sten_sentence
 
-    english, danish = i18n.translator("en"), i18n.translator("da")
     said = set()
     for players, known in ((2, True), (3, False), (4, True), (5, True)):
         names = ["Anna", "Bo", "Cecilie Ås", "Dag", "Eli"][:players]
@@ -165,10 +174,7 @@ def test_sten_referee_sentences_are_said_in_the_pages_language():
                 said.add(rules.view(state, None)["last"])
     said.discard("")
     assert len(said) > 200
-    for text in said:
-        assert sten_sentence(text, english) == text
-        said_there = sten_sentence(text, danish)
-        assert not ENGLISH.search(said_there), (text, said_there)
+    assert_said_back(sten_sentence, said, "da")
     shapes = (
         "at once",
         "pile leaves the table",
@@ -195,7 +201,6 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
     from referee.skipbo import TableTalkPenalty
     from webui.speech import skipbo_sentence
 
-    english, swedish = i18n.translator("en"), i18n.translator("sv")
     said = set()
     for players, teams, deck in (
         (2, False, "skipbo"),
@@ -224,10 +229,7 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
             said.add(rules.hint(state, 0).reason)
     said.discard("")
     assert len(said) > 200
-    for text in said:
-        assert skipbo_sentence(text, english) == text
-        said_there = skipbo_sentence(text, swedish)
-        assert not ENGLISH.search(said_there), (text, said_there)
+    assert_said_back(skipbo_sentence, said, "sv")
     shapes = (
         "which reaches 12",
         "won",
@@ -384,13 +386,7 @@ def test_refused_moves_reasons_are_said_in_the_pages_language(game):
     configs, tries, shapes = REFUSAL_GAMES[game]
     said = _refusals(game, configs, tries)
     assert len(said) > 40
-    english = i18n.translator("en")
-    for lang in ("nb", "da", "sv"):
-        there = i18n.translator(lang)
-        for text in said:
-            assert referee_sentence(game, text, english) == text
-            said_there = referee_sentence(game, text, there)
-            assert not ENGLISH.search(said_there), (lang, text, said_there)
+    assert_said_back(lambda text, t: referee_sentence(game, text, t), said, "nb", "da", "sv")
     for key in shapes:
         assert any(key in s for s in said), key  # the games gave each shape
 
@@ -492,13 +488,7 @@ def test_a_new_games_problems_are_said_in_the_pages_language(client):
 
     said = _setup_problems()
     assert len(said) > 15
-    english = i18n.translator("en")
-    for lang in ("nb", "da", "sv"):
-        there = i18n.translator(lang)
-        for text in said:
-            assert say_setup(text, english) == text
-            said_there = say_setup(text, there)
-            assert not ENGLISH.search(said_there), (lang, text, said_there)
+    assert_said_back(say_setup, said, "nb", "da", "sv")
     for key in ("missing:", "doubled:", "ambiguous order", "gap in the road", "no goal joker"):
         assert any(key in s for s in said), key  # the road photos gave each shape
     # the form's page says it
