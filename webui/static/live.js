@@ -48,8 +48,10 @@ const Kortbord = (() => {
     }
   }
 
+  // A snapshot of the version shown is the same snapshot (the server caches one per version):
+  // drawing it again would only replace the buttons under a finger about to tap them.
   function accept(s) {
-    if (!snap || s.table.number !== snap.table.number || s.version >= snap.version || s.moves_made !== snap.moves_made) {
+    if (!snap || s.table.number !== snap.table.number || s.version > snap.version || s.moves_made !== snap.moves_made) {
       snap = s;
       render();
     }
