@@ -186,10 +186,16 @@ def pipeline_reader(
             jpeg=_small_jpeg(draw_detections(frame.image, detections), encode_jpeg), status="camera"
         )
         guard = box["guard"]
+        opts = options() if options else {}
+        if (
+            guard is not None
+            and box["rules"].name == "stigespill"
+            and _road_changed(opts, box, current_rules)
+        ):
+            guard = box["guard"] = None  # the road is read again, or typed: follow the new one
         if guard is None:
             if frame.time < warmup or not tracker.state.cards:
                 return reading
-            opts = options() if options else {}
             if opts.get("road_from_camera") and on_road is not None:
                 problem = _read_road(tracker.state, opts.get("road_shape", "auto"), on_road)
                 if problem:
@@ -231,6 +237,15 @@ def pipeline_reader(
         return reading
 
     return read
+
+
+def _road_changed(opts: dict[str, Any], box: dict[str, Any], current_rules: Any) -> bool:
+    """Whether a Stigespill game the guard follows waits for its road again, or has another
+    road than the guard's (typed on the page before the first move)."""
+    if opts.get("road_from_camera"):
+        return True
+    road = current_rules().config.get("road") if current_rules else None
+    return road is not None and road != box["rules"].config.get("road")
 
 
 def _read_road(table: Any, shape: str, on_road: Callable[[list[str]], Any]) -> str:

@@ -73,6 +73,8 @@ def snapshot(
         out["road_pending"] = True  # the board shows the road's places until the camera reads it
     elif rt.table["options"].get(ROAD_PROPOSED) and not rt.moves:
         out["road_proposed"] = True  # the app's road: lay it out so, or type the one laid out
+    elif rules.name == "stigespill" and seat is None and not rt.moves:
+        out["road_editable"] = True  # a road typed or read wrong may be put right till play
     if seat is None and camera is not None:
         out["camera"] = camera
     if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":

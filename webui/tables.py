@@ -414,12 +414,14 @@ class TableHub:
             self._publish(new)
         return new
 
-    def set_road(self, table_id: str, road: list[str]) -> bool:
-        """Set the road the camera read (or the user typed) on a Stigespill table given none,
-        before its first move; return whether it was taken. The pages show the new road."""
+    def set_road(self, table_id: str, road: list[str], by_camera: bool = False) -> bool:
+        """Set a Stigespill table's road before its first move: the one the camera read
+        (``by_camera``: only while the table waits for it) or one the user typed (a road the
+        camera could not read, or read wrong); return whether it was taken. The pages show it."""
         with self._locked(table_id) as rt:
             options = rt.table["options"]
-            if not (options.get(ROAD_FROM_CAMERA) or options.get(ROAD_PROPOSED)) or rt.moves:
+            waiting = options.get(ROAD_FROM_CAMERA)
+            if rt.rules.name != "stigespill" or rt.moves or (by_camera and not waiting):
                 return False
             config = {**rt.rules.config, "road": list(road)}
             rules = make_rules(rt.rules.name, **config)
@@ -430,6 +432,20 @@ class TableHub:
             self.store.replace_setup(
                 table_id, rt.game_id, config, rules.state_to_json(state), options
             )
+            self.forget(table_id)
+        with self._locked(table_id) as new:
+            new.version = rt.version
+            self._publish(new)
+        return True
+
+    def read_road_again(self, table_id: str) -> bool:
+        """Let the camera read a Stigespill table's road again (it read it wrong, or the
+        family laid it out anew), before the first move; return whether it waits for it now."""
+        with self._locked(table_id) as rt:
+            options = rt.table["options"]
+            if rt.rules.name != "stigespill" or rt.table["source"] == "none" or rt.moves:
+                return False
+            self.store.set_options(table_id, {**options, ROAD_FROM_CAMERA: True})
             self.forget(table_id)
         with self._locked(table_id) as new:
             new.version = rt.version

@@ -467,6 +467,25 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     page.click("#road-use")
     page.wait_for_function(f"{unread}.length === 0")
     assert page.locator("#moves button").count() > 0  # the first draw is offered
+    # typed wrong (two cards swapped): put right before the first move, from the road shown
+    page.click("#road-fix summary")
+    page.click("#road-fix .road-typed summary")
+    assert page.input_value("#road-fix #road-typed") == road
+    page.fill("#road-fix #road-typed", road.replace("7S 8S", "8S 7S"))
+    # a redraw meanwhile (here a refused move's notice) keeps what is typed
+    version = page.evaluate("document.body.dataset.version")
+    status, _ = server.post(f"/api/tables/{t['id']}/moves", {"moves": [{"kind": "undo"}]})
+    assert status == 409
+    page.wait_for_function(f"document.body.dataset.version > {version}")
+    assert page.input_value("#road-fix #road-typed") == road.replace("7S 8S", "8S 7S")
+    page.click("#road-fix #road-use")
+    first = "document.querySelector(\".road g[data-pos='1'] .tile-rank\").textContent"
+    page.wait_for_function(f"{first} === '8'")
+    assert page.is_visible("#road-again")  # a camera table may have it read again instead
+    page.locator("#play-panel").screenshot(path=str(ARTIFACTS / "road-fix-phone.png"))
+    page.locator("#moves button.card").first.click()  # the first draw: the road stays
+    page.wait_for_function("document.body.dataset.moves > 0")
+    assert page.is_hidden("#road-fix")
     page.close()
     assert not errors, errors
 

@@ -356,7 +356,18 @@ def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_pa
     assert "road_pending" not in snap and snap["moves_made"] == 0
     again = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()
     assert [tile["code"] for tile in again.get(url).get_json()["view"]["road"]] == truth
-    assert not hub.set_road(t["id"], list(reversed(truth)))  # read once: the road stays
+    assert not hub.set_road(t["id"], list(reversed(truth)), by_camera=True)  # read once
+    # read wrong (two cards swapped), the family asks for the road to be read again
+    misread = {truth[0]: truth[1], truth[1]: truth[0]}
+    laid["cards"] = [(misread.get(c, c), q) for c, q in cards]
+    for k in range(40, 60):
+        read(Frame(0.1 * k, image, k))
+    assert roads == [truth] and hub.read_road_again(t["id"])
+    assert client.get(url).get_json()["road_pending"]
+    for k in range(60, 80):
+        read(Frame(0.1 * k, image, k))
+    assert roads[1:] == [[misread.get(c, c) for c in truth]]
+    assert [tile["code"] for tile in client.get(url).get_json()["view"]["road"]] == roads[1]
     # the page says what the camera waits for in its language
     from webui import i18n
     from webui.camera import say_camera

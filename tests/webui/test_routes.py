@@ -780,10 +780,38 @@ def test_a_road_the_camera_cannot_read_is_typed_on_the_table_page(client):
     assert r.status_code == 200
     snap = r.get_json()
     assert "road_pending" not in snap and [x["code"] for x in snap["view"]["road"]] == road
-    assert snap["moves"]  # the game is on: the draw is offered
+    assert snap["moves"] and snap["road_editable"]  # the game is on: the draw is offered
+    # typed wrong: typed again before the first move, or read again by the camera
     again = client.post(f"{url}/road", json={"road": " ".join(road[::-1])})
-    assert again.status_code == 409
+    assert [x["code"] for x in again.get_json()["view"]["road"]] == road[::-1]
+    reread = client.post(f"{url}/road/again").get_json()
+    assert reread["road_pending"] and not reread["moves"] and "road_editable" not in reread
+    assert client.post(f"{url}/moves", json={"moves": [{"kind": "draw"}]}).status_code == 409
+    snap = client.post(f"{url}/road", json={"road": " ".join(road)}).get_json()
+    assert "road_pending" not in snap and snap["road_editable"]
+    moves = [{"kind": "draw"}, {"kind": "reveal", "card": "3H"}]
+    snap = client.post(f"{url}/moves", json={"moves": moves}).get_json()
+    assert "road_editable" not in snap  # played on: the road stays
+    for path, body in (("road", {"road": " ".join(road[::-1])}), ("road/again", {})):
+        r = client.post(f"{url}/{path}", json=body, headers={"Accept-Language": "da"})
+        assert r.status_code == 409 and "før første træk" in r.get_json()["error"]
     assert [x["code"] for x in client.get(url).get_json()["view"]["road"]] == road
+
+
+def test_only_a_stigespill_table_with_a_camera_reads_its_road_again(client):
+    from referee.stigespill import ROAD_CARDS
+
+    road = " ".join(c.code for c in ROAD_CARDS)
+    body = {"game": "stigespill", "players": 2, "deal": "table", "road": road}
+    t = client.post("/api/tables", json=body).get_json()
+    snap = client.get(f"/api/tables/{t['id']}").get_json()
+    assert snap["road_editable"]  # a road typed on the form may be put right too
+    assert client.post(f"/api/tables/{t['id']}/road/again").status_code == 409  # no camera
+    t = client.post("/api/tables", json={"game": "sten", "players": 3, "source": "phone"})
+    url = f"/api/tables/{t.get_json()['id']}"
+    assert "road_editable" not in client.get(url).get_json()
+    assert client.post(f"{url}/road/again").status_code == 409
+    assert client.post(f"{url}/road", json={"road": road}).status_code == 409
 
 
 def test_sten_deals_from_the_chosen_dealer_and_passes_the_deal_on(app, client):

@@ -152,6 +152,7 @@ const Kortbord = (() => {
     renderHint();
     renderChance();
     renderMoves();
+    renderRoadFix();
     renderPlayers();
     renderMatch();
     renderZones();
@@ -291,14 +292,7 @@ const Kortbord = (() => {
       // the camera reads the road first (the game starts on it), or the app's road is a
       // proposal to lay out; either may be typed instead on the table's page
       box.append(el("p", { class: "muted", text: t(snap.road_pending ? "road_pending" : "road_proposed") }));
-      if (cfg.mode === "table") {
-        const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
-          "aria-label": t("road_type") });
-        box.append(el("details", { class: "road-typed" },
-          el("summary", { text: t("road_type") }), road,
-          el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
-            onclick: () => act("road", { road: road.value }) })));
-      }
+      if (cfg.mode === "table") box.append(roadTyped(""));
       if (snap.road_pending) return;
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
@@ -369,6 +363,44 @@ const Kortbord = (() => {
       box.append(el("details", { class: "all-moves other-fits" },
         el("summary", { text: `${t("other_fits")} (${others.length})` }), list));
     }
+  }
+
+  // The road typed on the table's page: in place of one the camera cannot read, or to put
+  // right a road read or typed wrong (``prefill``: the road on the board). What is typed, and
+  // which boxes are open, outlive a redraw (each camera picture redraws the page).
+  let roadDraft = { prefill: null, value: "", open: false, fixOpen: false };
+
+  function roadTyped(prefill) {
+    if (roadDraft.prefill !== prefill) roadDraft = { ...roadDraft, prefill, value: prefill, open: false };
+    const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
+      "aria-label": t("road_type"), oninput: () => { roadDraft.value = road.value; } });
+    road.value = roadDraft.value;
+    const box = el("details", { class: "road-typed", open: roadDraft.open || null,
+      ontoggle: () => { roadDraft.open = box.open; } },
+      el("summary", { text: t("road_type") }), road,
+      el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
+        onclick: () => act("road", { road: road.value }) }));
+    return box;
+  }
+
+  // Stigespill before the first move: the road on the board may still be put right, read
+  // again by the camera or typed (a card read wrong would otherwise stay for the game).
+  function renderRoadFix() {
+    const box = $("road-fix");
+    if (!box) return;
+    box.hidden = !snap.road_editable;
+    if (box.hidden) { box.replaceChildren(); return; }
+    const road = snap.view.road.filter((tile) => tile.position > 0 && tile.position < 29)
+      .map((tile) => tile.code).join(" ");
+    const camera = snap.table.source !== "none";
+    const fix = el("details", { class: "road-fix-box", open: roadDraft.fixOpen || null,
+      ontoggle: () => { roadDraft.fixOpen = fix.open; } },
+      el("summary", { text: t("road_fix") }),
+      el("p", { class: "small muted", text: t(camera ? "road_fix_camera" : "road_fix_typed") }),
+      camera ? el("button", { class: "btn", type: "button", id: "road-again", text: t("road_again"),
+        onclick: () => act("road/again", {}) }) : null,
+      roadTyped(road));
+    box.replaceChildren(fix);
   }
 
   // Sten at a real table before the first card: 7♥ is laid by whoever holds it.

@@ -145,7 +145,17 @@ def set_road(table_id: str):
     except (games.SetupError, RulesError) as e:
         raise games.SetupError(str(e)) from None
     if not taken:
-        raise IllegalMove("the road is set: it changes only with a new table")
+        raise IllegalMove("the road is set: it changes only before the first move")
+    return _reply(rt)
+
+
+@bp.post("/api/tables/<table_id>/road/again")
+def read_road_again(table_id: str):
+    """Let the camera read the road again, before the first move (it read it wrong, or the
+    cards were laid out anew): the moves wait for it as at the start."""
+    rt = _runtime(table_id)
+    if not hub().read_road_again(table_id):
+        raise IllegalMove("the camera reads the road again only before the first move")
     return _reply(rt)
 
 
