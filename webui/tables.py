@@ -520,6 +520,8 @@ class TableHub:
         data = match.to_json()
         return {
             "target": target,
+            # who scores together: partners alike (each partner's points are the team's)
+            "sides": rt.rules.teams_list(),
             "games": rows,
             "totals": data["totals"],
             "winners": data["winners"],

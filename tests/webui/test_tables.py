@@ -240,6 +240,24 @@ def test_a_skipbo_match_adds_up_over_games_to_its_target(app, client, make_table
     assert "won the match" in page
 
 
+def test_a_team_match_is_scored_by_team(app, client, make_table):
+    """Partners score alike: the match's table, chart and live page show a team once."""
+    t = make_table(
+        "skipbo", players=4, teams="on", names="Anna, Bo, Cy, Di", stock=5, match_target=100
+    )
+    _play_to_end(app, client, t, random.Random(5))
+    match = client.get(f"/api/matches/{t['id']}").get_json()
+    assert match["sides"] == [[0, 2], [1, 3]]
+    points = match["games"][0]["points"]
+    assert points[0] == points[2] and points[1] == points[3] and max(points) >= 25
+    page = client.get(f"/matches/{t['id']}").get_data(as_text=True)
+    assert "<th>Anna &amp; Cy</th><th>Bo &amp; Di</th>" in page
+    svg = client.get(f"/matches/{t['id']}/chart.svg").get_data(as_text=True)
+    assert svg.count("<polyline") == 2 and f"Anna &amp; Cy {points[0]}<" in svg
+    listed = client.get("/matches").get_data(as_text=True)
+    assert f"Anna &amp; Cy {points[0]} · Bo &amp; Di {points[1]} / 100" in listed
+
+
 @pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
 def test_every_game_can_be_started_in_both_deal_modes(client, make_table, game):
     for deal in ("app", "table"):
@@ -315,6 +333,7 @@ def test_the_race_chart_keeps_players_with_equal_totals_legible():
 
     match = {
         "target": 500,
+        "sides": [[0], [1], [2]],
         "games": [{"totals": [0, 120, 0]}, {"totals": [95, 120, 95]}],
     }
     svg = race_svg(["Anna", "Bo", "Cecilie"], ["#c22", "#23c", "#2a2"], match)

@@ -15,11 +15,18 @@ bp = Blueprint("matches", __name__, template_folder="templates")
 LABEL_GAP = 15  # px between two players' labels at the chart's right end
 
 
+def side_names(names: list[str], match: dict[str, Any]) -> list[str]:
+    """Return the name of each side of a match: a player, or a team ("Anna & Cy")."""
+    return [" & ".join(names[s] for s in side) for side in match["sides"]]
+
+
 def race_svg(
     names: list[str], colours: list[str], match: dict[str, Any], width: int = 640, height: int = 300
 ) -> str:
-    """Draw the race to the target: one line of running totals per player, the target dashed."""
-    target = match["target"]
+    """Draw the race to the target: one line of running totals per side (a player, or a
+    team in team play: partners score alike), the target dashed."""
+    sides = [side[0] for side in match["sides"]]  # a side's totals are its first seat's
+    names, target = side_names(names, match), match["target"]
     games = match["games"]
     top = max([target, *(t for g in games for t in g["totals"])]) * 1.08
     left, right, bottom, up = 44, 16, 34, 14
@@ -54,7 +61,7 @@ def race_svg(
             f'<text x="{x(i):.1f}" y="{up + h + 20}" class="tick" text-anchor="middle">{i}</text>'
         )
     ends = []
-    for s in range(len(names)):
+    for k, s in enumerate(sides):
         pts = [(x(0), y(0))] + [(x(i + 1), y(g["totals"][s])) for i, g in enumerate(games)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
         colour = escape(colours[s % len(colours)])
@@ -64,20 +71,20 @@ def race_svg(
         )
         for px, py in pts[1:]:
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="{colour}"/>')
-        ends.append((pts[-1][1] - 8, s, colour))
+        ends.append((pts[-1][1] - 8, s, k, colour))
     # Every line ends at the same game, so the players' labels stack there; a label is
     # lifted clear of the one below it (players with equal totals would print over each other).
     lx = x(len(games))
     anchor = "end" if lx > left + w * 0.6 else "start"
     tx = lx - 6 if anchor == "end" else lx + 6
     floor = float("inf")
-    for ly, s, colour in sorted(ends, reverse=True):
+    for ly, s, k, colour in sorted(ends, reverse=True):
         ly = min(ly, floor - LABEL_GAP)
         floor = ly
         total = games[-1]["totals"][s] if games else 0
         parts.append(
             f'<text x="{tx:.1f}" y="{ly:.1f}" class="who" text-anchor="{anchor}" '
-            f'fill="{colour}" data-seat="{s}">{escape(names[s])} {total}</text>'
+            f'fill="{colour}" data-seat="{s}">{escape(names[k])} {total}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -101,7 +108,7 @@ def index():
             continue
         rt = hub().get(row["id"])
         match = hub().match(row["id"])
-        rows.append({"rt": rt, "match": match})
+        rows.append({"rt": rt, "match": match, "sides": side_names(rt.names, match)})
     return render_template("matches/index.html", rows=rows)
 
 
@@ -115,7 +122,7 @@ def page(table_id: str):
         "matches/match.html",
         rt=rt,
         match=match,
-        names=names,
+        sides=side_names(names, match),
         winner_names=[names[s] for s in match["winners"]],
         chart=race_svg(names, colours, match),
     )

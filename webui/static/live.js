@@ -448,9 +448,12 @@ const Kortbord = (() => {
     if (key === chartKey) return;
     chartKey = key;
     const names = snap.table.players.map((p) => p.name);
-    const head = el("tr", {}, el("th", { text: t("game") }), names.map((n) => el("th", { text: n })));
-    const body = m.games.map((g) => el("tr", {}, el("td", { text: g.number }), g.points.map((v) => el("td", { text: v }))));
-    const foot = el("tr", {}, el("th", { text: t("total") }), m.totals.map((v) => el("th", { text: v })));
+    // one column per side: a player, or a team (partners score alike: its first seat's points)
+    const head = el("tr", {}, el("th", { text: t("game") }),
+      m.sides.map((side) => el("th", { text: side.map((s) => names[s]).join(" & ") })));
+    const body = m.games.map((g) => el("tr", {}, el("td", { text: g.number }),
+      m.sides.map((side) => el("td", { text: g.points[side[0]] }))));
+    const foot = el("tr", {}, el("th", { text: t("total") }), m.sides.map((side) => el("th", { text: m.totals[side[0]] })));
     const table = el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, body), el("tfoot", {}, foot));
     const chart = el("div", { class: "chart", id: "chart" });
     box.replaceChildren(chart, table);
