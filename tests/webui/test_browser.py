@@ -356,6 +356,28 @@ def test_sten_private_page_and_home(browser, server):
     assert not errors, errors
 
 
+def test_cards_are_named_in_words_for_screen_readers(browser, server):
+    """A screen reader given "Q♠" spells the letter and names the symbol in its own voice's
+    words: cards and the buttons that show them are named in the page's language."""
+    body = {"game": "sten", "players": 3, "names": "Anna, Bo, Cy", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    for lang, slot, shown, said in (
+        ("en", "queen of spades not laid yet", "Anna lays 7♥", "Anna lays 7 of hearts"),
+        ("nb", "spar dame ikke lagt ennå", "Anna legger 7♥", "Anna legger hjerter 7"),
+        ("sv", "spader dam inte lagt än", "Anna lägger 7♥", "Anna lägger hjärter 7"),
+    ):
+        page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+        errors = watch_errors(page)
+        page.goto(f"{server.base}{t['url']}")
+        page.wait_for_selector(".sten-grid")
+        assert page.get_attribute("[data-key='slot:QS']", "aria-label") == slot
+        lay = page.locator("#moves button[data-kind='lay']").first
+        assert lay.inner_text() == shown and lay.get_attribute("aria-label") == said
+        page.close()
+        assert not errors, errors
+
+
 def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
     """A Skip-Bo video as the camera: the page shows the piles the pipeline found; the user
     drags one marker, confirms, and the moves the camera reads appear on the board."""

@@ -43,12 +43,37 @@ const Board = (() => {
     m = /^(10|[2-9AJQK])([SHDC])$/.exec(code);
     if (!m) return { rank: code, suit: "", cls: "", label: code };
     const red = m[2] === "H" || m[2] === "D";
-    return { rank: m[1], suit: SUIT[m[2]], cls: red ? "red" : "black", label: m[1] + SUIT[m[2]] };
+    return { rank: m[1], suit: SUIT[m[2]], cls: red ? "red" : "black", label: m[1] + SUIT[m[2]],
+      spoken: spoken(m[1], m[2]) };
   }
 
   function pretty(code) {
     const p = parse(code);
     return p ? p.label : "";
+  }
+
+  // What a screen reader says of a card, in the page's words ("queen of spades", "spar
+  // dame"): given "Q♠" it spells the letter and names the symbol in its voice's language.
+  let words = null;
+
+  function spoken(rank, suit) {
+    if (words === null) {
+      const node = document.getElementById("i18n");
+      words = node ? JSON.parse(node.textContent) : {};
+    }
+    if (!words.card_name) return rank + SUIT[suit];
+    return words.card_name.replace("{rank}", words[`rank_${rank}`] || rank)
+      .replace("{suit}", words[`suit_${suit}`]);
+  }
+
+  // A sentence with cards in it ("Play Q♠") as a screen reader should say it.
+  const SUIT_OF = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+  const saidText = (text) => text.replace(/(10|[2-9AJQK])([♠♥♦♣])/g, (_, r, sym) => spoken(r, SUIT_OF[sym]));
+
+  // A card as a screen reader says it (a Skip-Bo card, a joker: as shown).
+  function said(code) {
+    const p = parse(code);
+    return p ? p.spoken || p.label : "";
   }
 
   /* A playing card as an element; ``opts.small``, ``opts.onclick``, ``opts.badge``;
@@ -59,7 +84,7 @@ const Board = (() => {
     const cls = ["card", p ? p.cls : "empty", opts.small ? "small" : "", opts.cls || ""]
       .filter(Boolean).join(" ");
     const tag = opts.onclick ? "button" : "span";
-    const label = opts.label || (p ? p.label : opts.empty || "");
+    const label = opts.label || (p ? p.spoken || p.label : opts.empty || "");
     const e = el(tag, { class: cls, type: opts.onclick ? "button" : null, title: p ? p.label : "",
       "data-code": code || "", "data-key": opts.key || null, onclick: opts.onclick || null,
       role: opts.onclick ? null : "img", "aria-label": label,
@@ -212,7 +237,7 @@ const Board = (() => {
         const fits = !snap.over && row.fits.includes(code);  // nothing fits a finished game
         const move = lay[code];
         let c;
-        const name = parse(code).label;
+        const name = said(code);
         if (down) c = card(code, { small: true, cls: gone ? "gone" : "",
           label: ctx.t(gone ? "sten_gone" : "sten_laid", { card: name }) });
         else c = card(null, { small: true, empty: rank, cls: (fits ? "slot fits" : "slot") + (n === 7 ? " seven" : ""),
@@ -284,7 +309,7 @@ const Board = (() => {
       const key = `build:${i}`;
       const c = card(p.top, { empty: String(i + 1), badge: p.count || null,
         cls: targets[key] ? "target" : "", onclick: onTarget(key), key,
-        label: ctx.t("building_label", { n: i + 1, top: p.top ? pretty(p.top) : "–",
+        label: ctx.t("building_label", { n: i + 1, top: p.top ? said(p.top) : "–",
           next: Math.min(p.count + 1, 12) }) });
       build.append(el("div", { class: "pile" }, c, el("span", { class: "pile-label", text: ctx.t("next_card", { n: Math.min(p.count + 1, 12) }) })));
     });
@@ -304,7 +329,7 @@ const Board = (() => {
       const stockKey = `stock:${p.seat === v.turn ? "me" : p.seat}`;
       const stock = card(p.stock_top, { empty: p.stock_count ? "?" : "✓", cls: (p.stock_top || !p.stock_count ? "" : "back") + (sel === stockKey ? " selected" : ""),
         onclick: pick(stockKey), pressed: sel === stockKey, key: stockKey,
-        label: ctx.t("stock_label", { name: pl.name, top: p.stock_top ? pretty(p.stock_top) : "?",
+        label: ctx.t("stock_label", { name: pl.name, top: p.stock_top ? said(p.stock_top) : "?",
           n: p.stock_count }) });
       const discards = el("div", { class: "sb-discards" });
       p.discards.forEach((pile, i) => {
@@ -312,7 +337,7 @@ const Board = (() => {
         const tkey = `mydiscard:${i}`;
         const isTarget = p.seat === v.turn && targets[tkey];
         const onclick = isTarget ? onTarget(tkey) : pick(key);
-        const shown = pile.slice(-4).map(pretty).join(" ") || "–";
+        const shown = pile.slice(-4).map(said).join(", ") || "–";
         const fan = el(onclick ? "button" : "div", { class: "fan" + (isTarget ? " target" : ""),
           type: onclick ? "button" : null, onclick, "data-key": key,
           role: onclick ? null : "group",
@@ -371,5 +396,5 @@ const Board = (() => {
     if (f) f(root, snap, ctx);
   }
 
-  return { render, hand, card, el, parse, pretty, srcKey, stenOrder };
+  return { render, hand, card, el, parse, pretty, said, saidText, srcKey, stenOrder };
 })();

@@ -117,6 +117,9 @@ const Kortbord = (() => {
   // a sentence starts with a capital.
   const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
+  // A button whose text shows cards ("Play Q♠") names them for a screen reader in words.
+  const spokenLabel = (text) => (Board.saidText(text) !== text ? Board.saidText(text) : null);
+
   // One device for everyone: the hand of the player on turn stays covered until that player
   // taps, so the others (who just passed the device) do not see it.
   let handSeat = null, handShown = false, curtain = false;
@@ -331,7 +334,8 @@ const Kortbord = (() => {
       if (tapDrawn && k === "draw") continue;  // the drawn card's button is the draw
       const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
         || (sevenFirst() && k === "lay"));
-      if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label, onclick: () => ctx.play(m.move) }));
+      if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label,
+        "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       else if (noted && k === "lay" && !noted.has(m.move.card)) others.push(m);
       else rest.push(m);
     }
@@ -342,7 +346,8 @@ const Kortbord = (() => {
     if (order) {
       const move = { kind: "go_out", cards: order, seat: snap.seat };
       primary.prepend(el("button", { class: "btn btn-big move", type: "button", "data-kind": "go_out",
-        text: t("go_out", { cards: order.map(Board.pretty).join(" ") }), onclick: () => ctx.play(move) }));
+        text: t("go_out", { cards: order.map(Board.pretty).join(" ") }),
+        "aria-label": t("go_out", { cards: order.map(Board.said).join(", ") }), onclick: () => ctx.play(move) }));
     }
     if (game === "skipbo" && rest.length) {
       box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
@@ -351,7 +356,7 @@ const Kortbord = (() => {
     if (rest.length) {
       const list = el("div", { class: "move-list" });
       for (const m of rest) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
-        text: m.label, onclick: () => ctx.play(m.move) }));
+        text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       const details = el("details", { class: "all-moves", open: game !== "skipbo" && rest.length <= 12 ? true : null },
         el("summary", { text: `${t("all_moves")} (${rest.length})` }), list);
       box.append(details);
@@ -359,7 +364,7 @@ const Kortbord = (() => {
     if (others.length) {
       const list = el("div", { class: "move-list" });
       for (const m of others) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
-        text: m.label, onclick: () => ctx.play(m.move) }));
+        text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       box.append(el("details", { class: "all-moves other-fits" },
         el("summary", { text: `${t("other_fits")} (${others.length})` }), list));
     }
