@@ -25,6 +25,12 @@ class CommandError(Exception):
     """A user error that ends a command with a clear message and exit code 2."""
 
 
+def os_problem(e: OSError) -> str:
+    """Say an operating-system error plainly: "PATH: permission denied", not "[Errno 13] …"."""
+    why = (e.strerror or str(e)).lower()
+    return f"{e.filename}: {why}" if e.filename else why
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kortbord", description="Referee and score keeper for card games on a real table."
@@ -47,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except CommandError as e:
         print(f"kortbord {args.command}: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a file or folder the command may not read or write
+        print(f"kortbord {args.command}: {os_problem(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

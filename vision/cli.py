@@ -59,6 +59,7 @@ def cmd_detect(args) -> int:
     import cv2
 
     from kortbord.cli import CommandError
+    from vision.images import ImageError, read_image
     from vision.recognizer import draw_detections
 
     annotate = Path(args.annotate) if args.annotate else None
@@ -70,12 +71,14 @@ def cmd_detect(args) -> int:
     rec = _recognizer(args)
     results, failed, drawn = [], 0, set()
     for path in args.images:
-        frame = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
-        if frame is None:
-            why = "no such file" if not Path(path).exists() else "not a readable image"
-            print(f"kortbord detect: {path}: {why}", file=sys.stderr)
+        try:
+            frame, warning = read_image(path)
+        except ImageError as e:
+            print(f"kortbord detect: {path}: {e}", file=sys.stderr)
             failed += 1
             continue
+        if warning:
+            print(f"kortbord detect: {path}: {warning}", file=sys.stderr)
         try:
             det = rec(frame)
         except (ValueError, cv2.error) as e:
@@ -123,8 +126,9 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--real",
         metavar="DIR",
-        default=str(DEFAULT_DIR),
-        help="labelled real photos (default ../shared/realphotos/edje-cards)",
+        default=None,
+        help=f"labelled real photos, a test/ folder in DIR (default {DEFAULT_DIR}, skipped "
+        "when absent)",
     )
     p.add_argument("--real-train", action="store_true", help="also score the rank-only train split")
     p.add_argument(
@@ -151,19 +155,26 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="real-art decks for the scenes (default: every deck in ../shared/decks)",
     )
-    p.add_argument("--models", metavar="DIR", default=None)
-    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
+    p.add_argument(
+        "--threads", type=int, default=None, help="onnxruntime threads (default: all cores)"
+    )
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(func=cmd_eval)
 
 
 def _deck_dirs(given) -> tuple[str, ...]:
     from kortbord.cli import CommandError
+    from vision.synth.faces import DeckError, load_deck
 
     if given:
         for d in given:
             if not Path(d).is_dir():
                 raise CommandError(f"--deck-dir {d!r} is not a folder")
+            try:
+                load_deck(d)  # every card there, before any scene is drawn
+            except DeckError as e:
+                raise CommandError(str(e)) from None
         return tuple(given)
     if DEFAULT_DECKS.is_dir():
         return tuple(str(p) for p in sorted(DEFAULT_DECKS.iterdir()) if p.is_dir())
@@ -172,7 +183,8 @@ def _deck_dirs(given) -> tuple[str, ...]:
 
 def cmd_eval(args) -> int:
     """Print the recognizer's metrics."""
-    from vision.realphotos import load_split
+    from kortbord.cli import CommandError
+    from vision.realphotos import DEFAULT_DIR, load_split
     from vision.recognizer_eval import (
         Tally,
         eval_real,
@@ -181,16 +193,23 @@ def cmd_eval(args) -> int:
         eval_synthetic,
     )
 
+    if args.synthetic_images < 0:
+        raise CommandError(f"--synthetic-images must be 0 or more, not {args.synthetic_images}")
+    real = Path(args.real or DEFAULT_DIR)
+    if args.real and not (real / "test").is_dir():  # named, so meant: not skipped quietly
+        raise CommandError(f"--real {args.real!r}: no test/ folder of labelled photos in it")
+    if args.synthetic_images == 0 and not (real / "test").is_dir():
+        raise CommandError(f"nothing to measure: no generated scenes, and no {real}")
+    decks = _deck_dirs(args.deck_dir) if args.synthetic_images > 0 else ()
     rec = _recognizer(args)
     report: dict = {}
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
     if args.synthetic_images > 0:
-        per = eval_synthetic(rec, args.synthetic_images, _deck_dirs(args.deck_dir), log=log)
+        per = eval_synthetic(rec, args.synthetic_images, decks, log=log)
         total = Tally()
         for t in per.values():
             total.add(t)
         report["synthetic"] = {"all": total.summary(), **{k: v.summary() for k, v in per.items()}}
-    real = Path(args.real)
     if (real / "test").is_dir():
         test = load_split(real, "test")
         report["real_test"] = eval_real(rec, test).summary()
@@ -458,17 +477,22 @@ def _image_truth(image: str, truth: str) -> object:
 
 
 def cmd_road(args) -> int:
-    """Print the road read from one photo, or a JSON error naming what is wrong."""
-    import cv2
-
+    """Print the road read from one photo, or a JSON error naming what is wrong; with
+    ``--annotate``, then draw what was read (the reading is printed whatever befalls it)."""
     from kortbord.cli import CommandError
+    from vision.images import ImageError, read_image
     from vision.layouts.road import RoadError, RoadReader, road_detections
 
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
+    frame = None
     try:
-        if frame is None and not (args.truth and not args.annotate):
-            why = "no such file" if not Path(args.image).exists() else "not a readable image"
-            raise CommandError(f"{args.image}: {why}")
+        annotate = _road_picture(args.annotate, args.image) if args.annotate else None
+        if not args.truth or annotate:
+            try:
+                frame, warning = read_image(args.image)
+            except ImageError as e:
+                raise CommandError(f"{args.image}: {e}") from None
+            if warning:
+                print(f"kortbord road: {args.image}: {warning}", file=sys.stderr)
         det, notes = (
             (_image_truth(args.image, args.truth), [])
             if args.truth
@@ -483,41 +507,80 @@ def cmd_road(args) -> int:
         reading = RoadReader(shape=args.shape, spiral=args.spiral).read(det)
     except RoadError as e:
         _road_out(args, {"error": str(e), **e.details, **({"notes": notes} if notes else {})})
+        if annotate:  # no road: the picture shows the cards that were seen
+            from vision.recognizer import draw_detections
+
+            _write_picture(annotate, draw_detections(frame, det))
         return 1
     out = reading.to_json()
     if notes:
         out["notes"] = notes + out.get("notes", [])
-    if args.annotate:
-        _annotate_road(frame, reading, args.annotate)
     if not reading.ok:
         out = {"error": "the road cannot be read: " + "; ".join(reading.problems), **out}
-        _road_out(args, out)
-        return 1
     _road_out(args, out)
-    return 0
+    if annotate and not _write_picture(annotate, _annotate_road(frame, reading, out)):
+        return 1
+    return 0 if reading.ok else 1
 
 
-def _annotate_road(frame, reading, path: str) -> None:
-    """Write ``frame`` with each road card's place in the road (1…28, G for the goal)."""
+ROAD_PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+def _road_picture(given: str, image: str) -> Path:
+    """Return where ``--annotate`` writes the road's picture: the file named, or in a folder
+    (``detect --annotate`` takes one) the photo's name with ``-road.jpg``."""
+    from kortbord.cli import CommandError
+
+    out = Path(given)
+    if out.is_dir():
+        return out / f"{Path(image).stem}-road.jpg"
+    if out.suffix.lower() not in ROAD_PICTURE_SUFFIXES:
+        raise CommandError(
+            f"--annotate {given!r}: give a folder or a picture's name ending in "
+            + ", ".join(ROAD_PICTURE_SUFFIXES)
+        )
+    if not out.parent.is_dir():
+        raise CommandError(f"--annotate {given!r}: there is no folder {str(out.parent)!r}")
+    return out
+
+
+def _write_picture(path: Path, image) -> bool:
+    """Write a drawing; say on stderr when it cannot be written."""
+    import cv2
+
+    if cv2.imwrite(str(path), image):
+        return True
+    print(f"kortbord road: cannot write --annotate {str(path)!r}", file=sys.stderr)
+    return False
+
+
+def _annotate_road(frame, reading, out: dict):
+    """Return ``frame`` with each road card's place and code along the road (1…28, G for the
+    goal); the codes a problem or note names (missing, doubled, read by elimination) in red,
+    so the user finds the physical card to check."""
     import itertools
+    import re
 
     import cv2
 
-    from kortbord.cli import CommandError
-
     img = frame.copy()
-    marks = [(str(i + 1), c) for i, c in enumerate(reading.centers)]
+    said = " ".join([*out.get("problems", []), *out.get("notes", [])])
+    doubt = set(re.findall(r"\b(?:10|[2-9AJQK])[SHDC]\b|\bJK\b", said))
+    codes = [*reading.road, *[""] * len(reading.centers)]
+    marks = [(str(i + 1), codes[i], c) for i, c in enumerate(reading.centers)]
     if reading.goal_center is not None:
-        marks.append(("G", reading.goal_center))
-    pts = [tuple(int(v) for v in c) for _, c in marks]
+        marks.append(("G", reading.goal or "", reading.goal_center))
+    pts = [tuple(int(v) for v in c) for _, _, c in marks]
     for a, b in itertools.pairwise(pts):
         cv2.line(img, a, b, (40, 200, 255), 2, cv2.LINE_AA)
     scale = max(0.5, img.shape[1] / 1600)
-    for (text, _), p in zip(marks, pts, strict=True):
-        cv2.putText(img, text, p, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 4, cv2.LINE_AA)
-        cv2.putText(img, text, p, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1, cv2.LINE_AA)
-    if not cv2.imwrite(path, img):
-        raise CommandError(f"cannot write --annotate {path!r}")
+    font, line = cv2.FONT_HERSHEY_SIMPLEX, round(28 * scale)
+    for (place, code, _), (x, y) in zip(marks, pts, strict=True):
+        colour = (60, 60, 255) if code in doubt else (255, 255, 255)
+        for text, at in ((place, (x, y)), (code, (x, y + line))):
+            cv2.putText(img, text, at, font, scale, (0, 0, 0), 4, cv2.LINE_AA)
+            cv2.putText(img, text, at, font, scale, colour, 1, cv2.LINE_AA)
+    return img
 
 
 def _road_out(args, out: dict) -> None:

@@ -132,14 +132,33 @@ def test_detect_without_models_is_a_clear_error(tmp_path, images, capsys):
     assert "card_detector.onnx" in err and "missing" in err
 
 
-def test_eval_skips_real_photos_when_the_folder_is_absent(monkeypatch, tmp_path, capsys):
+def test_eval_skips_the_default_real_photos_when_absent_but_not_named_ones(
+    monkeypatch, tmp_path, capsys
+):
+    import vision.cli
+    import vision.realphotos
+    import vision.recognizer_eval
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: FakeRecognizer())
+    monkeypatch.setattr(vision.realphotos, "DEFAULT_DIR", tmp_path / "none")
+    scenes = vision.recognizer_eval.Tally()
+    monkeypatch.setattr(vision.recognizer_eval, "eval_synthetic", lambda *a, **kw: {"x": scenes})
+    assert main(["eval", "--synthetic-images", "1"]) == 0
+    assert "not found; skipping" in capsys.readouterr().out
+    assert main(["eval", "--synthetic-images", "0"]) == 2
+    assert "nothing to measure" in capsys.readouterr().err
+    assert main(["eval", "--real", str(tmp_path)]) == 2
+    assert f"--real {str(tmp_path)!r}: no test/ folder" in capsys.readouterr().err
+    assert main(["eval", "--synthetic-images", "-1"]) == 2
+
+
+def test_eval_names_an_incomplete_deck_folder(monkeypatch, tmp_path, capsys):
     import vision.cli
 
     monkeypatch.setattr(vision.cli, "_recognizer", lambda args: FakeRecognizer())
-    rc = main(["eval", "--synthetic-images", "0", "--real", str(tmp_path / "none")])
-    out, _ = capsys.readouterr()
-    assert rc == 0
-    assert "not found; skipping" in out
+    rc = main(["eval", "--synthetic-images", "1", "--deck-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "missing 52 of the 52 standard cards" in err and "Traceback" not in err
 
 
 def test_train_names_a_bad_deck_dir(capsys, tmp_path):
@@ -153,3 +172,80 @@ def test_train_names_bad_classifier_widths(capsys, tmp_path, widths):
     rc = main(["train", "--classifier-widths", widths, "--out", str(tmp_path / "run")])
     _, err = capsys.readouterr()
     assert rc == 2 and "--classifier-widths" in err and not (tmp_path / "run").exists()
+
+
+def test_detect_names_a_folder_and_warns_of_a_cut_off_photo(fake_recognizer, tmp_path, capsys):
+    photo = tmp_path / "photo.jpg"
+    cv2.imwrite(str(photo), np.random.default_rng(1).integers(0, 255, (240, 320, 3), np.uint8))
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(photo.read_bytes()[: photo.stat().st_size // 2])
+    rc = main(["detect", str(tmp_path), str(cut), str(photo), "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 1 and [d["image"] for d in json.loads(out)] == [str(cut), str(photo)]
+    assert f"{tmp_path}: a folder, not an image" in err
+    assert f"{cut}: the file is cut off" in err and f"{photo}:" not in err
+
+
+def test_a_file_the_command_may_not_read_is_named_plainly(monkeypatch, images, capsys):
+    from pathlib import Path
+
+    from vision.images import ImageError, read_image
+
+    good, _, _ = images
+
+    def refuse(self, *a, **kw):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(ImageError, match=r"^permission denied$"):
+        read_image(good)
+    assert main(["road", str(good)]) == 2
+    assert capsys.readouterr().err == f"kortbord road: {good}: permission denied\n"
+
+
+def _road_truth(tmp_path, misread=None):
+    from tests.vision.test_road import lay_road
+
+    cards, road = lay_road("serpentine", 3)
+    cards = [((misread or {}).get(c, c), q) for c, q in cards]
+    photo = tmp_path / "road.png"
+    cv2.imwrite(str(photo), np.full((1500, 1500, 3), 70, np.uint8))
+    truth = tmp_path / "road.json"
+    truth.write_text(json.dumps([{"code": c, "corners": (q + 300).tolist()} for c, q in cards]))
+    return photo, truth, road
+
+
+def test_road_annotates_into_a_folder_with_each_places_code(tmp_path, capsys):
+    photo, truth, road = _road_truth(tmp_path)
+    out_dir = tmp_path / "drawn"
+    out_dir.mkdir()
+    assert main(["road", str(photo), "--truth", str(truth), "--annotate", str(out_dir)]) == 0
+    assert capsys.readouterr().out.startswith("road: " + " ".join(road))
+    drawn = cv2.imread(str(out_dir / "road-road.jpg"))
+    assert drawn is not None and drawn.shape == (1500, 1500, 3)
+    red = (drawn[..., 2] > 200) & (drawn[..., 0] < 120) & (drawn[..., 1] < 120)
+    assert red.sum() < 20  # nothing to check: no card in red
+
+
+def test_road_annotates_the_cards_to_check_in_red_and_prints_first(tmp_path, capsys):
+    photo, truth, _ = _road_truth(tmp_path, misread={"QH": "QS"})
+    out = tmp_path / "road-drawn.png"
+    assert main(["road", str(photo), "--truth", str(truth), "--annotate", str(out)]) == 1
+    printed = capsys.readouterr()
+    assert "missing: QH; doubled: QS" in printed.err and printed.out.startswith("road: ")
+    drawn = cv2.imread(str(out))
+    red = (drawn[..., 2] > 200) & (drawn[..., 0] < 120) & (drawn[..., 1] < 120)
+    assert red.sum() > 40  # both Q♠ (one of them the Q♥ read wrong) in red
+
+
+@pytest.mark.parametrize(
+    ("annotate", "says"),
+    [("road.txt", "give a folder or a picture's name ending in"), ("nowhere/r.png", "no folder")],
+)
+def test_road_refuses_an_annotate_path_it_cannot_write(tmp_path, capsys, annotate, says):
+    photo, truth, _ = _road_truth(tmp_path)
+    assert (
+        main(["road", str(photo), "--truth", str(truth), "--annotate", str(tmp_path / annotate)])
+        == 2
+    )
+    assert says in capsys.readouterr().err
