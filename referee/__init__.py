@@ -6,6 +6,7 @@ Nothing here imports OpenCV, Flask, torch or numpy: the referee knows no pixels 
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from referee.core import CHANCE, GameLog, Hint, IllegalMove, Move, Rules, RulesError
 
@@ -24,9 +25,16 @@ def make_rules(game: str, **config) -> Rules:
     if game not in GAMES:
         raise RulesError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     module, cls = GAMES[game].split(":")
+    rules = getattr(importlib.import_module(module), cls)
+    settings = [n for n in inspect.signature(rules).parameters if n != "self"]
+    unknown = [name for name in config if name not in settings]
+    if unknown:  # said in the user's words, not as Python's TypeError
+        raise RulesError(
+            f"{game} has no {unknown[0]!r} setting; its settings: {', '.join(settings)}"
+        )
     try:
-        return getattr(importlib.import_module(module), cls)(**config)
-    except TypeError as e:  # an unknown or missing keyword: a set-up error, not a crash
+        return rules(**config)
+    except TypeError as e:  # a missing keyword: a set-up error, not a crash
         raise RulesError(f"bad set-up for {game}: {e}") from None
 
 

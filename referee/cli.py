@@ -12,12 +12,21 @@ from referee.simulate import POLICIES
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="play seeded simulated games and print statistics (JSON)")
     p.add_argument("game", choices=sorted(GAMES))
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--variant", default=None, help="game variant, e.g. 'strategy' for Stigespill")
-    p.add_argument("--policy", choices=POLICIES, default="random")
-    p.add_argument("--against", choices=POLICIES, default=None)
+    p.add_argument("--players", type=int, default=2, help="players (default 2)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--variant", default=None, help="Stigespill: classic (default) or strategy")
+    p.add_argument("--teams", action="store_true", help="Skip-Bo: teams of two (4, 6 or 8 players)")
+    p.add_argument(
+        "--policy", choices=POLICIES, default="random", help="how every seat plays (default random)"
+    )
+    p.add_argument(
+        "--against",
+        choices=POLICIES,
+        default=None,
+        help="one seat (a different one each game) plays --policy, the others this; "
+        "wins.by_policy compares them",
+    )
     p.set_defaults(func=_simulate)
 
 
@@ -28,9 +37,18 @@ def _simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise CommandError("--games must be at least 1")
+    if args.teams and args.game != "skipbo":
+        raise CommandError(f"--teams is for Skip-Bo; {args.game} has no teams")
     try:
         result = simulate(
-            args.game, args.players, args.games, args.seed, args.policy, args.against, args.variant
+            args.game,
+            args.players,
+            args.games,
+            args.seed,
+            args.policy,
+            args.against,
+            args.variant,
+            teams=args.teams,
         )
     except RulesError as e:
         raise CommandError(str(e)) from None

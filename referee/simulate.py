@@ -87,6 +87,7 @@ def simulate(
     against: str | None = None,
     variant: str | None = None,
     check: bool = True,
+    teams: bool = False,
 ) -> dict[str, Any]:
     """Play ``games`` seeded games; return the statistics as JSON.
 
@@ -99,11 +100,14 @@ def simulate(
     config: dict[str, Any] = {"players": players}
     if variant:
         config["variant"] = variant
+    if teams:
+        config["teams"] = True
     rules = make_rules(game, **config)
     by_seat: Counter[int] = Counter()
     by_policy: Counter[str] = Counter()
     violations: list[str] = []
     turns = []
+    together = 0  # games won by more than one seat: a tie, or partners
     start = time.perf_counter()
     for k in range(games):
         if against:
@@ -114,6 +118,7 @@ def simulate(
         result, _ = play_game(rules, seed * 1_000_003 + k, policies, check=check)
         violations += result.violations
         turns.append(result.turns)
+        together += len(result.scores.get("winners", [])) > 1
         for seat in result.scores.get("winners", []):
             by_seat[seat] += 1
             by_policy[policies[seat]] += 1
@@ -132,6 +137,8 @@ def simulate(
         "wins": {
             "by_seat": {str(s): by_seat[s] for s in range(rules.seats)},
             "by_policy": dict(by_policy),
+            # each of a game's winners counts above: these games count more than once
+            "games_won_together": together,
         },
         "invariant_violations": len(violations),
     }

@@ -276,7 +276,7 @@ class SkipBo(Rules):
                 )
         elif not 2 <= players <= 6:
             raise RulesError(
-                f"Skip-Bo is for 2–6 players (4, 6 or 8 as teams with teams=True), not {players}"
+                f"Skip-Bo is for 2–6 players (4, 6 or 8 as teams of two), not {players}"
             )
         if deck not in DECKS:
             raise RulesError(f"unknown deck {deck!r}; expected one of {', '.join(DECKS)}")

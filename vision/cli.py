@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -422,15 +423,14 @@ def cmd_train(args) -> int:
 
 
 # ---- road, watch, replay (the camera pipeline) ------------------------------------------------
-def _add_source_options(p: argparse.ArgumentParser) -> None:
+def _add_source_options(p: argparse.ArgumentParser, truth: str) -> None:
     p.add_argument(
         "--truth",
         nargs="?",
         const="auto",
         default=None,
         metavar="LABELS",
-        help="use ground-truth labels (a generated video's labels.jsonl, found "
-        "beside the video when no path is given) instead of the recognizer",
+        help=f"use ground-truth labels ({truth}) instead of the recognizer",
     )
     p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
     p.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
@@ -452,8 +452,17 @@ def register_road(sub: argparse._SubParsersAction) -> None:
         default="clockwise",
         help="the way a spiral road winds, seen from above (default clockwise)",
     )
-    p.add_argument("--annotate", metavar="OUT", help="write the photo with the road order drawn")
-    _add_source_options(p)
+    p.add_argument(
+        "--annotate",
+        metavar="OUT",
+        help="write the photo with the road drawn (each place and its code, the cards to "
+        "check in red) to OUT, a .jpg or .png file or a folder",
+    )
+    _add_source_options(
+        p,
+        "a generated scene's truth JSON, e.g. truth/train/000001.json; IMAGE.json when "
+        "no path is given",
+    )
     p.set_defaults(func=cmd_road)
 
 
@@ -628,7 +637,9 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         default="clockwise",
         help="the way a spiral road winds, seen from above (default clockwise)",
     )
-    _add_source_options(p)
+    _add_source_options(
+        p, "a generated video's labels.jsonl, found beside the video when no path is given"
+    )
 
 
 def _setup(args, path: str):
@@ -691,7 +702,10 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
 
     try:
         fps = args.fps if args.fps is not None else (events or {}).get("fps")
-        src = open_source(source, fps=fps, on_status=lambda s: show(s.to_json()))
+        # a camera that never opens is a mistyped index or URL: said after a few tries
+        src = open_source(source, fps=fps, on_status=lambda s: show(s.to_json()), first_tries=4)
+        # each status is shown as a line of its own: not logged to stderr as well
+        logging.getLogger("kortbord.vision.sources").addHandler(logging.NullHandler())
         frames = src.frames()
         if events is not None:
             tr = replay_events(events, frames, recognizer, on_line=show)

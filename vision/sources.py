@@ -122,6 +122,9 @@ class CaptureSource(FrameSource):
     ``live`` sources (webcams, streams) reconnect after a lost camera with back-off
     ``backoff`` seconds, doubling up to ``max_backoff``, forever unless ``max_reconnects``
     is set; a file simply ends, and one with no frame at all is a :class:`SourceError`.
+    A live source that has never opened is tried again the same way, or given up with a
+    :class:`SourceError` after ``first_tries`` tries (a webcam index or stream URL mistyped:
+    ``kortbord watch``; a web table keeps trying, as a camera may be plugged in later).
     ``opener(target)`` returns the capture object (injectable for tests); ``sleep`` and
     ``clock`` likewise.
     """
@@ -135,6 +138,7 @@ class CaptureSource(FrameSource):
         backoff: float = 0.5,
         max_backoff: float = 8.0,
         max_reconnects: int | None = None,
+        first_tries: int | None = None,
         opener: Callable[[int | str], Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
@@ -147,6 +151,7 @@ class CaptureSource(FrameSource):
         self.backoff = backoff
         self.max_backoff = max_backoff
         self.max_reconnects = max_reconnects
+        self.first_tries = first_tries
         self.opener = opener or _cv2_opener
         self.sleep = sleep
         self.clock = clock
@@ -176,6 +181,7 @@ class CaptureSource(FrameSource):
         index = 0  # a file's frame number (its frames that could not be read count too)
         unreadable = 0
         reconnects = 0
+        opened = cap is not None
         fps = self.fps
         if cap is not None:
             self._say("open", f"opened {self.name}")
@@ -191,13 +197,21 @@ class CaptureSource(FrameSource):
                             logging.ERROR,
                         )
                         return
+                    if not opened and self.first_tries is not None:
+                        if reconnects + 1 >= self.first_tries:  # the first open was a try
+                            raise SourceError(
+                                f"cannot open {self.name}: nothing answered in "
+                                f"{reconnects + 1} tries (no such camera, or the stream is down)"
+                            )
                     delay = min(self.max_backoff, self.backoff * 2 ** min(reconnects, 16))
                     reconnects += 1
-                    self._say(
-                        "reconnecting",
-                        f"reconnecting to {self.name} in {delay:.1f} s (attempt {reconnects})",
-                        logging.WARNING,
+                    message = (
+                        f"reconnecting to {self.name} in {delay:.1f} s (attempt {reconnects})"
+                        if opened
+                        else f"cannot open {self.name}; trying again in {delay:.1f} s "
+                        f"(attempt {reconnects})"
                     )
+                    self._say("reconnecting", message, logging.WARNING)
                     self.sleep(delay)
                     if self.closed:
                         return
@@ -205,7 +219,8 @@ class CaptureSource(FrameSource):
                     if cap is not None:
                         # The back-off resets only once a frame arrives, so a camera that
                         # opens but never delivers does not spin.
-                        self._say("open", f"reconnected to {self.name}")
+                        self._say("open", f"{'reconnected to' if opened else 'opened'} {self.name}")
+                        opened = True
                     continue
                 try:
                     ok, image = cap.read()

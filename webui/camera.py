@@ -375,6 +375,10 @@ class CameraHub:
 # changes of state, not of each reconnection attempt: no attempt's time.
 SOURCE_SENTENCES = [
     (r"reconnecting to (?P<name>.+) in [\d.]+ s \(attempt \d+\)", "reconnecting to {name}…"),
+    (
+        r"cannot open (?P<name>.+); trying again in [\d.]+ s \(attempt \d+\)",
+        "cannot open {name}; trying again…",
+    ),
     (r"lost (?P<name>.+); will reconnect", "lost {name}; reconnecting…"),
     (
         r"gave up on (?P<name>.+) after (?P<n>\d+) reconnection attempts",

@@ -24,14 +24,26 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
+    )
     p.add_argument(
         "--source",
         default=None,
         help="a camera for a new table: webcam index, stream URL, video file or image folder",
     )
-    p.add_argument("--game", default="stigespill", help="game of the --source table")
-    p.add_argument("--players", type=int, default=2, help="players of the --source table")
+    p.add_argument(
+        "--game",
+        choices=("stigespill", "sten", "skipbo"),
+        default=None,
+        help="game of the --source table (default stigespill; a generated video's own)",
+    )
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players of the --source table (default 2; a generated video's own)",
+    )
     p.add_argument("--data", default=None, help="data folder (default ./data or $KORTBORD_DATA)")
     p.add_argument(
         "--lan",
@@ -127,24 +139,54 @@ def _recorded_game(path: Path) -> dict | None:
     return data if {"game", "config", "initial"} <= data.keys() else None
 
 
+def _first_picture(spec: str) -> None:
+    """Refuse a video file or folder the camera could not play (a text file, a folder without
+    pictures) before a table is made for it, as the camera would open it."""
+    from kortbord.cli import CommandError
+
+    try:
+        from vision.pipeline import load_events
+        from vision.sources import SourceError, open_source
+    except ImportError:  # no vision layer: the table runs without its camera, and says so
+        return
+    try:
+        frames = open_source(load_events(spec)[1] if Path(spec).is_dir() else spec).frames()
+        try:
+            next(frames)
+        finally:
+            frames.close()
+    except StopIteration:
+        raise CommandError(f"--source {spec!r}: no picture in it") from None
+    except (SourceError, OSError, ValueError) as e:
+        raise CommandError(f"--source {spec!r}: {e}") from None
+
+
 def _source_table(app, args: argparse.Namespace) -> str:
     from kortbord.cli import CommandError
     from webui import games
 
     spec = args.source
     initial = None
-    form = {"players": args.players, "deal": "table"}
-    game = args.game
+    form = {"players": args.players or 2, "deal": "table"}
+    game = args.game or "stigespill"
     if spec.isdigit():
         source = f"webcam:{spec}"
     elif "://" in spec:
         source = spec
     elif os.path.exists(spec):
         source = f"video:{os.path.abspath(spec)}"
+        _first_picture(spec)
         events = _recorded_game(Path(spec))
         if events is not None:
             # a video rendered by the generator: play the game it shows, from its first picture
             game, initial = events["game"], events["initial"]
+            players = events["config"].get("players")
+            if args.game not in (None, game) or args.players not in (None, players):
+                raise CommandError(
+                    f"--source {spec!r} shows a {game} game of {players} players, not "
+                    f"{args.game or game} of {args.players or players}: leave --game and "
+                    "--players out"
+                )
             # Sten and Skip-Bo videos start from a dealt simulation (hands known, nothing to
             # draw); a Stigespill video's draws are seen by the camera, never made up.
             deal = "table" if game == "stigespill" else "app"

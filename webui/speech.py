@@ -625,8 +625,8 @@ _SETUP_SENTENCES = [
         " smaller stock",
     ),
     (
-        r"Skip-Bo is for 2–6 players \(4, 6 or 8 as teams with teams=True\), not (?P<n>\d+)",
-        "Skip-Bo is for 2–6 players (4, 6 or 8 as teams with teams=True), not {n}",
+        r"Skip-Bo is for 2–6 players \(4, 6 or 8 as teams of two\), not (?P<n>\d+)",
+        "Skip-Bo is for 2–6 players (4, 6 or 8 as teams of two), not {n}",
     ),
     (
         r"team Skip-Bo needs 4, 6 or 8 players \(teams of two\), not (?P<n>\d+)",

@@ -926,3 +926,19 @@ def test_a_penalty_that_takes_the_last_cards_of_an_owed_draw_cancels_that_draw()
 def test_a_card_given_as_anything_but_its_code_is_refused_with_a_sentence(data, words):
     with pytest.raises(IllegalMove, match=words):
         SkipBo().move_from_json(data)
+
+
+def test_simulate_plays_team_skipbo_and_names_settings_skipbo_lacks(capsys):
+    from kortbord.cli import main
+
+    assert main(["simulate", "skipbo", "--players", "4", "--teams", "--games", "6"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["config"]["teams"] is True
+    wins = out["wins"]["by_seat"]
+    assert wins["0"] == wins["2"] and wins["1"] == wins["3"]  # partners win together
+    assert out["wins"]["games_won_together"] == 6
+    assert main(["simulate", "skipbo", "--variant", "strategy", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "skipbo has no 'variant' setting; its settings: players, stock, teams" in err
+    assert main(["simulate", "sten", "--teams", "--games", "1"]) == 2
+    assert "--teams is for Skip-Bo" in capsys.readouterr().err

@@ -75,6 +75,43 @@ def test_live_camera_lost_then_reconnects_and_says_so():
     assert states[-1] == "ended" and "gave up" in statuses[-1].message
 
 
+def test_a_camera_that_never_opens_is_given_up_after_its_first_tries():
+    """A mistyped webcam index or stream URL: said as such, then given up (``watch``)."""
+    statuses, sleeps = [], []
+    src = CaptureSource(
+        7,
+        live=True,
+        opener=lambda target: FakeCapture([], opened=False),
+        sleep=sleeps.append,
+        first_tries=3,
+        on_status=statuses.append,
+    )
+    with pytest.raises(SourceError, match=r"^cannot open camera 7: nothing answered in 3 tries"):
+        list(src.frames())
+    assert [s.message for s in statuses] == [
+        "cannot open camera 7; trying again in 0.5 s (attempt 1)",
+        "cannot open camera 7; trying again in 1.0 s (attempt 2)",
+    ]
+    # one that opens at its second try plays, and a later loss is a reconnection as before
+    captures = [FakeCapture([], opened=False), FakeCapture([_image(1), None])]
+    statuses = []
+    src = CaptureSource(
+        7,
+        live=True,
+        opener=lambda target: captures.pop(0) if captures else FakeCapture([], opened=False),
+        sleep=lambda s: None,
+        first_tries=3,
+        max_reconnects=1,
+        on_status=statuses.append,
+    )
+    assert [int(f.image[0, 0, 0]) for f in src.frames()] == [1]
+    assert [s.message for s in statuses][1:4] == [
+        "opened camera 7",
+        "lost camera 7; will reconnect",
+        "reconnecting to camera 7 in 0.5 s (attempt 1)",
+    ]
+
+
 def test_corrupt_live_frame_is_skipped_with_a_message():
     bad = np.zeros((10, 10), np.uint8)  # grey, not BGR
     cap = FakeCapture([_image(1), bad, _image(2)])

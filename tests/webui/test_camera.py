@@ -126,7 +126,7 @@ def test_a_stream_that_never_answers_is_said_on_the_page(camera_app, monkeypatch
         lambda: client.get(f"{url}/camera").get_json(), lambda c: "(attempt 3)" in c["message"]
     )
     assert cam["running"] and cam["state"] == "reconnecting" and cam["frames"] == 0
-    assert cam["message"].startswith(f"reconnecting to {STREAM} in ")
+    assert cam["message"].startswith(f"cannot open {STREAM}; trying again in ")
     snap = client.get(url).get_json()
     assert snap["camera"]["state"] == "reconnecting" and STREAM in snap["camera"]["message"]
     woken = []

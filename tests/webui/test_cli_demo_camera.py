@@ -20,12 +20,43 @@ from webui.demo import AutoPlayer, ensure_demo
     [
         (["serve", "--port", "70000"], "--port"),
         (["serve", "--source", "/no/such/video.mp4", "--port", "1"], "--source"),
-        (["serve", "--source", "0", "--game", "poker", "--port", "1"], "unknown game"),
+        (["serve", "--source", "0", "--game", "sten", "--players", "1", "--port", "1"], "Sten"),
     ],
 )
 def test_serve_refuses_bad_options_with_a_message(argv, words, tmp_path, capsys):
     assert main([*argv, "--data", str(tmp_path)]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
+    """A text file, a folder without pictures, or a generated video with another game named:
+    refused before a table is made for it (the camera would fail, the table stay blind)."""
+    import json
+
+    import cv2
+    import numpy as np
+
+    text = tmp_path / "notes.mp4"
+    text.write_text("not a video\n" * 50)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    video = tmp_path / "video"
+    (video / "frames").mkdir(parents=True)
+    cv2.imwrite(str(video / "frames" / "000000.jpg"), np.full((90, 160, 3), 80, np.uint8))
+    events = {"game": "sten", "config": {"players": 3}, "initial": {}}
+    (video / "events.json").write_text(json.dumps(events))
+    data = ["--data", str(tmp_path / "data"), "--port", "1"]
+    for argv, words in (
+        (["--source", str(text)], "not a readable video file"),
+        (["--source", str(empty)], "no events.json"),
+        (["--source", str(video), "--game", "skipbo"], "shows a sten game of 3 players"),
+        (["--source", str(video), "--players", "4"], "leave --game and --players out"),
+    ):
+        assert main(["serve", *argv, *data]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err
+    tables = create_app({"DATA_DIR": str(tmp_path / "data"), "CAMERA": False}).test_client()
+    assert tables.get("/api/tables").get_json()["tables"] == []  # no blind table was made
 
 
 def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):

@@ -253,6 +253,9 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
     said = {
         "reconnecting to rtsp://cam in 4.0 s (attempt 3)": "kobler til rtsp://cam igjen …",
         "lost rtsp://cam; will reconnect": "mistet rtsp://cam; kobler til igjen …",
+        "cannot open camera 7; trying again in 8.0 s (attempt 5)": (
+            "kan ikke åpne camera 7; prøver igjen …"
+        ),
         "gave up on rtsp://cam after 9 reconnection attempts": "ga opp rtsp://cam etter 9 forsøk",
         "end of clip.mp4 after 60 frames (17 could not be read)": (
             "slutt på clip.mp4 etter 60 bilder (17 kunne ikke leses)"
