@@ -31,10 +31,20 @@ def os_problem(e: OSError) -> str:
     return f"{e.filename}: {why}" if e.filename else why
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kortbord")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kortbord", description="Referee and score keeper for card games on a real table."
     )
+    parser.add_argument("--version", action="version", version=f"kortbord {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:

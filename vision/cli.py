@@ -34,6 +34,8 @@ def _recognizer(args):
     from kortbord.cli import CommandError
     from vision.recognizer import ModelError, Recognizer
 
+    if args.threads is not None and args.threads < 1:
+        raise CommandError(f"--threads must be 1 or more, not {args.threads}")
     try:
         return Recognizer(args.models, threads=args.threads)
     except ModelError as e:
@@ -236,6 +238,8 @@ def _print_report(report: dict) -> None:
     if "synthetic" in report:
         print("Synthetic validation (cards >= 40% visible):")
         for name, s in report["synthetic"].items():
+            if not s["images"]:
+                continue  # a layout no scene had (fewer scenes than layouts)
             print(
                 f"  {name:<8} images {s['images']:>4}  precision {s['precision']:.4f}  "
                 f"recall {s['recall']:.4f}  {s['ms_per_image']:.0f} ms/image"

@@ -1262,7 +1262,11 @@ def draw_detections(frame: np.ndarray, det: Detections) -> np.ndarray:
         cv2.polylines(out, [pts.reshape(-1, 1, 2)], True, (0, 220, 0), 2, cv2.LINE_AA)
         cv2.circle(out, tuple(int(v) for v in pts[0]), 4, (0, 0, 255), -1, cv2.LINE_AA)
         label = f"{code} {conf:.2f}"
-        org = (int(pts[:, 0].min()), max(12, int(pts[:, 1].min()) - 4))
+        # above the card, kept inside the picture (a card at its edge would cut its label)
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 3)
+        h, w = out.shape[:2]
+        x = min(max(0, int(pts[:, 0].min())), max(0, w - tw))
+        org = (x, min(max(th + 2, int(pts[:, 1].min()) - 4), h - 2))
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
     return out

@@ -83,7 +83,7 @@ def error(status: int, message: str):
 def _register_errors(app: Flask) -> None:
     from webui import i18n, speech
     from webui.games import SetupError
-    from webui.tables import Refusal, TableNotFound
+    from webui.tables import MalformedMove, Refusal, TableNotFound
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
@@ -98,6 +98,11 @@ def _register_errors(app: Flask) -> None:
         if isinstance(e, Refusal):
             return error(409, e.say(i18n.translator(i18n.current_language())))
         return error(409, str(e))
+
+    @app.errorhandler(MalformedMove)
+    def malformed(e: MalformedMove):
+        """Answer a move the referee cannot read with 400 (no page sends one: in English)."""
+        return error(400, f"malformed move: {e}")
 
     @app.errorhandler(RulesError)
     @app.errorhandler(SetupError)

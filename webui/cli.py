@@ -98,10 +98,15 @@ def _serve(args: argparse.Namespace) -> int:
         demo_id = ensure_demo(app)
         if args.source is None:
             path = f"/t/{demo_id}"
+    try:  # werkzeug would print the resolver's words alone and exit
+        socket.getaddrinfo(host, args.port)
+    except OSError as e:
+        raise CommandError(f"--host {host!r}: {(e.strerror or str(e)).lower()}") from None
     try:
         server = make_server(host, args.port, app, threaded=True)
-    except OSError as e:
-        raise CommandError(f"cannot listen on {host}:{args.port}: {e}") from None
+    except OSError as e:  # a port in use, a --host that is no address here
+        why = e.strerror or str(e)
+        raise CommandError(f"cannot listen on --host {host} --port {args.port}: {why}") from None
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{server.server_port}{path}"
     print(f"Kortbord is running: open {url}", flush=True)

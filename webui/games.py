@@ -7,6 +7,7 @@ and puts moves into words a player reads, in the page's language.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -85,7 +86,8 @@ def _int(form: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     if raw in (None, ""):
         return default
     if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
-        raise SetupError(f"{key} must be a whole number, not {raw!r}")
+        shown = json.dumps(raw)  # the request's JSON: true, not Python's True
+        raise SetupError(f"{key} must be a whole number, not {shown}")
     try:
         value = int(raw)
     except (TypeError, ValueError, OverflowError):

@@ -55,6 +55,19 @@ class TableNotFound(LookupError):
     """No table with that id."""
 
 
+class MalformedMove(ValueError):
+    """A move the referee cannot even read (an unknown kind, a card code that is none, a
+    seat that is no number): a bad request, never a game's refusal, so no page is told."""
+
+
+def _parsed(rules: Rules, moves: list[dict[str, Any]]) -> list[Move]:
+    """Read every move of a request before any is tried; raise :class:`MalformedMove`."""
+    try:
+        return [rules.move_from_json(data) for data in moves]
+    except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
+        raise MalformedMove(str(e)) from None
+
+
 @dataclass
 class Runtime:
     """One table in memory: its rules, every state of the current game, its redo stack."""
@@ -235,9 +248,9 @@ class TableHub:
             _road_read(rt)
             state = rt.state
             accepted = []
+            parsed = _parsed(rt.rules, moves)
             try:
-                for data in moves:
-                    move = rt.rules.move_from_json(data)
+                for move in parsed:
                     if source not in ("camera", "demo") and not games.may_make(
                         rt.rules, state, move, seat, rt.open_table
                     ):

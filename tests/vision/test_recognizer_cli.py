@@ -249,3 +249,21 @@ def test_road_refuses_an_annotate_path_it_cannot_write(tmp_path, capsys, annotat
         == 2
     )
     assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("threads", ["0", "-1"])
+def test_detect_refuses_no_threads(images, capsys, threads):
+    good, _, _ = images
+    assert main(["detect", str(good), "--threads", threads]) == 2
+    assert f"--threads must be 1 or more, not {threads}" in capsys.readouterr().err
+
+
+def test_a_label_of_a_card_at_the_pictures_edge_stays_inside_it():
+    from vision.recognizer import draw_detections
+
+    frame = np.zeros((100, 200, 3), np.uint8)
+    quad = np.array([[[150, -10], [230, -10], [230, 60], [150, 60]]], np.float32)
+    drawn = draw_detections(frame, Detections(quad, ("10H",), np.array([0.9], np.float32)))
+    white = np.argwhere(drawn.min(axis=2) > 200)
+    assert len(white) > 20  # the label, in white
+    assert white[:, 1].max() < 199 and white[:, 0].min() > 0  # within the picture

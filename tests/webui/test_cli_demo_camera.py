@@ -21,6 +21,7 @@ from webui.demo import AutoPlayer, ensure_demo
         (["serve", "--port", "70000"], "--port"),
         (["serve", "--source", "/no/such/video.mp4", "--port", "1"], "--source"),
         (["serve", "--source", "0", "--game", "sten", "--players", "1", "--port", "1"], "Sten"),
+        (["serve", "--host", "999.1.1.1", "--port", "5099"], "--host '999.1.1.1': "),
     ],
 )
 def test_serve_refuses_bad_options_with_a_message(argv, words, tmp_path, capsys):

@@ -187,14 +187,15 @@ BAD_MOVES = [
     ({"json": {"moves": "draw"}}, 400),
     ({"json": {"moves": [1, 2]}}, 400),
     ({"json": {"moves": []}}, 409),
-    ({"json": {"move": {"kind": "fly"}}}, 409),
-    ({"json": {"move": {"no": "kind"}}}, 409),
-    ({"json": {"move": {"kind": "reveal", "card": "ZZ"}}}, 409),
-    ({"json": {"move": {"kind": "reveal", "card": ["5H", {"a": 1}]}}}, 409),
+    # moves the referee cannot read: a bad request (400); one it reads and refuses: 409
+    ({"json": {"move": {"kind": "fly"}}}, 400),
+    ({"json": {"move": {"no": "kind"}}}, 400),
+    ({"json": {"move": {"kind": "reveal", "card": "ZZ"}}}, 400),
+    ({"json": {"move": {"kind": "reveal", "card": ["5H", {"a": 1}]}}}, 400),
     ({"json": {"move": {"kind": "reveal", "card": None}}}, 409),
     ({"json": {"move": {"kind": "draw", "seat": 1}}}, 409),
-    ({"json": {"move": {"kind": "draw", "seat": "0; DROP TABLE moves"}}}, 409),
-    ({"json": {"move": {"kind": "draw", "seat": 10**30}}}, 409),
+    ({"json": {"move": {"kind": "draw", "seat": "0; DROP TABLE moves"}}}, 400),
+    ({"json": {"move": {"kind": "draw", "seat": 10**30}}}, 400),
     ({"json": {"moves": [{"kind": "draw"}] * 61}}, 409),
     ({"data": "[" * 50_000 + "]" * 50_000, "content_type": "application/json"}, 400),
 ]
@@ -239,7 +240,7 @@ def test_a_moves_seats_and_piles_are_whole_numbers_in_range(
     play = plays[0]
     log = client.get(f"/api/tables/{t['id']}/log").get_json()["moves"]
     for url in (f"{page}/moves", f"/api/tables/{t['id']}/moves"):
-        assert words in _err(client.post(url, json={"move": {**play, field: value}}), 409)
+        assert words in _err(client.post(url, json={"move": {**play, field: value}}), 400)
     assert client.get(f"/api/tables/{t['id']}/log").get_json()["moves"] == log
     # the same move with its numbers right is played
     assert client.post(f"{page}/moves", json={"move": play}).status_code == 200
@@ -952,3 +953,10 @@ def test_a_refused_form_marks_the_field_its_reason_is_about(client, form, field)
     page = client.post("/new", data=form).get_data(as_text=True)
     assert page.count('aria-invalid="true"') == 1
     assert f'name="{field}" aria-invalid="true"' in page
+
+
+def test_a_bad_number_in_a_new_table_is_named_as_the_request_wrote_it(client):
+    r = client.post("/api/tables", json={"game": "sten", "players": True})
+    assert (
+        r.status_code == 400 and r.get_json()["error"] == "players must be a whole number, not true"
+    )

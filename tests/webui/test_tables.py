@@ -319,10 +319,14 @@ def test_a_refused_private_move_is_not_shown_to_the_table(client, make_table):
     t = make_table("skipbo", stock=5)
     seat = client.get(f"/api/tables/{t['id']}").get_json()["to_move"]
     hand = client.get(f"/api/p/{token(t, seat)}").get_json()["view"]["hand"]
-    bad = {"kind": "play", "source": "hand", "card": hand[0], "pile": 9}
+    card = next(c for c in hand if c not in ("SB1", "SBW"))  # no empty pile takes it
+    bad = {"kind": "play", "source": "hand", "card": card, "pile": 0}
     r = client.post(f"/api/p/{token(t, seat)}/moves", json={"move": bad})
     assert r.status_code == 409
     assert client.get(f"/api/tables/{t['id']}").get_json()["notice"] is None
+    # a move the referee cannot read is a bad request, told to no page either (the table's)
+    r = client.post(f"/api/tables/{t['id']}/moves", json={"move": {**bad, "pile": 9}})
+    assert r.status_code == 400 and r.get_json()["error"].startswith("malformed move: pile")
     assert client.get(f"/api/p/{token(t, 1 - seat)}").get_json()["notice"] is None
 
 
