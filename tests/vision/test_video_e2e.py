@@ -137,3 +137,12 @@ def test_dataset_video_refuses_a_move_limit_below_one(tmp_path, capsys):
         == 2
     )
     assert "bad --max-moves -1: expected 1 or more" in capsys.readouterr().err
+
+
+def test_dataset_video_refused_for_its_players_leaves_no_frames_folder(tmp_path, capsys):
+    from kortbord.cli import main
+
+    out = tmp_path / "video"
+    assert main(["dataset", "video", "--game", "sten", "--players", "1", "--out", str(out)]) == 2
+    assert "Sten is played by 2 to 10 players, not 1" in capsys.readouterr().err
+    assert not (out / "frames").exists()

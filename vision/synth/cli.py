@@ -69,7 +69,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     vid.add_argument("--policy", choices=("random", "greedy"), default="random")
     vid.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     vid.add_argument("--fps", type=float, default=8.0, help="frames per second (default 8)")
-    vid.add_argument("--max-moves", type=int, default=None, help="stop the game after N moves")
+    vid.add_argument(
+        "--max-moves",
+        type=int,
+        default=None,
+        help="stop the game at the first move the camera sees after N moves (a Stigespill "
+        "draw, say, ends with its card shown)",
+    )
     vid.add_argument("--mp4", action="store_true", help="also write video.mp4 (cv2.VideoWriter)")
     vid.set_defaults(func=_video)
 

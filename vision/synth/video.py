@@ -516,12 +516,12 @@ def make_video(
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     settings = settings or VideoSettings()
     out = Path(out)
+    limit = max_moves or {"stigespill": 400, "sten": 400, "skipbo": 30}[game]
+    rules, initial, moves = play_script(game, players, seed, policy, limit)  # checks the set-up
     frames_dir = out / "frames"
     frames_dir.mkdir(parents=True, exist_ok=True)
     for old in frames_dir.glob("*.jpg"):  # a previous video in the same folder
         old.unlink()
-    limit = max_moves or {"stigespill": 400, "sten": 400, "skipbo": 30}[game]
-    rules, initial, moves = play_script(game, players, seed, policy, limit)
     rng = np.random.default_rng([seed, 7])
     stager = _stager(game, rng, players, shape)
     table, setup = stager.setup(rules, initial)
