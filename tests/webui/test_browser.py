@@ -496,7 +496,8 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     page.fill("#road-fix #road-typed", road.replace("7S 8S", "8S 7S"))
     # a redraw meanwhile (here a refused move's notice) keeps what is typed
     version = page.evaluate("document.body.dataset.version")
-    status, _ = server.post(f"/api/tables/{t['id']}/moves", {"moves": [{"kind": "undo"}]})
+    move = {"kind": "reveal", "card": "3H"}  # before any draw: refused, told to every page
+    status, _ = server.post(f"/api/tables/{t['id']}/moves", {"moves": [move]})
     assert status == 409
     page.wait_for_function(f"document.body.dataset.version > {version}")
     assert page.input_value("#road-fix #road-typed") == road.replace("7S 8S", "8S 7S")
