@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # One line per layer that contributes commands (dependency order: referee, vision, webui).
@@ -58,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # OpenCV's and FFmpeg's own warnings ("[ WARN:0@0.375] … can't open camera by index")
+    # would come before the command's one-line reason for the same trouble; set either
+    # variable to see them again.
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

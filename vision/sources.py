@@ -182,9 +182,11 @@ class CaptureSource(FrameSource):
         unreadable = 0
         reconnects = 0
         opened = cap is not None
+        opened_file = False  # a file is said open at its first frame
         fps = self.fps
         if cap is not None:
-            self._say("open", f"opened {self.name}")
+            if self.live:  # a file at its first frame: OpenCV opens some text files
+                self._say("open", f"opened {self.name}")
             if fps is None and not self.live:
                 fps = _capture_fps(cap)
         try:
@@ -265,6 +267,9 @@ class CaptureSource(FrameSource):
                 else:
                     t = index / fps if fps else _capture_time(cap, index)
                 reconnects = 0
+                if not opened_file and not self.live:
+                    opened_file = True
+                    self._say("open", f"opened {self.name}")
                 yield Frame(t, image, index)
                 index += 1
         finally:

@@ -249,3 +249,43 @@ def test_open_source_names_a_bad_spec():
     with pytest.raises(SourceError, match="no-such-thing"):
         open_source("no-such-thing")
     assert open_source("0").live and open_source("rtsp://10.0.0.2/stream").live
+
+
+def test_a_file_is_said_open_only_at_its_first_frame(tmp_path):
+    """OpenCV opens a text file named .jpg as an MJPEG stream: "opened" then "cannot read"
+    contradicted each other."""
+    text = tmp_path / "text.jpg"
+    text.write_text("not a picture\n" * 50)
+    statuses = []
+    with pytest.raises(SourceError, match="no frame in it"):
+        list(open_source(str(text), on_status=statuses.append).frames())
+    assert [s.state for s in statuses] == []
+    clip = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (32, 24))
+    for v in range(3):
+        writer.write(_image(v * 40))
+    writer.release()
+    statuses = []
+    frames = open_source(str(clip), on_status=statuses.append).frames()
+    next(frames)
+    assert [s.state for s in statuses] == ["open"]
+
+
+def test_the_commands_keep_opencvs_own_warnings_out(tmp_path):
+    """A command says what is wrong in one line; OpenCV's and FFmpeg's own lines about the
+    same trouble ("[mjpeg @ 0x…] No JPEG data found") no longer come before it."""
+    import os
+    import subprocess
+    import sys
+
+    text = tmp_path / "text.jpg"
+    text.write_text("not a picture\n" * 50)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")}
+    run = subprocess.run(
+        [sys.executable, "-m", "kortbord", "watch", str(text), "--game", "sten"],
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        f"kortbord watch: cannot read {text}: no frame in it; not a readable video file"
+    ]
