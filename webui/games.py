@@ -161,6 +161,14 @@ def _colours(form: dict[str, Any], count: int) -> list[str]:
     return (out * (count // len(out) + 1))[:count]
 
 
+# What a new table may be given (the form's fields; the JSON API names an unknown one).
+SETUP_FIELDS = (
+    "game", "name", "players", "names", "colours", "deal", "open", "source", "stream_url",
+    "webcam_index", "variant", "tokens", "road", "road_shape", "dealer", "teams", "stock",
+    "deck", "empty_draw", "match_target",
+)  # fmt: skip
+
+
 def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
     """Validate a new-game form (strings or JSON values); raise :class:`SetupError`."""
     if not isinstance(game, str) or game not in GAME_TITLES:

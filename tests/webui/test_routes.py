@@ -960,3 +960,9 @@ def test_a_bad_number_in_a_new_table_is_named_as_the_request_wrote_it(client):
     assert (
         r.status_code == 400 and r.get_json()["error"] == "players must be a whole number, not true"
     )
+
+
+def test_a_new_table_names_a_field_it_does_not_know(client):
+    r = client.post("/api/tables", json={"game": "sten", "players": 3, "player": 4})
+    assert r.status_code == 400 and r.get_json()["error"].startswith("unknown field 'player';")
+    assert client.get("/api/tables").get_json()["tables"] == []  # nothing made

@@ -191,7 +191,11 @@ def api_list():
 @bp.post("/api/tables")
 def api_create():
     """Create a table from JSON ``{"game", "players", "names", ...}``; return its links."""
-    table = _create(json_body())
+    body = json_body()
+    unknown = sorted(set(body) - set(games.SETUP_FIELDS))
+    if unknown:  # a misspelt field would otherwise be a default taken in silence
+        abort(400, f"unknown field {unknown[0]!r}; the fields: {', '.join(games.SETUP_FIELDS)}")
+    table = _create(body)
     body = {
         "id": table["id"],
         "url": url_for("table.page", table_id=table["id"]),
