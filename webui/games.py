@@ -118,7 +118,9 @@ def road_codes(raw: Any) -> list[str]:
         raise SetupError(f"road: {e}") from None
 
 
-def _names(form: dict[str, Any], count: int) -> list[str]:
+def _names(form: dict[str, Any], count: int, t=None) -> list[str]:
+    """Return a name per seat: the ones given, then "Player N" in ``t``'s language (the
+    names are kept with the table, so the page's language at its making names them)."""
     raw = form.get("names", "")
     if isinstance(raw, str):
         given = [n.strip() for n in re.split(r"[,\n]", raw) if n.strip()]
@@ -131,7 +133,8 @@ def _names(form: dict[str, Any], count: int) -> list[str]:
             raise SetupError(f"the name {n[:30]!r}… is longer than {MAX_NAME} characters")
     if len(given) > count:
         raise SetupError(f"{len(given)} names for {count} players")
-    names = given + [f"Player {k + 1}" for k in range(len(given), count)]
+    say = t or (lambda text, **kw: text.format(**kw))
+    names = given + [say("Player {n}", n=k + 1) for k in range(len(given), count)]
     if len(set(names)) != len(names):
         raise SetupError("every player needs a different name")
     return names
@@ -169,8 +172,9 @@ SETUP_FIELDS = (
 )  # fmt: skip
 
 
-def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
-    """Validate a new-game form (strings or JSON values); raise :class:`SetupError`."""
+def parse_setup(game: Any, form: dict[str, Any], t=None) -> Setup:
+    """Validate a new-game form (strings or JSON values); raise :class:`SetupError`.
+    ``t``: the page's translator, for the names of players left unnamed."""
     if not isinstance(game, str) or game not in GAME_TITLES:
         shown = repr(game)[:30]
         raise SetupError(f"unknown game {shown}; expected one of {', '.join(GAME_TITLES)}")
@@ -194,11 +198,11 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
             raise SetupError(f"unknown road shape {str(shape)[:20]!r}; expected auto or rows")
         options["road_shape"] = shape  # how a camera or a photo reads the laid-out road
         seats = config.get("tokens", players)
-        names = _names(form, players)
+        names = _names(form, players, t)
         if players == 1:
             names = [f"{names[0]} {k + 1}" for k in range(seats)]
     elif game == "sten":
-        names = _names(form, players)
+        names = _names(form, players, t)
         config["known_hands"] = deal == "app"
         config["names"] = names
         if form.get("dealer") not in (None, ""):  # who deals: 1 = the first name; else the last
@@ -215,7 +219,7 @@ def parse_setup(game: Any, form: dict[str, Any]) -> Setup:
         config["empty_draw"] = empty_draw
         match_target = _int(form, "match_target", 500, 25, 10_000)
         config["match_target"] = match_target
-        names = _names(form, players)
+        names = _names(form, players, t)
     try:
         rules = make_rules(game, **config)
     except RulesError as e:
@@ -334,11 +338,19 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
             return t("Go out: {cards}", cards=" ".join(pretty(c) for c in move["cards"]))
         return kind
     if kind == "play":
-        src = {
-            "stock": t("stock"),
-            "hand": t("hand"),
-            "discard": t("discard pile {n}", n=move.get("index", 0) + 1),
-        }.get(move.get("source"), move.get("source"))
+        owner, n = move.get("owner"), move.get("index", 0) + 1
+        if names and isinstance(owner, int) and 0 <= owner < len(names):
+            # team play: one's own pile or the partner's, which may show the same card
+            src = {
+                "stock": t("the stock of {name}", name=names[owner]),
+                "discard": t("discard pile {n} of {name}", n=n, name=names[owner]),
+            }.get(move.get("source"), move.get("source"))
+        else:
+            src = {
+                "stock": t("stock"),
+                "hand": t("hand"),
+                "discard": t("discard pile {n}", n=n),
+            }.get(move.get("source"), move.get("source"))
         return t(
             "{card} from {source} → pile {pile}",
             card=card,
@@ -346,7 +358,7 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
             pile=move.get("pile", 0) + 1,
         )
     if kind == "discard":
-        return t("Discard {card} on {pile}", card=card, pile=move.get("pile", 0) + 1)
+        return t("Discard {card} onto discard pile {pile}", card=card, pile=move.get("pile", 0) + 1)
     if kind == "end_turn":
         return t("End turn")
     if kind == "reveal":

@@ -213,7 +213,7 @@ def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
     url = f"/api/tables/{t['id']}"
     waiting = _until(lambda: client.get(url, headers={"Accept-Language": "nb"}).get_json())
     assert waiting["camera"]["waiting"] == (
-        "ventet 2 grunnbunkekort med forsiden opp ved start, ser 1"
+        "ventet 2 grunnbunkekort med forsiden opp ved start, så 1"
     )
     done.set()
     cam.thread.join(5)

@@ -966,3 +966,14 @@ def test_a_new_table_names_a_field_it_does_not_know(client):
     r = client.post("/api/tables", json={"game": "sten", "players": 3, "player": 4})
     assert r.status_code == 400 and r.get_json()["error"].startswith("unknown field 'player';")
     assert client.get("/api/tables").get_json()["tables"] == []  # nothing made
+
+
+def test_players_left_unnamed_are_named_in_the_pages_language(client):
+    da = {"Accept-Language": "da"}
+    t = client.post("/api/tables", json={"game": "sten", "players": 3, "names": "Åse"}, headers=da)
+    names = [p["name"] for p in t.get_json()["players"]]
+    assert names == ["Åse", "Spiller 2", "Spiller 3"]
+    snap = client.get(f"/api/tables/{t.get_json()['id']}", headers=da).get_json()
+    import json
+
+    assert "Player" not in json.dumps(snap, ensure_ascii=False)

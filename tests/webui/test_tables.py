@@ -418,3 +418,22 @@ def test_a_data_folder_that_cannot_be_written_refuses_changes_clearly(
     assert client.get("/api/tables").status_code == 200
     monkeypatch.setattr(webui.db, "connect", connect)
     assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
+
+
+def test_a_team_plays_labels_say_whose_pile():
+    """Own stock and the partner's may show the same card: the buttons must differ."""
+    from referee import make_rules
+    from webui import games, i18n
+
+    rules = make_rules("skipbo", players=4, teams=True)
+    names = ["Anna", "Bo", "Cy", "Di"]
+    play = {"kind": "play", "source": "stock", "card": "SBW", "pile": 0}
+    en, da = i18n.translator("en"), i18n.translator("da")
+    assert games.move_label(rules, play, en, names) == "★ from stock → pile 1"
+    partner = {**play, "owner": 2}
+    assert games.move_label(rules, partner, en, names) == "★ from the stock of Cy → pile 1"
+    assert games.move_label(rules, partner, da, names) == "★ fra Cys grundbunke → bunke 1"
+    fan = {**partner, "source": "discard", "index": 1}
+    assert games.move_label(rules, fan, en, names) == "★ from discard pile 2 of Cy → pile 1"
+    discard = {"kind": "discard", "card": "SB7", "pile": 3}
+    assert games.move_label(rules, discard, da, names) == "Læg 7 på aflægningsbunke 4"

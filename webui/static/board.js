@@ -110,6 +110,16 @@ const Board = (() => {
     return { x: GAP + col * (TW + GAP), y: GAP + row * (TH + GAP) };
   }
 
+  // A token's letter: its player's initial, or where two players share one, the number at
+  // the end of the name ("Spiller 1", "Spiller 2") or its first two letters.
+  function tokenLetter(players, seat) {
+    const name = (players[seat] || {}).name || "?";
+    const initial = (n) => n.slice(0, 1).toUpperCase();
+    if (players.filter((p) => initial(p.name) === initial(name)).length < 2) return initial(name);
+    const number = /(\d+)$/.exec(name);
+    return number ? number[1] : initial(name) + name.slice(1, 2);
+  }
+
   function stigespill(root, snap, ctx) {
     const v = snap.view;
     COLS = root.clientWidth >= 640 ? 10 : 6; // start, 28 road cards and the goal: 3 or 5 rows
@@ -199,7 +209,7 @@ const Board = (() => {
         s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""), "data-seat": tok.seat },
           svg("circle", { cx, cy, r: 15, fill: pl.colour }),
           svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "token-label",
-            text: (pl.name || "?").slice(0, 1).toUpperCase() })));
+            text: tokenLetter(snap.table.players, tok.seat) })));
       });
     }
     root.append(el("div", { class: "road-wrap" }, s));
