@@ -600,6 +600,16 @@ def say_checks(text: str, t) -> str:
 _QUOTED = r"'[^']*'|\"[^\"]*\""
 _SETUP_SENTENCES = [
     (r"(?P<n>\d+) names for (?P<count>\d+) players", "{n} names for {count} players"),
+    # the camera asked for (webui.home: _source)
+    (
+        rf"unknown camera source (?P<kind>{_QUOTED}); expected one of (?P<list>.+)",
+        "unknown camera source {kind}; expected one of {list}",
+    ),
+    (rf"webcam index must be 0–16, not (?P<v>{_QUOTED})", "webcam index must be 0–16, not {v}"),
+    (
+        rf"a network stream needs an rtsp:// or http\(s\):// address, not (?P<url>{_QUOTED})",
+        "a network stream needs an rtsp:// or http(s):// address, not {url}",
+    ),
     _literal("every player needs a different name"),
     (
         rf"the name (?P<name>{_QUOTED})… is longer than (?P<n>\d+) characters",

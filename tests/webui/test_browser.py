@@ -280,6 +280,18 @@ def test_a_phone_camera_page_sends_pictures_and_says_how_fast(browser, server):
     assert camera.get("frames", 0) >= 1, camera
     page.close()
     assert not errors, errors
+    # a camera the user did not allow: said in the page's words, and pictures offered instead
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "sv"})
+    page.add_init_script(
+        "navigator.mediaDevices.getUserMedia = () => "
+        "Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))"
+    )
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.click("#phone-start")
+    page.wait_for_selector("#phone-snap-label:not([hidden])")
+    assert page.inner_text("#phone-snap-why") == "Skicka bilder från kameraappen:"
+    assert page.inner_text("#toast").startswith("Kameran fick inte tillåtelse")
+    page.close()
 
 
 def test_stigespill_against_the_demo_video(browser, server):

@@ -744,13 +744,22 @@ def test_a_refused_moves_reason_is_shown_for_a_minute(app, client, make_table):
 
 def test_a_players_page_offers_a_hand_only_in_games_with_hands(client, make_table):
     pages = {}
-    for game, form in (("stigespill", {}), ("stigespill", {"variant": "strategy"}), ("sten", {})):
+    for game, form in (
+        ("stigespill", {}),
+        ("stigespill", {"variant": "strategy"}),
+        ("sten", {}),
+        ("sten", {"deal": "table"}),
+    ):
         t = make_table(game, **form)
-        pages[(game, bool(form))] = client.get(t["players"][0]["url"]).get_data(as_text=True)
-    assert 'id="hand"' not in pages[("stigespill", False)]  # classic: only the draw
-    assert "Photograph or note your hand" not in pages[("stigespill", False)]
-    assert 'id="hand"' in pages[("stigespill", True)] and 'id="hand"' in pages[("sten", False)]
-    assert "Photograph or note your hand" in pages[("sten", False)]
+        key = (game, tuple(form.values()))
+        pages[key] = client.get(t["players"][0]["url"]).get_data(as_text=True)
+    assert 'id="hand"' not in pages[("stigespill", ())]  # classic: only the draw
+    assert (
+        'id="hand"' in pages[("stigespill", ("strategy",))] and 'id="hand"' in pages[("sten", ())]
+    )
+    # a hand photo only where the referee does not know the hand: a real Sten table
+    shown = [key for key, page in pages.items() if "Photograph your hand" in page]
+    assert shown == [("sten", ("table",))]
 
 
 def test_player_qr_codes_are_offered_only_where_a_phone_can_open_them(client, lan_app):
@@ -977,3 +986,19 @@ def test_players_left_unnamed_are_named_in_the_pages_language(client):
     import json
 
     assert "Player" not in json.dumps(snap, ensure_ascii=False)
+
+
+def test_a_camera_address_refused_comes_back_on_the_form_in_the_pages_language(client):
+    form = {"game": "sten", "players": "3", "names": "Åse, Bo", "source": "stream"}
+    r = client.post(
+        "/new",
+        data={**form, "stream_url": "ftp://kamera.local/live"},
+        headers={"Accept-Language": "da"},
+    )
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and 'name="stream_url"' in page and "Åse, Bo" in page
+    assert "en netværksstrøm skal have en rtsp://- eller http(s)://-adresse" in page.lower()
+    assert 'name="stream_url" aria-invalid="true"' in page
+    r = client.post("/api/tables", json={**form, "source": "webcam", "webcam_index": "99"})
+    assert r.status_code == 400 and r.get_json()["error"] == "webcam index must be 0–16, not '99'"
+    assert client.get("/api/tables").get_json()["tables"] == []

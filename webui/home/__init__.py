@@ -77,6 +77,9 @@ _PROBLEM_FIELDS = [
     (r"stock", "stock"),
     (r"^match_target", "match_target"),
     (r"^dealer", "dealer"),
+    (r"^webcam index", "webcam_index"),
+    (r"^a network stream", "stream_url"),
+    (r"camera source", "source"),
     (r"players|^sten is played|strategy variant", "players"),
 ]
 
@@ -108,19 +111,26 @@ def _form_page(
 
 
 def _source(form: dict[str, Any]) -> str:
+    """Return the camera a new table asked for; raise :class:`games.SetupError` (the form
+    comes back filled in, saying why)."""
     kind = form.get("source") or "none"
     if kind not in SOURCES:
-        abort(400, f"unknown camera source {kind!r}; expected one of {', '.join(SOURCES)}")
+        shown = repr(kind)[:40]
+        raise games.SetupError(
+            f"unknown camera source {shown}; expected one of {', '.join(SOURCES)}"
+        )
     if kind == "webcam":
         index = str(form.get("webcam_index") or "0")
         if not index.isdigit() or int(index) > 16:
-            abort(400, f"webcam index must be 0–16, not {index!r}")
+            raise games.SetupError(f"webcam index must be 0–16, not {index[:20]!r}")
         return f"webcam:{index}"
     if kind == "stream":
         url = str(form.get("stream_url") or "")
         parsed = urlparse(url)
         if parsed.scheme not in ("rtsp", "http", "https") or not parsed.netloc:
-            abort(400, f"a network stream needs an rtsp:// or http(s):// address, not {url!r}")
+            raise games.SetupError(
+                f"a network stream needs an rtsp:// or http(s):// address, not {url[:200]!r}"
+            )
         return url
     return kind
 

@@ -629,7 +629,15 @@ const Kortbord = (() => {
           .finally(() => setTimeout(tick, every));
         tick();
       } catch (e) {
-        toast(String(e), true);
+        // the browser's own words ("NotAllowedError: Permission denied") say neither why in
+        // the page's language nor what to do: a single picture from the camera app still works
+        const why = e && e.name === "NotAllowedError" ? "camera_denied"
+          : e && (e.name === "NotFoundError" || e.name === "OverconstrainedError") ? "camera_none" : "camera_failed";
+        toast(t(why), true);
+        if (snapInput) {
+          $("phone-snap-why").textContent = t("send_pictures");
+          $("phone-snap-label").hidden = false;
+        }
       }
     });
   }
@@ -702,7 +710,8 @@ const Kortbord = (() => {
       fd.append("photo", input.files[0]);
       const r = await fetch(cfg.photo, { method: "POST", body: fd });
       const data = await r.json().catch(() => ({}));
-      $("photo-msg").textContent = data.error || (data.codes || []).map(Board.pretty).join(" ");
+      const codes = data.codes || [];
+      $("photo-msg").textContent = data.error || (codes.length ? codes.map(Board.pretty).join(" ") : t("photo_none"));
       if (r.ok && data.codes && data.codes.length) {
         saveNotes([...new Set([...loadNotes(), ...data.codes])]);
         renderNotes();
