@@ -368,6 +368,25 @@ def test_sten_private_page_and_home(browser, server):
     assert not errors, errors
 
 
+def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
+    """Stigespill strategy with real cards: each dealt card is entered on its owner's phone;
+    the shared page says so instead of "nothing to do" and "Anna draws…"."""
+    body = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "variant": "strategy",
+            "deal": "table"}  # fmt: skip
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#moves p")
+    owner = server.get(f"/api/tables/{t['id']}")["chance"]["seat"]
+    name = ["Anna", "Bo"][owner]
+    assert page.inner_text("#turn-chip") == f"Dealing: {name}'s card"
+    assert f"{name} enters the card on their own phone" in page.inner_text("#moves")
+    page.close()
+    assert not errors, errors
+
+
 def test_cards_are_named_in_words_for_screen_readers(browser, server):
     """A screen reader given "Q♠" spells the letter and names the symbol in its own voice's
     words: cards and the buttons that show them are named in the page's language."""

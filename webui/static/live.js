@@ -185,10 +185,12 @@ const Kortbord = (() => {
     }
     if (snap.to_move === -1) {
       chip.className = "turn-chip chance";
-      const turn = snap.view.turn;
+      // the card is dealt to its owner (a Stigespill strategy deal) or drawn by the player on turn
+      const dealing = snap.view.waiting_for === "deal" && snap.chance && Number.isInteger(snap.chance.seat);
+      const turn = dealing ? snap.chance.seat : snap.view.turn;
       const who = Number.isInteger(turn) ? player(turn) : null;
       if (who) chip.append(el("i", { class: "dot", style: `background:${who.colour}` }));
-      chip.append(el("span", { text: who ? t("drawing", { name: who.name }) : t("chance") }));
+      chip.append(el("span", { text: who ? t(dealing ? "dealing" : "drawing", { name: who.name }) : t("chance") }));
       return;
     }
     if (sevenFirst()) {  // whoever holds 7♥ starts: the referee cannot know who
@@ -302,6 +304,11 @@ const Kortbord = (() => {
     const game = snap.table.game;
     if (!moves.length) {
       if (snap.chance && snap.chance.mine) return;
+      if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
+        // a card only its owner may see (dealt, drawn into a hand): entered on that phone
+        box.append(el("p", { class: "muted", text: t("card_on_phone", { name: player(snap.chance.seat).name }) }));
+        return;
+      }
       const who = snap.to_move >= 0 ? player(snap.to_move).name : null;
       const watching = snap.table.source !== "none";
       const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
