@@ -177,16 +177,20 @@ _RANK_ALIASES = {
 }  # fmt: skip
 for _r in RANKS[1:10]:
     _RANK_ALIASES[_r] = _r
-_SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+# Suits after the rank, international and Nordic: R = ruter/ruder (diamonds), K =
+# kløver/klør/klöver (clubs); S and H are spar/spader and hjerter/hjärter in every language.
+_SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "R": "D", "K": "C",
+                 "♠": "S", "♥": "H", "♦": "D", "♣": "C",
                  "♤": "S", "♡": "H", "♢": "D", "♧": "C"}  # fmt: skip
-_STD_RE = re.compile(r"^(10|[2-9]|KN|[AEJQDKBT1])([SHDC♠♥♦♣♤♡♢♧])$")
+_STD_RE = re.compile(r"^(10|[2-9]|KN|[AEJQDKBT1])([SHDCRK♠♥♦♣♤♡♢♧])$")
 
 
 def parse_card(text: str) -> Card:
     """Parse a card code, forgivingly.
 
     Accepts lower case, ``T`` for 10, suit symbols (also as a phone's emoji, ``♥️``), Nordic
-    index letters (``E`` ace, ``Kn``/``B`` jack, ``D`` queen), ``JK``/``joker`` (also
+    index letters (``E`` ace, ``Kn``/``B`` jack, ``D`` queen) and suit letters (``R`` ruter,
+    ``K`` kløver: ``7R``, ``DK``), ``JK``/``joker`` (also
     ``JK-1``), ``SB1``–``SB12``, ``SBW``. Raises :class:`CardError` naming the input for
     anything else.
     """

@@ -36,6 +36,10 @@ from referee.cards import (
         ("DS", "QS"),  # dame
         ("DD", "QD"),
         ("KD", "KD"),
+        ("7R", "7D"),  # ruter / ruder
+        ("DK", "QC"),  # dame kløver / klør / klöver
+        ("KK", "KC"),
+        ("KnR", "JD"),
         ("JK", "JK"),
         ("joker", "JK"),
         ("JK-1", "JK"),

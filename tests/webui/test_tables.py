@@ -254,6 +254,8 @@ def test_a_team_match_is_scored_by_team(app, client, make_table):
     assert "<th>Anna &amp; Cy</th><th>Bo &amp; Di</th>" in page
     svg = client.get(f"/matches/{t['id']}/chart.svg").get_data(as_text=True)
     assert svg.count("<polyline") == 2 and f"Anna &amp; Cy {points[0]}<" in svg
+    nb = client.get(f"/matches/{t['id']}/chart.svg", headers={"Accept-Language": "nb"})
+    assert 'aria-label="Først til 100"' in nb.get_data(as_text=True)
     listed = client.get("/matches").get_data(as_text=True)
     assert f"Anna &amp; Cy {points[0]} · Bo &amp; Di {points[1]} / 100" in listed
 

@@ -21,7 +21,12 @@ def side_names(names: list[str], match: dict[str, Any]) -> list[str]:
 
 
 def race_svg(
-    names: list[str], colours: list[str], match: dict[str, Any], width: int = 640, height: int = 300
+    names: list[str],
+    colours: list[str],
+    match: dict[str, Any],
+    width: int = 640,
+    height: int = 300,
+    label: str | None = None,
 ) -> str:
     """Draw the race to the target: one line of running totals per side (a player, or a
     team in team play: partners score alike), the target dashed."""
@@ -41,7 +46,7 @@ def race_svg(
 
     parts = [
         f'<svg class="race" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="race to {target}" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-label="{escape(label or f"Race to {target}")}" xmlns="http://www.w3.org/2000/svg">',
         f'<rect x="{left}" y="{up}" width="{w}" height="{h}" class="plot"/>',
     ]
     step = 100 if target >= 300 else 50 if target >= 100 else 10
@@ -90,6 +95,13 @@ def race_svg(
     return "".join(parts)
 
 
+def _race_label(match: dict[str, Any]) -> str:
+    """The chart's name for a screen reader, in the page's language ("Først til 500")."""
+    from webui import i18n
+
+    return i18n.translator(i18n.current_language())("Race to {n}", n=match["target"])
+
+
 def _match(table_id: str):
     rt = hub().get(table_id)
     access.require_view(rt.table)
@@ -124,7 +136,7 @@ def page(table_id: str):
         match=match,
         sides=side_names(names, match),
         winner_names=[names[s] for s in match["winners"]],
-        chart=race_svg(names, colours, match),
+        chart=race_svg(names, colours, match, label=_race_label(match)),
     )
 
 
@@ -141,7 +153,7 @@ def chart(table_id: str):
     rt, match = _match(table_id)
     colours = [p["colour"] for p in rt.table["players"]]
     return Response(
-        race_svg(rt.names, colours, match),
+        race_svg(rt.names, colours, match, label=_race_label(match)),
         mimetype="image/svg+xml",
         headers={"Cache-Control": "no-store"},
     )
