@@ -48,7 +48,13 @@ COLOUR_NAMES = {
     "hvit": "#e5e7eb",
     "hvid": "#e5e7eb",
     "vit": "#e5e7eb",
+    "lila": "#7c3aed",
+    "lyserød": "#db2777",
+    "turkis": "#0891b2",
+    "turkos": "#0891b2",
 }
+COLOURS_SAID = ("red", "blue", "green", "yellow", "purple", "pink", "teal", "orange", "grey",
+                "black", "white")  # fmt: skip
 COLOURS = (
     "#d62828",
     "#1d4ed8",
@@ -152,8 +158,7 @@ def _colours(form: dict[str, Any], count: int) -> list[str]:
             colour = word
         if colour is None:
             raise SetupError(
-                f"unknown colour {word[:20]!r}; use #rrggbb or one of "
-                + ", ".join(n for n in list(COLOUR_NAMES)[:12] if n != "gray")
+                f"unknown colour {word[:20]!r}; use #rrggbb or one of " + ", ".join(COLOURS_SAID)
             )
         chosen.append(colour)
     if len(chosen) > count:

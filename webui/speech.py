@@ -58,6 +58,8 @@ def say_known(sentences: list[tuple[str, str]], text: str, t) -> str | None:
             parts = {k: _decimal(v, t) for k, v in m.groupdict().items()}
             if parts.get("cards"):
                 parts["cards"] = _listing(parts["cards"], t)
+            if parts.get("colours"):  # the colour names a page's language knows
+                parts["colours"] = ", ".join(t(c) for c in parts["colours"].split(", "))
             return t(key, **parts)
     return None
 
@@ -616,8 +618,8 @@ _SETUP_SENTENCES = [
         "the name {name}… is longer than {n} characters",
     ),
     (
-        rf"unknown colour (?P<word>{_QUOTED}); use #rrggbb or one of (?P<names>.+)",
-        "unknown colour {word}; use #rrggbb or one of {names}",
+        rf"unknown colour (?P<word>{_QUOTED}); use #rrggbb or one of (?P<colours>.+)",
+        "unknown colour {word}; use #rrggbb or one of {colours}",
     ),
     (r"(?P<n>\d+) colours for (?P<count>\d+) tokens", "{n} colours for {count} tokens"),
     _literal("every token needs a different colour"),

@@ -1002,3 +1002,15 @@ def test_a_camera_address_refused_comes_back_on_the_form_in_the_pages_language(c
     r = client.post("/api/tables", json={**form, "source": "webcam", "webcam_index": "99"})
     assert r.status_code == 400 and r.get_json()["error"] == "webcam index must be 0–16, not '99'"
     assert client.get("/api/tables").get_json()["tables"] == []
+
+
+def test_token_colours_in_the_pages_language(client):
+    sv = {"Accept-Language": "sv"}
+    body = {"game": "stigespill", "players": 2, "colours": "lila, turkos"}
+    assert client.post("/api/tables", json=body, headers=sv).status_code == 201
+    r = client.post("/api/tables", json={**body, "colours": "brun"}, headers=sv)
+    assert r.status_code == 400
+    assert r.get_json()["error"] == (
+        "okänd färg 'brun'; använd #rrggbb eller en av röd, blå, grön, gul, lila, rosa, turkos, "
+        "orange, grå, svart, vit"
+    )
