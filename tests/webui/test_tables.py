@@ -258,6 +258,8 @@ def test_a_team_match_is_scored_by_team(app, client, make_table):
     assert 'aria-label="Først til 100"' in nb.get_data(as_text=True)
     listed = client.get("/matches").get_data(as_text=True)
     assert f"Anna &amp; Cy {points[0]} · Bo &amp; Di {points[1]} / 100" in listed
+    home = client.get("/").get_data(as_text=True)  # who plays, and what the table waits for
+    assert "Anna, Bo, Cy, Di · game 1 · the next game waits" in home
 
 
 @pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
