@@ -61,8 +61,12 @@ def plan_hint(rules: SkipBo, state: SkipBoState, seat: int) -> Hint:
     if plan:
         stock_plays = sum(1 for m in plan if m.source == "stock")
         first = plan[0]
-        why = f"{len(plan)} play{'s' if len(plan) > 1 else ''}" + (
-            f", {stock_plays} from the stock" if stock_plays else ""
+        # what the count is: the plan this first play opens (a bare "4 plays" puzzled)
+        why = (
+            f"the first of {len(plan)} plays"
+            + (f", {stock_plays} of them from the stock" if stock_plays else "")
+            if len(plan) > 1
+            else "the one play this turn"
         )
         return Hint(
             first,

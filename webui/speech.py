@@ -495,7 +495,8 @@ _SKIPBO_PLAY = re.compile(
 )
 _SKIPBO_HINT = re.compile(
     r"play (?P<card>\S+) from the (?P<source>hand|stock|discard) onto building pile (?P<to>\d+):"
-    r" (?P<n>\d+) plays?(?:, (?P<stock>\d+) from the stock)?"
+    r" (?:the first of (?P<n>\d+) plays(?:, (?P<stock>\d+) of them from the stock)?"
+    r"|(?P<one>the one play this turn))"
 )
 # every sentence skipbo_sentence says through a variable (the literal ones are found)
 SKIPBO_KEYS = (
@@ -507,7 +508,7 @@ SKIPBO_KEYS = (
     "from the hand",
     "from the stock",
     "from the discard",
-    "{n} plays",
+    "the first of {n} plays",
 )
 
 
@@ -558,9 +559,12 @@ def skipbo_sentence(text: str, t) -> str:
         return t(text)  # a page's own words (a refusal), else unchanged
     g = m.groupdict()
     source = t(f"from the {g['source']}")
-    plays = t("{n} play" if g["n"] == "1" else "{n} plays", n=g["n"])
-    if g["stock"]:
-        plays += t(", {n} from the stock", n=g["stock"])
+    if g["one"]:
+        plays = t("the one play this turn")
+    else:
+        plays = t("the first of {n} plays", n=g["n"])
+        if g["stock"]:
+            plays += t(", {n} of them from the stock", n=g["stock"])
     return t(
         "play {card} {source} onto building pile {n}: {plays}",
         card=g["card"],

@@ -234,7 +234,7 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
         "which reaches 12",
         "won",
         "'s discard pile",
-        "plays, ",
+        "of them from the stock",
         "discards",
         "draws a card",
         "turns up",
