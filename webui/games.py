@@ -310,13 +310,14 @@ def moves_for(rules: Rules, state: Any, seat: int | None, open_table: bool) -> l
 
 # ---- words ---------------------------------------------------------------------------
 def pretty(code: str) -> str:
-    """Return a card code as players write it: ``Q♥``, ``10♠``, ``Joker``, ``SB 7``, ``SB ★``."""
+    """Return a card code as players write it: ``Q♥``, ``10♠``, ``Joker``, ``7`` (Skip-Bo),
+    ``Skip-Bo`` (the wild, as the referee's sentences and the card itself name it)."""
     try:
         c = parse_card(code)
     except (CardError, TypeError):
         return str(code)
     if c.kind == "skipbo":
-        return "★" if c.value == 0 else str(c.value)
+        return "Skip-Bo" if c.value == 0 else str(c.value)
     return c.pretty
 
 

@@ -433,11 +433,11 @@ def test_a_team_plays_labels_say_whose_pile():
     names = ["Anna", "Bo", "Cy", "Di"]
     play = {"kind": "play", "source": "stock", "card": "SBW", "pile": 0}
     en, da = i18n.translator("en"), i18n.translator("da")
-    assert games.move_label(rules, play, en, names) == "★ from stock → pile 1"
+    assert games.move_label(rules, play, en, names) == "Skip-Bo from stock → pile 1"
     partner = {**play, "owner": 2}
-    assert games.move_label(rules, partner, en, names) == "★ from the stock of Cy → pile 1"
-    assert games.move_label(rules, partner, da, names) == "★ fra Cys grundbunke → bunke 1"
+    assert games.move_label(rules, partner, en, names) == "Skip-Bo from the stock of Cy → pile 1"
+    assert games.move_label(rules, partner, da, names) == "Skip-Bo fra Cys grundbunke → bunke 1"
     fan = {**partner, "source": "discard", "index": 1}
-    assert games.move_label(rules, fan, en, names) == "★ from discard pile 2 of Cy → pile 1"
+    assert games.move_label(rules, fan, en, names) == "Skip-Bo from discard pile 2 of Cy → pile 1"
     discard = {"kind": "discard", "card": "SB7", "pile": 3}
     assert games.move_label(rules, discard, da, names) == "Læg 7 på aflægningsbunke 4"

@@ -35,7 +35,7 @@ const Board = (() => {
     if (code === "JK") return { rank: "★", suit: "", cls: "joker", label: "★ Joker" };
     let m = /^SB(\d+|W)$/.exec(code);
     if (m) {
-      if (m[1] === "W") return { rank: "SB", suit: "", cls: "sb sb-wild", label: "SB, Skip-Bo", sb: 0 };
+      if (m[1] === "W") return { rank: "SB", suit: "", cls: "sb sb-wild", label: "Skip-Bo", sb: 0 };
       const v = +m[1];
       const band = v <= 4 ? "sb-low" : v <= 8 ? "sb-mid" : "sb-high";
       return { rank: String(v), suit: "", cls: `sb ${band}`, label: String(v), sb: v };
