@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
-from referee.cards import CardError, parse_card, parse_cards
+from referee.cards import CardError, parse_card
 from webui.speech import name_seats, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -118,10 +118,17 @@ def road_codes(raw: Any) -> list[str]:
     """Return a Stigespill road's card codes from text ("7S 8S …") or a list of codes."""
     if not isinstance(raw, str | list) or not all(isinstance(c, str) for c in raw):
         raise SetupError("road must be card codes: text like '7S 8S 9S' or a list of codes")
-    try:
-        return [c.code for c in parse_cards(raw)]
-    except CardError as e:
-        raise SetupError(f"road: {e}") from None
+    codes = [c for c in re.split(r"[\s,]+", raw) if c] if isinstance(raw, str) else raw
+    cards = []
+    for code in codes:
+        try:
+            cards.append(parse_card(code).code)
+        except CardError:  # its examples would be the referee's, Skip-Bo codes among them
+            raise SetupError(
+                f"road: unknown card code {code[:20]!r}: a road card is 7–K of a suit, e.g. 7S, "
+                "10H, QD, KC"
+            ) from None
+    return cards
 
 
 def _names(form: dict[str, Any], count: int, t=None) -> list[str]:

@@ -669,6 +669,11 @@ _CARD_CODE_PROBLEMS = [
         rf"unknown card code (?P<code>{_QUOTED}): Skip-Bo cards are SB1–SB12 and SBW",
         "unknown card code {code}: Skip-Bo cards are SB1–SB12 and SBW",
     ),
+    (
+        rf"unknown card code (?P<code>{_QUOTED}): a road card is 7–K of a suit, e\.g\. 7S, 10H,"
+        r" QD, KC",
+        "unknown card code {code}: a road card is 7–K of a suit, e.g. 7S, 10H, QD, KC",
+    ),
 ]
 _ROAD_PROBLEMS = [
     *_CARD_CODE_PROBLEMS,

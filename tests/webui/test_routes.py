@@ -785,7 +785,9 @@ def test_a_road_the_camera_cannot_read_is_typed_on_the_table_page(client):
     r = client.post(f"{url}/road", json={"road": " ".join(road[:27])})
     assert r.status_code == 400 and "missing" in r.get_json()["error"]
     r = client.post(f"{url}/road", json={"road": "7S XX"}, headers={"Accept-Language": "sv"})
-    assert r.status_code == 400 and "okänd kortkod" in r.get_json()["error"]
+    assert (
+        r.status_code == 400 and "okänd kortkod 'XX': ett vägkort är 7–K" in r.get_json()["error"]
+    )
     r = client.post(f"{url}/road", json={"road": " ".join(road)})
     assert r.status_code == 200
     snap = r.get_json()
