@@ -359,7 +359,7 @@ const Kortbord = (() => {
     if (game === "skipbo" && rest.length) {
       box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
     }
-    box.append(primary);
+    if (primary.childElementCount) box.append(primary);  // no empty row between the words and the list
     if (rest.length) {
       const list = el("div", { class: "move-list" });
       for (const m of rest) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
