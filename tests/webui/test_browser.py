@@ -393,10 +393,12 @@ def test_cards_are_named_in_words_for_screen_readers(browser, server):
     body = {"game": "sten", "players": 3, "names": "Anna, Bo, Cy", "deal": "table"}
     status, t = server.post("/api/tables", body)
     assert status == 201
+    # a letter shown stays in the name (a voice control user says what is shown): "Q", and
+    # "Anna legger 7" in order, else the shown text is the name
     for lang, slot, shown, said in (
-        ("en", "queen of spades not laid yet", "Anna lays 7♥", "Anna lays 7 of hearts"),
-        ("nb", "spar dame ikke lagt ennå", "Anna legger 7♥", "Anna legger hjerter 7"),
-        ("sv", "spader dam inte lagt än", "Anna lägger 7♥", "Anna lägger hjärter 7"),
+        ("en", "Q, queen of spades not laid yet", "Anna lays 7♥", "Anna lays 7 of hearts"),
+        ("nb", "Q, spar dame ikke lagt ennå", "Anna legger 7♥", None),
+        ("sv", "Q, spader dam inte lagt än", "Anna lägger 7♥", None),
     ):
         page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
         errors = watch_errors(page)
@@ -520,6 +522,9 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     page.click("#road-use")
     page.wait_for_function(f"{unread}.length === 0")
     assert page.locator("#moves button").count() > 0  # the first draw is offered
+    # said, and the focus goes on from the turn (the road box is drawn anew, closed)
+    page.wait_for_function("document.activeElement.id === 'turn-chip'")
+    assert page.inner_text("#toast") == "The road is set: the board shows it."
     # typed wrong (two cards swapped): put right before the first move, from the road shown
     page.click("#road-fix summary")
     page.click("#road-fix .road-typed summary")

@@ -70,10 +70,13 @@ const Board = (() => {
   const SUIT_OF = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
   const saidText = (text) => text.replace(/(10|[2-9AJQK])([♠♥♦♣])/g, (_, r, sym) => spoken(r, SUIT_OF[sym]));
 
-  // A card as a screen reader says it (a Skip-Bo card, a joker: as shown).
+  // A card as a screen reader says it (a Skip-Bo card, a joker: as shown). A letter shown on
+  // the card (Q, SB) stays in its name, as a voice control user says what they see.
   function said(code) {
     const p = parse(code);
-    return p ? p.spoken || p.label : "";
+    if (!p) return "";
+    const words = p.spoken || p.label;
+    return /[A-Z]/.test(p.rank) ? `${p.rank}, ${words}` : words;  // not in brackets: axe drops those
   }
 
   /* A playing card as an element; ``opts.small``, ``opts.onclick``, ``opts.badge``;
@@ -84,7 +87,7 @@ const Board = (() => {
     const cls = ["card", p ? p.cls : "empty", opts.small ? "small" : "", opts.cls || ""]
       .filter(Boolean).join(" ");
     const tag = opts.onclick ? "button" : "span";
-    const label = opts.label || (p ? p.spoken || p.label : opts.empty || "");
+    const label = opts.label || (p ? said(code) : opts.empty || "");
     const e = el(tag, { class: cls, type: opts.onclick ? "button" : null, title: p ? p.label : "",
       "data-code": code || "", "data-key": opts.key || null, onclick: opts.onclick || null,
       role: opts.onclick ? null : "img", "aria-label": label,

@@ -39,12 +39,14 @@ const Kortbord = (() => {
         toast(cap(data.error || `HTTP ${r.status}`), true);
         // refused: perhaps this page missed a change (a dropped live connection); catch up
         fetch(base()).then((s) => (s.ok ? s.json() : null)).then((s) => s && accept(s)).catch(() => {});
-        return;
+        return false;
       }
       selected = null;
       accept(data);
+      return true;
     } catch (e) {
       toast(String(e), true);
+      return false;
     }
   }
 
@@ -94,7 +96,8 @@ const Kortbord = (() => {
       target = found[Math.max(0, k.nth)] || found[0] || box.querySelector(focusable)
         || (onTurn && $("hand") ? $("hand").querySelector("button") : null);
     }
-    if (!target || !target.matches(focusable)) target = $("turn-chip");
+    // a control in a closed box (the road's, after it was used) cannot take the focus
+    if (!target || !target.matches(focusable) || !target.getClientRects().length) target = $("turn-chip");
     if (!target) return;
     target.focus({ preventScroll: true });
     const r = target.getBoundingClientRect();
@@ -117,8 +120,14 @@ const Kortbord = (() => {
   // a sentence starts with a capital.
   const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
-  // A button whose text shows cards ("Play Q♠") names them for a screen reader in words.
-  const spokenLabel = (text) => (Board.saidText(text) !== text ? Board.saidText(text) : null);
+  // A button whose text shows cards ("Anna lays 7♥") names them for a screen reader in words
+  // ("Anna lays 7 of hearts"), where the name still holds what is shown (a voice control
+  // user says that): else the text stays its name, its symbols said by the screen reader.
+  const plain = (text) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const spokenLabel = (text) => {
+    const said = Board.saidText(text);
+    return said !== text && ` ${plain(said)} `.includes(` ${plain(text)} `) ? said : null;
+  };
 
   // One device for everyone: the hand of the player on turn stays covered until that player
   // taps, so the others (who just passed the device) do not see it.
@@ -354,7 +363,7 @@ const Kortbord = (() => {
       const move = { kind: "go_out", cards: order, seat: snap.seat };
       primary.prepend(el("button", { class: "btn btn-big move", type: "button", "data-kind": "go_out",
         text: t("go_out", { cards: order.map(Board.pretty).join(" ") }),
-        "aria-label": t("go_out", { cards: order.map(Board.said).join(", ") }), onclick: () => ctx.play(move) }));
+        "aria-label": spokenLabel(t("go_out", { cards: order.map(Board.pretty).join(" ") })), onclick: () => ctx.play(move) }));
     }
     if (game === "skipbo" && rest.length) {
       box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
@@ -391,7 +400,11 @@ const Kortbord = (() => {
       ontoggle: () => { roadDraft.open = box.open; } },
       el("summary", { text: t("road_type") }), road,
       el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
-        onclick: () => act("road", { road: road.value }) }));
+        onclick: async () => {
+          if (!(await act("road", { road: road.value }))) return;
+          toast(t("road_set"));
+          $("turn-chip").focus();  // the road box is drawn anew (closed): go on from the turn
+        } }));
     return box;
   }
 
