@@ -629,12 +629,32 @@ def register_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", required=True, choices=("stigespill", "sten", "skipbo"))
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument(
+        "--game",
+        required=True,
+        choices=("stigespill", "sten", "skipbo"),
+        help="the game on the table (a generated video's events.json gives its set-up)",
+    )
+    p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
     p.add_argument("--json", action="store_true", help="print JSON lines")
-    p.add_argument("--fps", type=float, default=None, help="frame rate of an image folder")
-    p.add_argument("--zones", metavar="FILE", default=None, help="Skip-Bo zone map (JSON)")
-    p.add_argument("--road-shape", choices=("auto", "chain", "rows"), default="auto")
+    p.add_argument(
+        "--fps",
+        type=float,
+        default=None,
+        help="frame rate of an image folder (default: the video's own, or 10 for a folder)",
+    )
+    p.add_argument(
+        "--zones",
+        metavar="FILE",
+        default=None,
+        help="Skip-Bo zone map (JSON); without it the zones are proposed from the stock cards",
+    )
+    p.add_argument(
+        "--road-shape",
+        choices=("auto", "chain", "rows"),
+        default="auto",
+        help="Stigespill: rows read like text, or one continuous chain (default auto)",
+    )
     p.add_argument(
         "--spiral",
         choices=("clockwise", "anticlockwise"),

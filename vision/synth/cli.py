@@ -17,11 +17,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     b = dsub.add_parser("build", help="render a YOLO dataset with JSON ground truth")
     b.add_argument(
-        "--config", type=Path, help="YAML with any of these options (datasets/default.yaml)"
+        "--config",
+        type=Path,
+        help="YAML with any of these options, e.g. datasets/default.yaml (not read unless "
+        "given; options on the command line win)",
     )
     b.add_argument("--out", type=Path, help="output folder")
     b.add_argument("--images", type=int, help="number of images")
-    b.add_argument("--seed", type=int)
+    b.add_argument("--seed", type=int, help="seed of the scenes (default 0): same seed, same files")
     _common(b, defaults=False)
     b.add_argument("--targets", help=f"one of {', '.join(TARGET_NAMES)} (default cards+corners)")
     b.add_argument(
@@ -55,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "preview", help="write a contact sheet: one scene of every layout, labels drawn"
     )
     v.add_argument("--out", required=True, type=Path, help="image file (.jpg or .png)")
-    v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--seed", type=int, default=0, help="seed of the scene (default 0)")
     _common(v)
     v.add_argument("--no-labels", action="store_true", help="draw the scenes without labels")
     v.set_defaults(func=_preview)
@@ -64,7 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     vid = dsub.add_parser("video", help="render a seeded simulated game: frames + events.json")
     vid.add_argument("--game", required=True, choices=("stigespill", "sten", "skipbo"))
     vid.add_argument("--players", type=int, default=2)
-    vid.add_argument("--seed", type=int, default=0)
+    vid.add_argument(
+        "--seed", type=int, default=0, help="seed of the game and its video (default 0)"
+    )
     vid.add_argument("--out", required=True, type=Path, help="output folder")
     vid.add_argument("--policy", choices=("random", "greedy"), default="random")
     vid.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
