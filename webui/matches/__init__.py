@@ -12,7 +12,7 @@ from webui.tables import hub
 
 bp = Blueprint("matches", __name__, template_folder="templates")
 
-LABEL_GAP = 15  # px between two players' labels at the chart's right end
+LABEL_GAP = 18  # px between two players' labels at the chart's right end
 
 
 def side_names(names: list[str], match: dict[str, Any]) -> list[str]:
