@@ -55,9 +55,10 @@ class TableNotFound(LookupError):
     """No table with that id."""
 
 
-class MalformedMove(ValueError):
+class MalformedMove(IllegalMove):
     """A move the referee cannot even read (an unknown kind, a card code that is none, a
-    seat that is no number): a bad request, never a game's refusal, so no page is told."""
+    seat that is no number): a bad request (400), not a game's refusal, so no page is told.
+    Still an :class:`IllegalMove` where moves are refused alike (the camera's)."""
 
 
 def _parsed(rules: Rules, moves: list[dict[str, Any]]) -> list[Move]:
