@@ -819,6 +819,8 @@ def test_only_a_stigespill_table_with_a_camera_reads_its_road_again(client):
     snap = client.get(f"/api/tables/{t['id']}").get_json()
     assert snap["road_editable"]  # a road typed on the form may be put right too
     assert client.post(f"/api/tables/{t['id']}/road/again").status_code == 409  # no camera
+    on_phones = client.post("/api/tables", json={**body, "deal": "app"}).get_json()
+    assert "road_editable" not in client.get(f"/api/tables/{on_phones['id']}").get_json()
     t = client.post("/api/tables", json={"game": "sten", "players": 3, "source": "phone"})
     url = f"/api/tables/{t.get_json()['id']}"
     assert "road_editable" not in client.get(url).get_json()
