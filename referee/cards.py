@@ -219,11 +219,14 @@ def _parse_code(text: str) -> Card:
     raise CardError(f"unknown card code {text!r}: expected e.g. AS, 10H, QD, KC, JK, SB7 or SBW")
 
 
+def split_codes(text: str) -> list[str]:
+    """Return the codes of one string, separated by spaces or commas ("7S 8S, 9S")."""
+    return [t for t in re.split(r"[\s,]+", text) if t]
+
+
 def parse_cards(texts: str | list[str]) -> list[Card]:
     """Parse a list of codes, or one string of codes separated by spaces or commas."""
-    if isinstance(texts, str):
-        texts = [t for t in re.split(r"[\s,]+", texts) if t]
-    return [parse_card(t) for t in texts]
+    return [parse_card(t) for t in (split_codes(texts) if isinstance(texts, str) else texts)]
 
 
 # ---- decks -----------------------------------------------------------------

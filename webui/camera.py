@@ -197,6 +197,15 @@ def make_reader(
     return plain
 
 
+def open_video(spec: str) -> Any:
+    """Open a video file, or a generated video's folder (its frames, beside its events.json),
+    as a table's camera plays it."""
+    from vision.pipeline import load_events
+    from vision.sources import open_source
+
+    return open_source(load_events(spec)[1] if Path(spec).is_dir() else spec)
+
+
 class CameraHub:
     """Starts and stops the table cameras; feeds their moves to the table hub."""
 
@@ -328,10 +337,9 @@ class CameraHub:
         if source.startswith("video:"):
             if not Path(spec).exists():  # moved or deleted since the table was made
                 raise SourceError(f"cannot open video {spec!r}: no such file")
-            from vision.pipeline import load_events
-
-            spec = load_events(spec)[1] if Path(spec).is_dir() else spec
-        src = open_source(spec)
+            src = open_video(spec)
+        else:
+            src = open_source(spec)
         cam = TableCamera(
             table_id,
             src.frames,

@@ -150,12 +150,12 @@ def _first_picture(spec: str) -> None:
     from kortbord.cli import CommandError
 
     try:
-        from vision.pipeline import load_events
-        from vision.sources import SourceError, open_source
+        from vision.sources import SourceError
+        from webui.camera import open_video
     except ImportError:  # no vision layer: the table runs without its camera, and says so
         return
     try:
-        frames = open_source(load_events(spec)[1] if Path(spec).is_dir() else spec).frames()
+        frames = open_video(spec).frames()
         try:
             next(frames)
         finally:

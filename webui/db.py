@@ -263,18 +263,21 @@ class EventStore:
             conn.close()
 
     def list_tables(self) -> list[dict[str, Any]]:
-        """Return every table with its current game's number and whether it is finished."""
+        """Return every table with its current game's number, whether it is finished, and its
+        players' names in seat order (``player_names``)."""
         conn = self._conn()
         try:
             rows = conn.execute(
                 "SELECT t.id, t.name, t.game, t.match_target, t.created, t.source,"
                 " g.number, g.finished, g.result,"
-                " (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves"
+                " (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves,"
+                " (SELECT json_group_array(name) FROM (SELECT name FROM players p"
+                "  WHERE p.table_id = t.id ORDER BY seat)) AS player_names"
                 " FROM tables t JOIN games g ON g.table_id = t.id"
                 " AND g.number = (SELECT MAX(number) FROM games WHERE table_id = t.id)"
                 " ORDER BY t.created DESC"
             ).fetchall()
-            return [dict(r) for r in rows]
+            return [{**r, "player_names": json.loads(r["player_names"])} for r in map(dict, rows)]
         finally:
             conn.close()
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
-from referee.cards import CardError, parse_card
+from referee.cards import CardError, parse_card, split_codes
 from webui.speech import name_seats, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -118,7 +118,7 @@ def road_codes(raw: Any) -> list[str]:
     """Return a Stigespill road's card codes from text ("7S 8S …") or a list of codes."""
     if not isinstance(raw, str | list) or not all(isinstance(c, str) for c in raw):
         raise SetupError("road must be card codes: text like '7S 8S 9S' or a list of codes")
-    codes = [c for c in re.split(r"[\s,]+", raw) if c] if isinstance(raw, str) else raw
+    codes = split_codes(raw) if isinstance(raw, str) else raw
     cards = []
     for code in codes:
         try:
@@ -352,18 +352,17 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
         return kind
     if kind == "play":
         owner, n = move.get("owner"), move.get("index", 0) + 1
-        if names and isinstance(owner, int) and 0 <= owner < len(names):
-            # team play: one's own pile or the partner's, which may show the same card
-            src = {
-                "stock": t("the stock of {name}", name=names[owner]),
-                "discard": t("discard pile {n} of {name}", n=n, name=names[owner]),
-            }.get(move.get("source"), move.get("source"))
-        else:
-            src = {
-                "stock": t("stock"),
-                "hand": t("hand"),
-                "discard": t("discard pile {n}", n=n),
-            }.get(move.get("source"), move.get("source"))
+        # team play: one's own pile or the partner's, which may show the same card
+        whose = (
+            names[owner] if names and isinstance(owner, int) and 0 <= owner < len(names) else None
+        )
+        src = {
+            "stock": t("the stock of {name}", name=whose) if whose else t("stock"),
+            "hand": t("hand"),
+            "discard": t("discard pile {n} of {name}", n=n, name=whose)
+            if whose
+            else t("discard pile {n}", n=n),
+        }.get(move.get("source"), move.get("source"))
         return t(
             "{card} from {source} → pile {pile}",
             card=card,

@@ -35,8 +35,7 @@ def _summaries() -> list[dict[str, Any]]:
     for row in hub().store.list_tables():
         row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
         row["winner_names"] = []
-        # who plays tells one family's tables from another's (many share a game's name)
-        names = row["player_names"] = [p["name"] for p in hub().store.table(row["id"])["players"]]
+        names = row["player_names"]  # who plays tells one family's tables from another's
         winners = json.loads(row["result"]).get("winners", []) if row["result"] else []
         match = hub().match(row["id"]) if row["match_target"] and row["finished"] else None
         row["next_waits"] = match is not None and not match["over"]  # a match's game ended
