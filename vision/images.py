@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 JPEG_START, JPEG_END = b"\xff\xd8", b"\xff\xd9"
 PNG_START, PNG_END = b"\x89PNG", b"IEND\xaeB`\x82"
+
+
+NOT_AN_IMAGE = "not a readable image"
 
 
 class ImageError(ValueError):
@@ -17,11 +23,10 @@ def read_image(path: str | Path) -> tuple[Any, str | None]:
     """Return ``(BGR image, warning or None)`` for an image file; raise :class:`ImageError`
     naming why it cannot be read (missing, a folder, no permission, empty, not an image).
 
-    The warning says a JPEG or PNG is cut off: OpenCV reads such a file and greys out what
-    is missing, so a damaged photo would otherwise pass for a table with fewer cards.
+    The warning says a JPEG or PNG is cut off or damaged: OpenCV reads such a file and
+    greys out what is missing, so a damaged photo would otherwise pass for a table with
+    fewer cards.
     """
-    import cv2
-
     p = Path(path)
     try:
         with p.open("rb") as f:
@@ -38,10 +43,35 @@ def read_image(path: str | Path) -> tuple[Any, str | None]:
         raise ImageError(e.strerror or str(e)) from None
     if not head:
         raise ImageError("an empty file")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ImageError("not a readable image")
     cut = (head.startswith(JPEG_START) and not tail.endswith(JPEG_END)) or (
         head.startswith(PNG_START) and not tail.endswith(PNG_END)
     )
-    return image, "the file is cut off: part of the picture is missing" if cut else None
+    image, said = _decode(p)
+    if image is None or image.size == 0:
+        raise ImageError("the file is cut off: it cannot be read" if cut else NOT_AN_IMAGE)
+    if cut:
+        return image, "the file is cut off: part of the picture is missing"
+    if said:  # e.g. libjpeg's "Corrupt JPEG data: 12 extraneous bytes before marker 0xd9"
+        return image, f"the file is damaged ({said.splitlines()[0]})"
+    return image, None
+
+
+def _decode(path: Path) -> tuple[Any, str]:
+    """Decode ``path`` with OpenCV; return the image (None if it cannot) and what the image
+    libraries wrote to the process's stderr meanwhile. libjpeg and libpng write their own
+    lines there ("Premature end of JPEG file"), around the command's words: they are kept
+    and said as part of the command's warning instead."""
+    import cv2
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        said = caught.read().decode("utf-8", "replace").strip()
+    return image, said

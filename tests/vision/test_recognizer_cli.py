@@ -174,16 +174,24 @@ def test_train_names_bad_classifier_widths(capsys, tmp_path, widths):
     assert rc == 2 and "--classifier-widths" in err and not (tmp_path / "run").exists()
 
 
-def test_detect_names_a_folder_and_warns_of_a_cut_off_photo(fake_recognizer, tmp_path, capsys):
+def test_detect_names_a_folder_and_warns_of_a_cut_off_photo(fake_recognizer, tmp_path, capfd):
     photo = tmp_path / "photo.jpg"
     cv2.imwrite(str(photo), np.random.default_rng(1).integers(0, 255, (240, 320, 3), np.uint8))
+    data = photo.read_bytes()
     cut = tmp_path / "cut.jpg"
-    cut.write_bytes(photo.read_bytes()[: photo.stat().st_size // 2])
-    rc = main(["detect", str(tmp_path), str(cut), str(photo), "--json"])
-    out, err = capsys.readouterr()
-    assert rc == 1 and [d["image"] for d in json.loads(out)] == [str(cut), str(photo)]
+    cut.write_bytes(data[: len(data) // 2])
+    damaged = tmp_path / "damaged.jpg"  # whole, with bytes that belong nowhere before its end
+    damaged.write_bytes(data[:-2] + bytes(12) + data[-2:])
+    rc = main(["detect", str(tmp_path / "cut.jpg"), str(damaged), str(photo), "--json"])
+    rc_folder = main(["detect", str(tmp_path), "--json"])
+    out, err = capfd.readouterr()
+    images = [d["image"] for d in json.loads(out.split("\n[")[0])]
+    assert rc == 0 and rc_folder == 1 and images == [str(cut), str(damaged), str(photo)]
     assert f"{tmp_path}: a folder, not an image" in err
     assert f"{cut}: the file is cut off" in err and f"{photo}:" not in err
+    assert f"{damaged}: the file is damaged (Corrupt JPEG data" in err
+    # libjpeg's own lines are said inside the command's words, not around them
+    assert "Premature end of JPEG file" not in err and err.count("Corrupt JPEG") == 1
 
 
 def test_a_file_the_command_may_not_read_is_named_plainly(monkeypatch, images, capsys):
@@ -267,3 +275,14 @@ def test_a_label_of_a_card_at_the_pictures_edge_stays_inside_it():
     white = np.argwhere(drawn.min(axis=2) > 200)
     assert len(white) > 20  # the label, in white
     assert white[:, 1].max() < 199 and white[:, 0].min() > 0  # within the picture
+
+
+def test_a_cut_off_png_that_cannot_be_read_says_so(tmp_path, capfd):
+    from vision.images import ImageError, read_image
+
+    photo = tmp_path / "photo.png"
+    cv2.imwrite(str(photo), np.random.default_rng(2).integers(0, 255, (120, 160, 3), np.uint8))
+    photo.write_bytes(photo.read_bytes()[:2000])
+    with pytest.raises(ImageError, match="the file is cut off: it cannot be read"):
+        read_image(photo)
+    assert "libpng" not in capfd.readouterr().err

@@ -350,6 +350,10 @@ def test_match_routes_only_for_skipbo(client, make_table):
     assert body["target"] == 500 and body["totals"] == [0, 0] and body["names"] == ["Anna", "Bo"]
     assert client.get(f"/matches/{s['id']}").status_code == 200
     assert "Anna" in client.get("/matches").get_data(as_text=True)
+    assert _err(client.get("/api/matches/nosuch"), 404) == "no such match"
+    assert _err(client.get("/api/matches/nosuch", headers={"Accept-Language": "nb"}), 404) == (
+        "det finnes ingen slik turnering"
+    )
 
 
 def test_camera_routes_without_a_camera(client, make_table):

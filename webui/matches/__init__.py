@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, render_template
 
 from webui import access
-from webui.tables import hub
+from webui.tables import TableNotFound, hub
 
 bp = Blueprint("matches", __name__, template_folder="templates")
 
@@ -103,7 +103,10 @@ def _race_label(match: dict[str, Any]) -> str:
 
 
 def _match(table_id: str):
-    rt = hub().get(table_id)
+    try:
+        rt = hub().get(table_id)
+    except TableNotFound:
+        abort(404, "no such match")  # a match is a table's, but the user asked for a match
     access.require_view(rt.table)
     match = hub().match(table_id)
     if match is None:
