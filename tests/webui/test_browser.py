@@ -162,10 +162,25 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     # decides) scores only the 5s, so the points are 5s, and someone scored
     assert max(totals) > 0 and all(v % 5 == 0 for v in totals)
     shot(laptop, "skipbo-match-laptop")
+    # the chart's words are readable on a phone, and not shouted on a laptop
+    phone.goto(f"{server.base}/matches/{table_id}")
+    on_phone = phone.evaluate(CHART_TEXT_PX_JS)
+    laptop_sizes = laptop.evaluate(CHART_TEXT_PX_JS)
+    phone.go_back()
+    assert min(on_phone) >= 11.5 and max(laptop_sizes) <= 18, (on_phone, laptop_sizes)
     laptop.click("#next-game")
     laptop.wait_for_function("document.getElementById('game-no').textContent.includes('2')")
     phone.wait_for_function("document.body.dataset.moves == 0", timeout=3000)
     assert not errors, errors
+
+
+# The size in CSS pixels each word of the match chart is drawn at (the SVG is scaled to fit).
+CHART_TEXT_PX_JS = """() => {
+  const svg = document.querySelector('svg.race');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const px = (t) => parseFloat(getComputedStyle(t).fontSize) * scale;
+  return [...svg.querySelectorAll('text')].map(px);
+}"""
 
 
 BOARD_CLEAR_JS = """() => {

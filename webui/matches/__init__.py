@@ -24,8 +24,8 @@ def race_svg(
     names: list[str],
     colours: list[str],
     match: dict[str, Any],
-    width: int = 640,
-    height: int = 300,
+    width: int = 420,
+    height: int = 260,
     label: str | None = None,
 ) -> str:
     """Draw the race to the target: one line of running totals per side (a player, or a
@@ -58,8 +58,8 @@ def race_svg(
         )
     parts.append(
         f'<line x1="{left}" x2="{left + w}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
-        f'class="target"/><text x="{left + w - 4}" y="{y(target) - 6:.1f}" '
-        f'class="tick target-label" text-anchor="end">{target}</text>'
+        f'class="target"/><text x="{left + 6}" y="{y(target) - 6:.1f}" '
+        f'class="tick target-label">{target}</text>'  # the leaders' labels are at the right
     )
     for i in range(n + 1):
         parts.append(
