@@ -703,6 +703,7 @@ class Stigespill(Rules):
             "over": state.winner is not None,
         }
         if self.variant == "strategy":
+            out["hand_size"] = HAND_SIZE  # each seat's dealt cards
             if seat is not None:
                 out["hand"] = [c.code for c in state.hands[seat]]
             if self.players == 1:

@@ -402,6 +402,45 @@ def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
     assert not errors, errors
 
 
+def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
+    """Stigespill strategy with real cards: the referee takes the dealt cards seat by seat,
+    but no phone waits for its turn: each player taps their three cards at once, and each
+    phone enters its cards as the deal comes round to it."""
+    body = {"game": "stigespill", "players": 3, "names": "Anna, Bo, Cy", "variant": "strategy",
+            "deal": "table"}  # fmt: skip
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    dealt = {2: ["AS", "5H", "3C"], 1: ["2D", "6S", "AH"], 0: ["4C", "4D", "6H"]}
+    phones, errors = {}, []
+    for seat in (2, 1, 0):  # the last seat first: the deal starts at Anna
+        phone = browser.new_page(viewport=PHONE)
+        errors += watch_errors(phone)
+        phone.goto(f"{server.base}{t['players'][seat]['url']}")
+        phone.wait_for_selector("#chance .card-grid")
+        assert "3 more" in phone.inner_text("#chance")
+        if seat == 2:  # a card tapped by mistake is taken back before it is entered
+            phone.click("#chance [data-key='deal:2S']")
+            phone.click("#chance [data-key='dealt:2S']")
+            assert phone.locator("#chance [data-key='dealt:2S']").count() == 0
+        for code in dealt[seat]:
+            phone.click(f"#chance [data-key='deal:{code}']")
+        phones[seat] = phone
+    assert "noted" in phones[2].inner_text("#chance")
+    state = server.get(f"/api/tables/{t['id']}")
+    for _ in range(200):  # each phone enters its next card when the deal comes round to it
+        state = server.get(f"/api/tables/{t['id']}")
+        if state["view"]["waiting_for"] is None:
+            break
+        time.sleep(0.1)
+    assert state["view"]["waiting_for"] is None and state["view"]["hand_sizes"] == [3, 3, 3]
+    for seat, phone in phones.items():
+        token = t["players"][seat]["url"].rsplit("/", 1)[1]
+        assert sorted(server.get(f"/api/p/{token}")["view"]["hand"]) == sorted(dealt[seat])
+        phone.wait_for_selector("#chance", state="hidden")
+        phone.close()
+    assert not errors, errors
+
+
 def test_cards_are_named_in_words_for_screen_readers(browser, server):
     """A screen reader given "Q♠" spells the letter and names the symbol in its own voice's
     words: cards and the buttons that show them are named in the page's language."""

@@ -28,6 +28,8 @@ const Kortbord = (() => {
 
   function base() { return cfg.api; }
 
+  // Resolves to true (done), false (refused: the toast says why) or null (the server was not
+  // reached: nothing was done, and the toast says so).
   async function act(what, body) {
     try {
       const r = await fetch(`${base()}/${what}`, {
@@ -46,7 +48,7 @@ const Kortbord = (() => {
       return true;
     } catch (e) {
       toast(String(e), true);
-      return false;
+      return null;
     }
   }
 
@@ -275,6 +277,7 @@ const Kortbord = (() => {
     box.replaceChildren();
     const ch = snap.chance;
     const reveals = snap.moves.filter((m) => m.move.kind === "reveal");
+    if (dealAhead()) { renderDeal(box); return; }
     if (!ch || !ch.mine) { box.hidden = true; return; }
     box.append(el("p", { class: "question", text: ch.question }));
     const grid = el("div", { class: "card-grid" });
@@ -312,7 +315,7 @@ const Kortbord = (() => {
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
     const game = snap.table.game;
     if (!moves.length) {
-      if (snap.chance && snap.chance.mine) return;
+      if ((snap.chance && snap.chance.mine) || dealAhead()) return;
       if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
         // a card only its owner may see (dealt, drawn into a hand): entered on that phone
         box.append(el("p", { class: "muted", text: t("card_on_phone", { name: player(snap.chance.seat).name }) }));
@@ -660,6 +663,63 @@ const Kortbord = (() => {
         }
       }
     });
+  }
+
+  // ---- a Stigespill strategy deal with real cards: each phone notes its whole hand -----
+  // The referee takes the dealt cards seat by seat, round by round; a phone need not wait for
+  // the deal to come round: its player taps all their cards at once, the phone keeps them and
+  // enters each when the deal reaches its seat.
+  const dealKey = () => `kortbord-deal-${location.pathname}-${snap.table.number}`;
+  const loadDeal = () => JSON.parse(localStorage.getItem(dealKey()) || "[]");
+  const saveDeal = (codes) => localStorage.setItem(dealKey(), JSON.stringify(codes));
+  let dealSending = false;
+
+  function dealAhead() {
+    // a phone's own hand (a solo player's page shows every hand and is dealt to in turn)
+    return cfg.mode === "player" && snap.view.waiting_for === "deal" && Array.isArray(snap.view.hand)
+      && !snap.view.hands;
+  }
+
+  function renderDeal(box) {
+    const hand = snap.view.hand;
+    const noted = loadDeal().filter((c) => !hand.includes(c));
+    const left = snap.view.hand_size - hand.length - noted.length;
+    const mine = snap.chance && snap.chance.mine;
+    if (mine && noted.length && !dealSending) sendDealt(noted[0]);
+    box.append(el("p", { class: "question", text: left > 0 ? t("deal_tap", { n: left }) : t("deal_noted") }));
+    if (noted.length) {
+      const row = el("div", { class: "card-grid noted" });
+      for (const code of noted) {
+        row.append(Board.card(code, { small: true, cls: "selected", pressed: true, key: `dealt:${code}`,
+          onclick: () => { saveDeal(noted.filter((c) => c !== code)); render(); } }));
+      }
+      box.append(el("p", { class: "small muted", text: t("deal_take_back") }), row);
+    }
+    if (left > 0) {
+      // the cards this phone may have been dealt: the die cards it holds or noted are not
+      const grid = el("div", { class: "card-grid" });
+      for (const s of ["S", "H", "D", "C"]) for (const r of ["A", "2", "3", "4", "5", "6"]) {
+        const code = r + s;
+        if (hand.includes(code) || noted.includes(code)) continue;
+        grid.append(Board.card(code, { small: true, pressed: false, key: `deal:${code}`,
+          onclick: () => { saveDeal([...noted, code]); render(); } }));
+      }
+      box.append(grid);
+    }
+    if (mine && !noted.length) {
+      box.append(el("button", { class: "btn", type: "button", id: "draw-app", text: t("draw_app"),
+        onclick: () => act("draw", {}) }));
+    }
+    box.hidden = false;
+  }
+
+  async function sendDealt(code) {
+    dealSending = true;
+    const done = await act("moves", { move: { kind: "reveal", card: code } });
+    dealSending = false;
+    // entered, or refused (the toast says why: tap the card again); kept while unreachable
+    if (done !== null) saveDeal(loadDeal().filter((c) => c !== code));
+    render();
   }
 
   // ---- a hand the referee does not know (real cards): the player's own notes ----------
