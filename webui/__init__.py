@@ -39,7 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE=str(data_dir / "kortbord.sqlite3"),
         LAN=False,
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,  # a phone photo; nothing larger is accepted
-        SSE_HEARTBEAT_S=15.0,
+        SSE_HEARTBEAT_S=10.0,  # a page that hears nothing for 2.5 of these reconnects
         CAMERA=True,
     )
     if test_config:

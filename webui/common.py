@@ -51,6 +51,20 @@ def json_body() -> dict[str, Any]:
     return data
 
 
+def optional_json_body() -> dict[str, Any]:
+    """Return the request's JSON object, or ``{}`` for a request without a body."""
+    return json_body() if request.get_data() else {}
+
+
+def position_from_body(data: dict[str, Any]) -> str | None:
+    """Return the position a page's change was made on (its snapshot's ``position``), if
+    sent; 400 if it is not such a text. The table refuses the change if it has moved on."""
+    position = data.get("position")
+    if position is not None and not (isinstance(position, str) and len(position) <= 64):
+        abort(400, "'position' must be the text of a snapshot's 'position'")
+    return position
+
+
 def moves_from_body(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the moves of ``{"move": {...}}`` or ``{"moves": [{...}, ...]}``; 400 otherwise."""
     if "moves" in data:

@@ -91,7 +91,7 @@ def sse_stream(
             try:
                 sub.queue.get(timeout=heartbeat_s)
             except queue.Empty:
-                yield ": keep-alive\n\n"
+                yield "event: ping\ndata: {}\n\n"  # an event, not a comment: pages watch for it
                 continue
             # Coalesce a burst of changes into one render of the newest state.
             while True:

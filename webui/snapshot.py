@@ -54,6 +54,7 @@ def snapshot(
         },
         "seat": seat,
         "version": rt.version,
+        "position": rt.position,  # sent back with a change: it is made on this position
         "moves_made": len(rt.moves),
         "view": view,
         "to_move": on,

@@ -7,10 +7,12 @@ move with the referee, commits it, updates the in-memory states, then wakes ever
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,6 +53,14 @@ def _road_read(rt: Runtime) -> None:
         raise IllegalMove("the camera has not read the road yet: lay it out where it sees it")
 
 
+class Moved(IllegalMove):
+    """A page's change made on a position the table has left (another device moved first, or
+    a tap arrived twice): refused, told only to its sender."""
+
+
+MOVED = "the table moved on before your tap arrived: look at the board and tap again"
+
+
 class TableNotFound(LookupError):
     """No table with that id."""
 
@@ -82,7 +92,9 @@ class Runtime:
     moves: list[dict[str, Any]]  # {"move": json, "source": str}
     redo: list[dict[str, Any]]
     finished: bool = False
-    version: int = 0
+    # Each change wakes the pages with a higher version; it starts from the clock (µs), so a
+    # page open across a server restart never takes an older snapshot for a newer one.
+    version: int = field(default_factory=lambda: time.time_ns() // 1000)
     prompt: dict[str, Any] | None = None  # "out of sync — please confirm", from the camera
     # The last refused move ({"error"}) or what to check ({"check"}), shown until the next change
     notice: dict[str, Any] | None = None
@@ -92,6 +104,17 @@ class Runtime:
     @property
     def state(self) -> Any:
         return self.states[-1]
+
+    @property
+    def position(self) -> str:
+        """Name the position of the game: a page sends the one it showed with a change."""
+        last = json.dumps(self.moves[-1]["move"], sort_keys=True) if self.moves else ""
+        return f"{self.number}.{len(self.moves)}.{zlib.crc32(last.encode()):08x}"
+
+    def expect(self, position: str | None) -> None:
+        """Refuse a change made on another position than this (``None``: no check)."""
+        if position is not None and position != self.position:
+            raise Moved(MOVED)
 
     @property
     def names(self) -> list[str]:
@@ -236,8 +259,10 @@ class TableHub:
         moves: list[dict[str, Any]],
         source: str = "tap",
         seat: int | None = None,
+        position: str | None = None,
     ) -> Runtime:
-        """Apply moves (JSON) made by a page (``seat`` None: the table's page) all or none.
+        """Apply moves (JSON) made by a page (``seat`` None: the table's page) all or none,
+        on the ``position`` the page showed (``None``: whatever the table shows now).
 
         Raises :class:`IllegalMove` with the referee's reason; nothing is written then.
         """
@@ -246,6 +271,7 @@ class TableHub:
         if len(moves) > MAX_BATCH:
             raise IllegalMove(f"at most {MAX_BATCH} moves at once, not {len(moves)}")
         with self._locked(table_id) as rt:
+            rt.expect(position)
             _road_read(rt)
             state = rt.state
             accepted = []
@@ -299,9 +325,12 @@ class TableHub:
         rt.prompt = None
         self._publish(rt)
 
-    def resolve_chance(self, table_id: str, seat: int | None = None) -> Runtime:
+    def resolve_chance(
+        self, table_id: str, seat: int | None = None, position: str | None = None
+    ) -> Runtime:
         """Let the app draw the pending chance cards (a virtual deck), as the page may."""
         with self._locked(table_id) as rt:
+            rt.expect(position)
             _road_read(rt)
             state = rt.state
             if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
@@ -322,9 +351,10 @@ class TableHub:
             self._commit(rt, accepted, "app")
             return rt
 
-    def undo(self, table_id: str) -> Runtime:
+    def undo(self, table_id: str, position: str | None = None) -> Runtime:
         """Take back the last action: the last player's move and the cards drawn after it."""
         with self._locked(table_id) as rt:
+            rt.expect(position)
             if not rt.moves:
                 raise IllegalMove("nothing to undo")
             k = len(rt.moves) - 1
@@ -345,9 +375,10 @@ class TableHub:
             self._publish(rt)
             return rt
 
-    def redo(self, table_id: str) -> Runtime:
+    def redo(self, table_id: str, position: str | None = None) -> Runtime:
         """Re-apply the last undone action (a move and the cards drawn after it)."""
         with self._locked(table_id) as rt:
+            rt.expect(position)
             if not rt.redo:
                 raise IllegalMove("nothing to redo")
             state = rt.state
@@ -376,12 +407,18 @@ class TableHub:
             self._publish(rt)
             return rt
 
-    def next_game(self, table_id: str, initial: dict[str, Any] | None = None) -> Runtime:
+    def next_game(
+        self,
+        table_id: str,
+        initial: dict[str, Any] | None = None,
+        position: str | None = None,
+    ) -> Runtime:
         """Start the table's next game (the next game of the match for Skip-Bo).
 
         ``initial`` starts it from a given state (JSON) instead of a fresh deal.
         """
         with self._locked(table_id) as rt:
+            rt.expect(position)
             if not rt.rules.is_over(rt.state):
                 raise IllegalMove("finish this game first (or undo back to its start)")
             match = self.match(table_id)

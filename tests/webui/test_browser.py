@@ -746,3 +746,101 @@ def test_skipbo_teams_show_who_partners_whom(browser, server):
         seat = int(row.get_attribute("data-seat"))
         assert f"team with {names[partners[seat]]}" in row.inner_text()
     page.close()
+
+
+def test_a_tap_made_twice_on_a_slow_network_is_one_move(browser, server):
+    """While a change is on its way a second tap sends nothing; and what the page sends
+    names the position it showed, so a copy that arrives anyway never becomes another move."""
+    status, t = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "app"})
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    sent = []
+
+    def slowly(route):  # a phone on a slow network: each change is answered after 1.5 s
+        sent.append(route.request.post_data_json)
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route("**/api/tables/*/moves", slowly)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#moves button.move[data-kind=draw]")
+    # impatient: the second tap comes while the first is on its way
+    page.evaluate("""() => {
+      const draw = document.querySelector("#moves button.move[data-kind=draw]");
+      draw.click();
+      draw.click();
+    }""")
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=5000)  # draw, card
+    assert len(sent) == 1 and sent[0]["position"].startswith("1.0.")
+    assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 2
+    # the copy a browser might send again is refused, in the page's words
+    status, body = server.post(f"/api/tables/{t['id']}/moves", sent[0])
+    assert status == 409 and "moved on" in body["error"]
+    assert not page.locator("#toast.bad").count() and not errors, errors
+    page.close()
+
+
+HIDE_JS = """() => {  // what a browser does to a tab in the background
+  Object.defineProperty(document, "hidden", { value: true, configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_tabs_in_the_background_leave_the_connections_to_the_tab_in_use(browser, server):
+    """A browser keeps six connections to a server, and each page's live updates hold one: a
+    table page and five players' pages in one browser made the table page's taps wait. A
+    hidden tab lets go of its connection, and catches up when it is shown again."""
+    status, t = server.post("/api/tables", {"game": "stigespill", "players": 5, "deal": "app"})
+    assert status == 201
+    ctx = browser.new_context(viewport=PHONE)
+    players = []
+    for p in t["players"]:
+        page = ctx.new_page()
+        page.goto(f"{server.base}{p['url']}")
+        page.evaluate(HIDE_JS)
+        players.append(page)
+    table = ctx.new_page()
+    errors = watch_errors(table)
+    table.goto(f"{server.base}{t['url']}", timeout=5000)
+    table.locator("#moves button.move[data-kind=draw]").click()
+    table.wait_for_function("document.body.dataset.moves == 2", timeout=3000)
+    # shown again, a player's tab reconnects and shows the draw made meanwhile
+    shown = players[0]
+    shown.evaluate("""() => {
+      Object.defineProperty(document, "hidden", { value: false, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    shown.wait_for_function("document.body.dataset.moves == 2", timeout=3000)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):
+    status, t = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "app"})
+    assert status == 201
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#moves button.move")
+    page.route("**/api/tables/*/events", lambda route: route.abort())
+    page.route("**/api/tables/*/moves", lambda route: route.abort())
+    page.evaluate(HIDE_JS)  # the phone sleeps; it wakes with no network
+    page.evaluate("""() => {
+      Object.defineProperty(document, "hidden", { value: false, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    page.wait_for_selector("#offline:not([hidden])", timeout=3000)
+    assert page.inner_text("#offline") == "Ingen forbindelse med bordet: kobler til igjen…"
+    page.locator("#moves button.move[data-kind=draw]").click()
+    page.wait_for_selector("#toast.bad")
+    assert page.inner_text("#toast").startswith("Ikke sendt: ingen forbindelse med bordet")
+    # another device draws meanwhile; the network comes back, and the page catches up
+    seen = server.get(f"/api/tables/{t['id']}")
+    draw = next(m["move"] for m in seen["moves"] if m["move"]["kind"] == "draw")
+    assert server.post(f"/api/tables/{t['id']}/moves", {"move": draw})[0] == 200
+    page.unroute("**/api/tables/*/events")
+    page.wait_for_selector("#offline", state="hidden", timeout=8000)
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=3000)
+    assert not [e for e in errors if "net::ERR_FAILED" not in e], errors
+    page.close()

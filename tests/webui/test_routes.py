@@ -1022,3 +1022,49 @@ def test_token_colours_in_the_pages_language(client):
         "okänd färg 'brun'; använd #rrggbb eller en av röd, blå, grön, gul, lila, rosa, turkos, "
         "orange, grå, svart, vit"
     )
+
+
+def test_a_change_made_on_a_position_the_table_has_left_is_refused(client, make_table):
+    """A page sends the position it showed with each change: a tap that arrives twice, or
+    after another device moved, is refused (409, its sender alone is told) and never
+    becomes another move — on a one-device Skip-Bo table a second copy of a discard was
+    once the next player's discard."""
+    t = make_table("skipbo", open=True, stock=5)
+    url = f"/api/tables/{t['id']}"
+    snap = client.get(url).get_json()
+    discard = next(m["move"] for m in snap["moves"] if m["move"]["kind"] == "discard")
+    body = {"move": discard, "position": snap["position"]}
+    first = client.post(f"{url}/moves", json=body)
+    assert first.status_code == 200
+    again = client.post(f"{url}/moves", json=body, headers={"Accept-Language": "nb"})
+    assert _err(again, 409) == (
+        "bordet gikk videre før trykket ditt kom fram: se på brettet og trykk igjen"
+    )
+    after = client.get(url).get_json()
+    assert after["position"] == first.get_json()["position"] != snap["position"]
+    assert after["moves_made"] == snap["moves_made"] + 1
+    assert after["notice"] is None  # told to its sender only
+    # an undo tapped on the position before the discard takes nothing back
+    _err(client.post(f"{url}/undo", json={"position": snap["position"]}), 409)
+    assert client.get(url).get_json()["moves_made"] == after["moves_made"]
+    assert client.post(f"{url}/undo", json={"position": after["position"]}).status_code == 200
+    undone = client.get(url).get_json()
+    assert undone["moves_made"] == snap["moves_made"] and undone["position"] == snap["position"]
+    _err(client.post(f"{url}/redo", json={"position": after["position"]}), 409)
+    assert client.post(f"{url}/redo", json={"position": undone["position"]}).status_code == 200
+    # a request without a position (the API, the camera) acts on the table as it is
+    assert client.post(f"{url}/undo").status_code == 200
+    for bad in (5, "x" * 65, ["1.0.0"]):
+        _err(client.post(f"{url}/undo", json={"position": bad}), 400)
+
+
+def test_a_players_change_on_a_position_the_table_has_left_is_refused(client, make_table):
+    t = make_table("stigespill", players=2, deal="app")
+    url, mine = f"/api/tables/{t['id']}", f"/api/p/{token(t, 0)}"
+    seen = client.get(mine).get_json()
+    draw = next(m["move"] for m in seen["moves"] if m["move"]["kind"] == "draw")
+    # the table's page drew for Anna first; Anna's own tap comes on the position before it
+    assert client.post(f"{url}/moves", json={"move": draw}).status_code == 200
+    r = client.post(f"{mine}/moves", json={"move": draw, "position": seen["position"]})
+    assert "moved on" in _err(r, 409)
+    _err(client.post(f"{mine}/draw", json={"position": seen["position"]}), 409)

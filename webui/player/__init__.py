@@ -9,7 +9,13 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
 from webui import i18n
-from webui.common import json_body, moves_from_body, page_snapshot
+from webui.common import (
+    json_body,
+    moves_from_body,
+    optional_json_body,
+    page_snapshot,
+    position_from_body,
+)
 from webui.tables import hub
 
 bp = Blueprint("player", __name__, template_folder="templates")
@@ -66,8 +72,10 @@ def events(token: str):
 def play(token: str):
     """Make the player's own move(s)."""
     player = _player(token)
-    moves = moves_from_body(json_body())
-    hub().play(player["table_id"], moves, source="tap", seat=player["seat"])
+    data = json_body()
+    moves = moves_from_body(data)
+    position = position_from_body(data)
+    hub().play(player["table_id"], moves, source="tap", seat=player["seat"], position=position)
     return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
 
 
@@ -75,7 +83,8 @@ def play(token: str):
 def draw(token: str):
     """Let the app draw the card(s) this player is owed (a virtual deck)."""
     player = _player(token)
-    hub().resolve_chance(player["table_id"], seat=player["seat"])
+    position = position_from_body(optional_json_body())
+    hub().resolve_chance(player["table_id"], seat=player["seat"], position=position)
     return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
 
 

@@ -2,7 +2,8 @@
 "use strict";
 
 const Kortbord = (() => {
-  let cfg, snap, T, selected = null, source = null, toastTimer = null;
+  let cfg, snap, T, selected = null, source = null, toastTimer = null, sending = false;
+  const ANSWER_MS = 10000;  // a change not answered by then is given up (the page says so)
   const $ = (id) => document.getElementById(id);
   const el = (...a) => Board.el(...a);
 
@@ -28,37 +29,58 @@ const Kortbord = (() => {
 
   function base() { return cfg.api; }
 
-  // Resolves to true (done), false (refused: the toast says why) or null (the server was not
-  // reached: nothing was done, and the toast says so).
+  // Resolves to true (done), false (refused: the toast says why) or null (not sent: a change
+  // is already on its way, or the server was not reached, and the toast says so).
+  // Every change names the position the page showed: the server refuses it if the table has
+  // moved on (a tap that arrives twice, another device that was quicker).
   async function act(what, body) {
+    if (sending) return null;  // a second tap while the first is on its way
+    sending = true;
+    document.body.classList.add("sending");
+    const timer = new AbortController();
+    const giveUp = setTimeout(() => timer.abort(), ANSWER_MS);
     try {
       const r = await fetch(`${base()}/${what}`, {
         method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body || {}),
+        body: JSON.stringify({ ...(body || {}), position: snap.position }), signal: timer.signal,
       });
       const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
       if (!r.ok) {
         toast(cap(data.error || `HTTP ${r.status}`), true);
-        // refused: perhaps this page missed a change (a dropped live connection); catch up
-        fetch(base()).then((s) => (s.ok ? s.json() : null)).then((s) => s && accept(s)).catch(() => {});
+        catchUp();  // refused: perhaps this page missed a change (a dropped live connection)
         return false;
       }
       selected = null;
       accept(data);
       return true;
     } catch (e) {
-      toast(String(e), true);
+      // Cut off, it was not sent; else it may have been taken with its answer lost on the
+      // way: the board tells (a second tap is refused if the first one was taken).
+      const cut = !navigator.onLine || document.body.classList.contains("offline");
+      toast(t(cut ? "not_sent" : "no_answer"), cut);
+      catchUp();
       return null;
+    } finally {
+      clearTimeout(giveUp);
+      sending = false;
+      document.body.classList.remove("sending");
     }
   }
 
+  function catchUp() {
+    fetch(base()).then((s) => (s.ok ? s.json() : null)).then((s) => s && accept(s)).catch(() => {});
+  }
+
   // A snapshot of the version shown is the same snapshot (the server caches one per version):
-  // drawing it again would only replace the buttons under a finger about to tap them.
+  // drawing it again would only replace the buttons under a finger about to tap them. An
+  // older one (a live update overtaken by a change's answer) would turn the board back.
   function accept(s) {
-    if (!snap || s.table.number !== snap.table.number || s.version > snap.version || s.moves_made !== snap.moves_made) {
-      snap = s;
-      render();
-    }
+    if (snap && s.version <= snap.version) return;
+    // A tapped card stays picked through updates that change no move (the camera's state,
+    // a notice): only a new move, an undo or the next game makes it stale.
+    if (selected && (s.moves_made !== snap.moves_made || s.table.number !== snap.table.number)) selected = null;
+    snap = s;
+    render();
   }
 
   // The toast's live region is on the page from the start, so its first message is said too;
@@ -503,7 +525,7 @@ const Kortbord = (() => {
       : cam.waiting ? t("camera_waiting", { reason: cam.waiting }) : "";
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
     const img = $("camera");
-    if (img && CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) {
+    if (img && img.getAttribute("src") && CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) {
       img.src = `${img.src.split("?")[0]}?t=${Date.now()}`;
     }
     cameraState = cam.state;
@@ -588,19 +610,53 @@ const Kortbord = (() => {
   }
 
   // ---- wiring ----------------------------------------------------------------------------
+  // ---- the live connection ----------------------------------------------------------------
+  // The server sends the snapshot on every change and a "ping" when there is none (every
+  // cfg.heartbeat seconds). A connection that went quiet without closing (wifi lost, a phone
+  // asleep) is noticed when nothing arrives for two and a half heartbeats, said, and opened
+  // anew. A hidden tab lets go of its connection (a browser keeps six per server, and a tap
+  // waits behind them): it opens one again when it is shown, and the first event catches up.
+  let heard = Date.now();
+
   function connect() {
     if (!window.EventSource) return;
+    if (source) source.close();
     source = new EventSource(cfg.events);
-    source.addEventListener("snapshot", (e) => {
-      document.body.classList.remove("offline");
-      const s = JSON.parse(e.data);
-      // A tapped card stays picked through updates that change no move (the camera's state,
-      // a notice): only a new move, an undo or the next game makes it stale.
-      if (selected && (s.moves_made !== snap.moves_made || s.table.number !== snap.table.number)) selected = null;
-      snap = s;
-      render();
+    heard = Date.now();
+    source.addEventListener("snapshot", (e) => { online(true); accept(JSON.parse(e.data)); });
+    source.addEventListener("ping", () => online(true));
+    source.onerror = () => online(false);
+  }
+
+  function online(yes) {
+    if (yes) heard = Date.now();
+    if (document.body.classList.contains("offline") !== yes) return;
+    document.body.classList.toggle("offline", !yes);
+    const banner = $("offline");
+    banner.textContent = yes ? "" : t("offline");
+    banner.hidden = yes;
+    if (yes) render();  // what waited for the table (a noted dealt card) goes now
+  }
+
+  function watchConnection() {
+    if (!window.EventSource) return;
+    const quiet = Math.max(5000, (cfg.heartbeat || 15) * 2500);
+    setInterval(() => {
+      if (document.hidden || !source || Date.now() - heard < quiet) return;
+      online(false);
+      connect();  // its first event is the whole table
+    }, 1000);
+    document.addEventListener("visibilitychange", () => {
+      const cam = $("camera");  // the camera's picture holds a connection too
+      if (document.hidden) {
+        if (source) { source.close(); source = null; }
+        if (cam && cam.getAttribute("src")) { cam.dataset.stream = cam.src.split("?")[0]; cam.removeAttribute("src"); }
+      } else {
+        connect();
+        if (cam && cam.dataset.stream) cam.src = `${cam.dataset.stream}?t=${Date.now()}`;
+      }
     });
-    source.onerror = () => document.body.classList.add("offline");
+    window.addEventListener("online", connect);
   }
 
   function phoneCamera() {
@@ -685,7 +741,7 @@ const Kortbord = (() => {
     const noted = loadDeal().filter((c) => !hand.includes(c));
     const left = snap.view.hand_size - hand.length - noted.length;
     const mine = snap.chance && snap.chance.mine;
-    if (mine && noted.length && !dealSending) sendDealt(noted[0]);
+    if (mine && noted.length && !dealSending) sendDealt(noted[0]);  // cut off: when back
     box.append(el("p", { class: "question", text: left > 0 ? t("deal_tap", { n: left }) : t("deal_noted") }));
     if (noted.length) {
       const row = el("div", { class: "card-grid noted" });
@@ -714,11 +770,14 @@ const Kortbord = (() => {
   }
 
   async function sendDealt(code) {
+    if (document.body.classList.contains("offline")) return;  // sent when the table is back
+    if (sending) { setTimeout(render, 500); return; }  // after the tap on its way
     dealSending = true;
     const done = await act("moves", { move: { kind: "reveal", card: code } });
     dealSending = false;
     // entered, or refused (the toast says why: tap the card again); kept while unreachable
-    if (done !== null) saveDeal(loadDeal().filter((c) => c !== code));
+    if (done === null) return;
+    saveDeal(loadDeal().filter((c) => c !== code));
     render();
   }
 
@@ -821,7 +880,9 @@ const Kortbord = (() => {
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(render, 150);
     });
+    document.querySelector("main").prepend(el("p", { id: "offline", class: "offline-banner", role: "status", hidden: true }));
     connect();
+    watchConnection();
     phoneCamera();
     photoForm();
   }

@@ -22,7 +22,13 @@ from flask import (
 from referee import IllegalMove, RulesError
 from webui import access, games, i18n
 from webui.camera import cameras
-from webui.common import json_body, moves_from_body, page_snapshot
+from webui.common import (
+    json_body,
+    moves_from_body,
+    optional_json_body,
+    page_snapshot,
+    position_from_body,
+)
 from webui.live import sse_stream
 from webui.tables import Runtime, hub
 
@@ -128,8 +134,9 @@ def _reply(rt: Runtime):
 def play(table_id: str):
     """Make one move, or several at once (all or none), from the table's page."""
     rt = _runtime(table_id)
-    moves = moves_from_body(json_body())
-    hub().play(table_id, moves, source="tap", seat=None)
+    data = json_body()
+    moves = moves_from_body(data)
+    hub().play(table_id, moves, source="tap", seat=None, position=position_from_body(data))
     return _reply(rt)
 
 
@@ -163,7 +170,8 @@ def read_road_again(table_id: str):
 def draw(table_id: str):
     """Let the app draw the pending card(s) for the table (a virtual deck)."""
     rt = _runtime(table_id)
-    hub().resolve_chance(table_id, seat=None)
+    position = position_from_body(optional_json_body())
+    hub().resolve_chance(table_id, seat=None, position=position)
     return _reply(rt)
 
 
@@ -171,7 +179,7 @@ def draw(table_id: str):
 def undo(table_id: str):
     """Take back the last action (onto the redo stack)."""
     rt = _runtime(table_id)
-    hub().undo(table_id)
+    hub().undo(table_id, position=position_from_body(optional_json_body()))
     return _reply(rt)
 
 
@@ -179,7 +187,7 @@ def undo(table_id: str):
 def redo(table_id: str):
     """Re-apply the last undone action."""
     rt = _runtime(table_id)
-    hub().redo(table_id)
+    hub().redo(table_id, position=position_from_body(optional_json_body()))
     return _reply(rt)
 
 
@@ -187,7 +195,7 @@ def redo(table_id: str):
 def next_game(table_id: str):
     """Start the next game at this table (the next game of a Skip-Bo match)."""
     rt = _runtime(table_id)
-    hub().next_game(table_id)
+    hub().next_game(table_id, position=position_from_body(optional_json_body()))
     return _reply(rt)
 
 
@@ -207,7 +215,8 @@ def answer_prompt(table_id: str):
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(candidates):
         abort(400, f"'choice' must be a candidate number 0–{len(candidates) - 1}")
     cand = candidates[choice]
-    hub().play(table_id, cand.get("moves") or [cand["move"]], source="confirm", seat=None)
+    moves = cand.get("moves") or [cand["move"]]
+    hub().play(table_id, moves, source="confirm", seat=None, position=position_from_body(data))
     return _reply(rt)
 
 
