@@ -70,20 +70,20 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
-def error(status: int, message: str):
+def error(status: int, message: str, **more: Any):
     """Return a JSON or HTML error response naming what was wrong, in the page's language
-    where the sentence has a translation."""
+    where the sentence has a translation (``more``: further fields of the JSON)."""
     from webui.i18n import t
 
     if wants_json():
-        return jsonify({"error": t(message), "status": status}), status
+        return jsonify({"error": t(message), "status": status, **more}), status
     return render_template("error.html", status=status, message=t(message)), status
 
 
 def _register_errors(app: Flask) -> None:
     from webui import i18n, speech
     from webui.games import SetupError
-    from webui.tables import MalformedMove, Refusal, TableNotFound
+    from webui.tables import MalformedMove, Moved, Refusal, TableNotFound
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
@@ -98,6 +98,12 @@ def _register_errors(app: Flask) -> None:
         if isinstance(e, Refusal):
             return error(409, e.say(i18n.translator(i18n.current_language())))
         return error(409, str(e))
+
+    @app.errorhandler(Moved)
+    def moved(e: Moved):
+        """Answer a change made on a position the table has left with 409 and
+        ``"moved": true``: not judged, so a page may send it again on the table as it is."""
+        return error(409, str(e), moved=True)
 
     @app.errorhandler(MalformedMove)
     def malformed(e: MalformedMove):

@@ -29,8 +29,9 @@ const Kortbord = (() => {
 
   function base() { return cfg.api; }
 
-  // Resolves to true (done), false (refused: the toast says why) or null (not sent: a change
-  // is already on its way, or the server was not reached, and the toast says so).
+  // Resolves to true (done), false (refused: the toast says why) or null (not judged: a change
+  // is already on its way, the server was not reached, or the table had moved on; the
+  // toast says which).
   // Every change names the position the page showed: the server refuses it if the table has
   // moved on (a tap that arrives twice, another device that was quicker).
   async function act(what, body) {
@@ -48,7 +49,7 @@ const Kortbord = (() => {
       if (!r.ok) {
         toast(cap(data.error || `HTTP ${r.status}`), true);
         catchUp();  // refused: perhaps this page missed a change (a dropped live connection)
-        return false;
+        return data.moved ? null : false;  // made on a position left behind: not judged
       }
       selected = null;
       accept(data);
