@@ -46,8 +46,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
 
-    from webui import camera, db, i18n, tables
+    from webui import access, camera, db, i18n, tables
 
+    access.init_app(app)
     db.init_app(app)
     tables.init_app(app)
     i18n.init_app(app)

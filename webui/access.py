@@ -9,9 +9,20 @@ always needs that player's secret token.
 from __future__ import annotations
 
 import hmac
+import ipaddress
+import socket
+import threading
+import time
+from collections import deque
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import abort, current_app, request
+from flask import Flask, abort, current_app, request
+
+# What a page may be part of and load: framed by no other page, no plug-ins, no other base.
+CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
+WRONG_CODES = 10  # wrong join codes one device may try…
+WRONG_CODES_S = 300.0  # …in this many seconds; then it waits (10^6 codes: years to guess)
 
 
 def owner_cookie(table_id: str) -> str:
@@ -40,6 +51,38 @@ def is_owner(table: dict[str, Any]) -> bool:
     return _eq(request.cookies.get(owner_cookie(table["id"])), table["owner_token"])
 
 
+def at_this_computer() -> bool:
+    """Return whether the request comes from the computer Kortbord runs on."""
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+def may_choose_camera() -> bool:
+    """Return whether this request may give a table a webcam or a network stream: they are
+    the host computer's eyes (its webcam, cameras only it reaches), so in LAN mode only that
+    computer chooses them; a phone may be the camera itself."""
+    return not lan() or at_this_computer()
+
+
+def join_code_is(table: dict[str, Any], code: Any) -> bool:
+    """Return whether ``code`` is the table's join code. A wrong one counts against this
+    device, and after ``WRONG_CODES`` within ``WRONG_CODES_S`` it waits (429)."""
+    wrong: dict[str, deque[float]] = current_app.extensions["kortbord.wrong_codes"]
+    device, now = request.remote_addr or "?", time.monotonic()
+    with current_app.extensions["kortbord.wrong_codes_lock"]:
+        tries = wrong.setdefault(device, deque())
+        while tries and now - tries[0] > WRONG_CODES_S:
+            tries.popleft()
+        if len(tries) >= WRONG_CODES:
+            abort(429, "too many wrong join codes from this device: wait a few minutes")
+        if _eq(code, table["join_code"]):
+            return True
+        tries.append(now)
+        return False
+
+
 def may_view(table: dict[str, Any]) -> bool:
     """Return whether this request may open the table's page and API."""
     if not lan() or is_owner(table):
@@ -49,7 +92,62 @@ def may_view(table: dict[str, Any]) -> bool:
         or request.headers.get("X-Join-Code")
         or request.cookies.get(join_cookie(table["id"]))
     )
-    return _eq(code, table["join_code"])
+    return bool(code) and join_code_is(table, code)
+
+
+def may_list(table: dict[str, Any]) -> bool:
+    """Return whether the home and match lists show this table to this request: in LAN mode
+    only to this computer, its host and those who joined it (names stay in the family)."""
+    if not lan() or at_this_computer() or is_owner(table):
+        return True
+    return _eq(request.cookies.get(join_cookie(table["id"])), table["join_code"])
+
+
+def _trusted_host(host: str) -> bool:
+    """Return whether a request's Host names this computer: an address, ``localhost``, or
+    this computer's own name (``laptop``, ``laptop.local``, ``laptop.lan``…). A web page
+    that points its own name at this computer (DNS rebinding) is refused."""
+    try:
+        name = (urlsplit(f"//{host}").hostname or "").rstrip(".")
+    except ValueError:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    own = socket.gethostname().split(".")[0].lower()
+    return name == "localhost" or name.endswith(".localhost") or name.split(".")[0] == own
+
+
+def init_app(app: Flask) -> None:
+    """Guard every request: a trusted host name, and changes only from the app's own pages
+    (or from programs, which send no ``Origin``); a page on another site, or on another
+    port of this computer (cookies do not tell ports apart), changes nothing."""
+    app.extensions["kortbord.wrong_codes"] = {}
+    app.extensions["kortbord.wrong_codes_lock"] = threading.Lock()
+
+    @app.before_request
+    def guard():
+        if not _trusted_host(request.host):
+            abort(400, "open Kortbord by this computer's address or name")
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            origin = request.headers.get("Origin")
+            fetch_site = request.headers.get("Sec-Fetch-Site")
+            if (origin and origin != request.host_url.rstrip("/")) or fetch_site in (
+                "cross-site",
+                "same-site",
+            ):
+                abort(403, "a change must come from Kortbord's own pages")
+
+    @app.after_request
+    def protect(response):
+        headers = response.headers
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("X-Frame-Options", "DENY")  # no page of another site frames a table
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
 
 def require_view(table: dict[str, Any]) -> None:

@@ -426,7 +426,7 @@ def say_camera(message: str, t) -> str:
     return message if said is None else said
 
 
-NOT_A_PICTURE = "That file is not a picture I can read."
+NOT_A_PICTURE = "That file is not a picture I can read (a JPEG or PNG)."
 EMPTY_PHOTO = "the photo is empty"
 TOO_MANY_PIXELS = "The picture has too many pixels: at most 100 million."
 # a 200 MP phone photo's bytes fit the 8 MB limit only heavily shrunk
@@ -462,13 +462,18 @@ def picture_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+_DECODING = threading.BoundedSemaphore(2)  # pictures decoded at once: up to 300 MB each
+
+
 def decode_picture(data: bytes) -> tuple[Any, str | None]:
     """Return the BGR image ``(h, w, 3)`` in a picture's bytes (JPEG, PNG…) and ``None``,
     or ``(None, why not)``: empty, not a picture, or no OpenCV to read it."""
     if not data:
         return None, EMPTY_PHOTO
     size = picture_size(data)
-    if size is not None and size[0] * size[1] > MAX_PICTURE_PIXELS:
+    if size is None:  # other formats and damaged headers decode to who knows how many pixels
+        return None, NOT_A_PICTURE
+    if size[0] * size[1] > MAX_PICTURE_PIXELS:
         return None, TOO_MANY_PIXELS
     try:
         import cv2
@@ -476,7 +481,8 @@ def decode_picture(data: bytes) -> tuple[Any, str | None]:
     except ImportError:
         return None, NO_RECOGNIZER
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        with _DECODING:
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error:
         image = None
     return (None, NOT_A_PICTURE) if image is None else (image, None)

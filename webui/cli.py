@@ -70,7 +70,12 @@ def lan_address() -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    class Handler(WSGIRequestHandler):
+        # A connection that sends nothing (nor reads) for this long is closed: a guest's
+        # half-sent requests would otherwise hold a thread and a file each, for ever.
+        timeout = 30
 
     from kortbord.cli import CommandError
     from webui import create_app, default_data_dir
@@ -103,7 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CommandError(f"--host {host!r}: {(e.strerror or str(e)).lower()}") from None
     try:
-        server = make_server(host, args.port, app, threaded=True)
+        server = make_server(host, args.port, app, threaded=True, request_handler=Handler)
     except OSError as e:  # a port in use, a --host that is no address here
         why = e.strerror or str(e)
         raise CommandError(f"cannot listen on --host {host} --port {args.port}: {why}") from None

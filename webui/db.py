@@ -269,6 +269,7 @@ class EventStore:
         try:
             rows = conn.execute(
                 "SELECT t.id, t.name, t.game, t.match_target, t.created, t.source,"
+                " t.owner_token, t.join_code,"
                 " g.number, g.finished, g.result,"
                 " (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves,"
                 " (SELECT json_group_array(name) FROM (SELECT name FROM players p"

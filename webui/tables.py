@@ -152,7 +152,7 @@ class TableHub:
         ``initial`` starts from a given state (JSON), e.g. a recorded video's set-up.
         """
         rules = make_rules(setup.game, **setup.config)
-        seed = secrets.randbelow(2**31)
+        seed = secrets.randbits(63)
         options = setup.options
         if (
             setup.game == "stigespill"
@@ -424,7 +424,7 @@ class TableHub:
             match = self.match(table_id)
             if match is not None and match["over"]:
                 raise IllegalMove("the match is over")
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbits(63)
             rules = rt.rules if initial is not None else games.next_rules(rt.rules)
             if initial is not None:
                 state = rules.state_from_json(initial)
@@ -456,7 +456,7 @@ class TableHub:
                     "game": rt.rules.name,
                     "config": rt.rules.config,
                     "initial": initial,
-                    "seed": secrets.randbelow(2**31),
+                    "seed": secrets.randbits(63),
                 },
             )
             self.forget(table_id)

@@ -771,7 +771,7 @@ def test_a_tap_made_twice_on_a_slow_network_is_one_move(browser, server):
       draw.click();
       draw.click();
     }""")
-    page.wait_for_function("document.body.dataset.moves == 2", timeout=5000)  # draw, card
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=10000)  # draw, card
     assert len(sent) == 1 and sent[0]["position"].startswith("1.0.")
     assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 2
     # the copy a browser might send again is refused, in the page's words
@@ -802,16 +802,16 @@ def test_tabs_in_the_background_leave_the_connections_to_the_tab_in_use(browser,
         players.append(page)
     table = ctx.new_page()
     errors = watch_errors(table)
-    table.goto(f"{server.base}{t['url']}", timeout=5000)
+    table.goto(f"{server.base}{t['url']}", timeout=10000)
     table.locator("#moves button.move[data-kind=draw]").click()
-    table.wait_for_function("document.body.dataset.moves == 2", timeout=3000)
+    table.wait_for_function("document.body.dataset.moves == 2", timeout=10000)
     # shown again, a player's tab reconnects and shows the draw made meanwhile
     shown = players[0]
     shown.evaluate("""() => {
       Object.defineProperty(document, "hidden", { value: false, configurable: true });
       document.dispatchEvent(new Event("visibilitychange"));
     }""")
-    shown.wait_for_function("document.body.dataset.moves == 2", timeout=3000)
+    shown.wait_for_function("document.body.dataset.moves == 2", timeout=10000)
     assert not errors, errors
     ctx.close()
 
@@ -830,7 +830,7 @@ def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):
       Object.defineProperty(document, "hidden", { value: false, configurable: true });
       document.dispatchEvent(new Event("visibilitychange"));
     }""")
-    page.wait_for_selector("#offline:not([hidden])", timeout=3000)
+    page.wait_for_selector("#offline:not([hidden])", timeout=10000)
     assert page.inner_text("#offline") == "Ingen forbindelse med bordet: kobler til igjen…"
     page.locator("#moves button.move[data-kind=draw]").click()
     page.wait_for_selector("#toast.bad")
@@ -840,7 +840,7 @@ def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):
     draw = next(m["move"] for m in seen["moves"] if m["move"]["kind"] == "draw")
     assert server.post(f"/api/tables/{t['id']}/moves", {"move": draw})[0] == 200
     page.unroute("**/api/tables/*/events")
-    page.wait_for_selector("#offline", state="hidden", timeout=8000)
-    page.wait_for_function("document.body.dataset.moves == 2", timeout=3000)
+    page.wait_for_selector("#offline", state="hidden", timeout=10000)
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=10000)
     assert not [e for e in errors if "net::ERR_FAILED" not in e], errors
     page.close()

@@ -35,6 +35,8 @@ def _summaries() -> list[dict[str, Any]]:
     for row in hub().store.list_tables():
         row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
         row["winner_names"] = []
+        if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
+            row["player_names"] = []
         names = row["player_names"]  # who plays tells one family's tables from another's
         winners = json.loads(row["result"]).get("winners", []) if row["result"] else []
         match = hub().match(row["id"]) if row["match_target"] and row["finished"] else None
@@ -120,6 +122,11 @@ def _source(form: dict[str, Any]) -> str:
         raise games.SetupError(
             f"unknown camera source {shown}; expected one of {', '.join(SOURCES)}"
         )
+    if kind in ("webcam", "stream") and not access.may_choose_camera():
+        raise games.SetupError(
+            "a webcam or network stream is chosen on the computer Kortbord runs on; "
+            "from a phone, choose this phone's camera"
+        )
     if kind == "webcam":
         index = str(form.get("webcam_index") or "0")
         if not index.isdigit() or int(index) > 16:
@@ -127,7 +134,11 @@ def _source(form: dict[str, Any]) -> str:
         return f"webcam:{index}"
     if kind == "stream":
         url = str(form.get("stream_url") or "")
-        parsed = urlparse(url)
+        try:
+            parsed = urlparse(url)
+            parsed.port  # noqa: B018 (reading it checks it: "http://[::1" or a port of 99999)
+        except ValueError:
+            parsed = urlparse("")
         if parsed.scheme not in ("rtsp", "http", "https") or not parsed.netloc:
             raise games.SetupError(
                 f"a network stream needs an rtsp:// or http(s):// address, not {url[:200]!r}"

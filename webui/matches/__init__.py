@@ -121,6 +121,8 @@ def index():
     for row in hub().store.list_tables():
         if row["game"] != "skipbo" or not row["match_target"]:
             continue
+        if not access.may_list(row):
+            continue
         rt = hub().get(row["id"])
         match = hub().match(row["id"])
         rows.append({"rt": rt, "match": match, "sides": side_names(rt.names, match)})

@@ -67,7 +67,7 @@ def join(table_id: str):
     """Check a typed join code; remember it in a cookie."""
     rt = hub().get(table_id)
     code = (request.form.get("code") or "").strip()
-    if code != rt.table["join_code"]:
+    if not access.join_code_is(rt.table, code):
         return render_template("table/join.html", table=rt.table, wrong=True), 403
     resp = make_response(redirect(url_for("table.page", table_id=table_id)))
     resp.set_cookie(access.join_cookie(table_id), code, httponly=True, samesite="Lax")

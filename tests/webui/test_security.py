@@ -1,0 +1,169 @@
+"""A family's tables on a shared network: what a guest on the wifi, or a web page in a
+family member's browser, may not do (from an audit of LAN mode)."""
+
+from __future__ import annotations
+
+import socket
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.webui.conftest import new_table, token
+from webui import access
+
+
+def _err(r, status):
+    assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:300])
+    return r.get_json()["error"]
+
+
+def guest_of(app, addr: str = "192.168.1.23"):
+    """A client on another device of the network (the host computer's is 127.0.0.1)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = addr
+    return client
+
+
+@pytest.mark.parametrize(
+    "source",
+    [{"source": "webcam"}, {"source": "stream", "stream_url": "http://127.0.0.1:8080/cam.mjpg"}],
+)
+def test_only_the_host_computer_gives_a_table_its_webcam_or_a_stream(lan_app, source):
+    """A guest could have the laptop's webcam (or a camera only the laptop reaches) opened
+    and watch it through its own new table."""
+    guest = guest_of(lan_app)
+    said = _err(guest.post("/api/tables", json={"game": "sten", **source}), 400)
+    assert "chosen on the computer Kortbord runs on" in said
+    t = new_table(guest, "sten", source="phone")  # a phone may be the camera itself
+    r = guest.post(f"/api/tables/{t['id']}/source", json=source)
+    assert "chosen on the computer" in _err(r, 400)
+    r = guest.post("/new", data={"game": "sten", "players": "2", **source})
+    assert r.status_code == 400 and "chosen on the computer" in r.get_data(as_text=True)
+    host = lan_app.test_client()  # at the computer itself
+    assert host.post("/api/tables", json={"game": "sten", **source}).status_code == 201
+
+
+def test_join_codes_cannot_be_guessed_one_after_another(lan_app):
+    t = new_table(lan_app.test_client(), "sten")
+    guest = guest_of(lan_app)
+    wrong = [c for c in (f"{n:06d}" for n in range(20)) if c != t["join_code"]]
+    for code in wrong[: access.WRONG_CODES]:
+        _err(guest.get(f"/api/tables/{t['id']}", headers={"X-Join-Code": code}), 403)
+    # then even the right code waits, by the form, the header or the link
+    said = _err(guest.get(f"/api/tables/{t['id']}", headers={"X-Join-Code": t["join_code"]}), 429)
+    assert said == "too many wrong join codes from this device: wait a few minutes"
+    assert guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]}).status_code == 429
+    # another device of the family is not held up
+    other = guest_of(lan_app, "192.168.1.40")
+    assert (
+        other.get(f"/api/tables/{t['id']}", headers={"X-Join-Code": t["join_code"]}).status_code
+        == 200
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "ok"),
+    [
+        ("localhost", True),
+        ("127.0.0.1:5000", True),
+        ("192.168.1.5:5000", True),
+        ("[::1]:5000", True),
+        (f"{socket.gethostname().split('.')[0]}.local:5000", True),
+        ("rebind.attacker.example:5000", False),
+        ("localhost.attacker.example", False),
+    ],
+)
+def test_a_page_that_points_its_own_name_at_this_computer_is_refused(client, host, ok):
+    """DNS rebinding: a web page whose name now leads here would be this computer's own
+    page (every hand, off the LAN); only this computer's addresses and names are served."""
+    r = client.get("/api/tables", headers={"Host": host})
+    if ok:
+        assert r.status_code == 200
+    else:
+        assert _err(r, 400) == "open Kortbord by this computer's address or name"
+
+
+def test_changes_come_only_from_kortbords_own_pages(client, make_table):
+    """A page on another site, or on another port of this computer (cookies do not tell
+    ports apart), changes nothing; programs (no Origin) and the app's pages do."""
+    t = make_table("stigespill", deal="app")
+    url = f"/api/tables/{t['id']}"
+    draw = next(m["move"] for m in client.get(url).get_json()["moves"])
+    for headers in (
+        {"Origin": "http://localhost:5001"},
+        {"Origin": "http://evil.example"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Sec-Fetch-Site": "cross-site"},
+    ):
+        said = _err(client.post(f"{url}/moves", json={"move": draw}, headers=headers), 403)
+        assert said == "a change must come from Kortbord's own pages"
+        assert client.post("/new", data={"game": "sten"}, headers=headers).status_code == 403
+    assert client.get(url).get_json()["moves_made"] == 0
+    own = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    assert client.post(f"{url}/moves", json={"move": draw}, headers=own).status_code == 200
+
+
+def test_every_answer_carries_protective_headers(client, make_table):
+    t = make_table("sten")
+    for path in ("/", t["url"], f"/api/tables/{t['id']}", "/static/live.js"):
+        h = client.get(path).headers
+        assert h["X-Content-Type-Options"] == "nosniff" and h["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in h["Content-Security-Policy"]
+        assert h["Referrer-Policy"] in ("same-origin", "no-referrer")
+    assert client.get(t["players"][0]["url"]).headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_picture_whose_size_its_header_does_not_give_is_not_decoded(client, make_table):
+    """A 10 KB WebP of 16383×16383 cost the server about 1 GB; a JPEG with a stray byte
+    before its size hid 144 million pixels from the check."""
+    t = make_table("sten", source="phone")
+    url = f"/api/tables/{t['id']}/frame"
+    small = np.full((32, 32, 3), 120, np.uint8)
+    webp = cv2.imencode(".webp", small)[1].tobytes()
+    jpeg = cv2.imencode(".jpg", small)[1].tobytes()
+    sof = jpeg.index(b"\xff\xc0")
+    stray = jpeg[:sof] + b"\x00" + jpeg[sof:]
+    from webui.camera import NOT_A_PICTURE, decode_picture
+
+    for data in (webp, stray):  # a road photo, a hand photo
+        assert decode_picture(data) == (None, NOT_A_PICTURE)
+    said = _err(client.post(url, data=stray, content_type="image/jpeg"), 400)  # a camera frame
+    assert said == NOT_A_PICTURE
+    _err(client.post(url, data=jpeg, content_type="image/jpeg"), 503)  # read, had no camera
+
+
+def test_the_deal_comes_from_a_seed_too_large_to_search(app, make_table):
+    """A 31-bit seed was found again from one player's own hand in hours, and with it every
+    other hand and the draws to come."""
+    for _ in range(12):
+        make_table("skipbo")
+    seeds = [
+        g["seed"]
+        for g in app.extensions["kortbord.hub"].store._conn().execute("SELECT seed FROM games")
+    ]
+    assert max(seeds) > 2**40 and all(0 <= s < 2**63 for s in seeds)
+
+
+def test_a_guest_on_the_lan_sees_no_names_in_the_lists(lan_app):
+    host = lan_app.test_client()
+    t = new_table(host, "skipbo", match_target=100)
+    guest = guest_of(lan_app)
+    assert "Anna" in host.get("/").get_data(as_text=True)
+    assert "Anna" not in guest.get("/").get_data(as_text=True)
+    assert "Anna" not in guest.get("/matches").get_data(as_text=True)
+    guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]})  # one of the family
+    assert "Anna" in guest.get("/").get_data(as_text=True)
+    assert "Anna" in guest.get("/matches").get_data(as_text=True)
+    assert token(t, 0) not in guest.get("/").get_data(as_text=True)
+
+
+def test_a_malformed_stream_address_is_named_not_a_server_error(client):
+    for url in ("http://[::1", "http://host:99999/x", "rtsp://"):
+        said = _err(
+            client.post(
+                "/api/tables", json={"game": "sten", "source": "stream", "stream_url": url}
+            ),
+            400,
+        )
+        assert "a network stream needs" in said
