@@ -58,8 +58,9 @@ class Watchers:
         self.stop = threading.Event()
         for i in range(n):
             s = socket.create_connection(("127.0.0.1", port))
+            host = f"127.0.0.1:{port}"  # the server answers only names of this computer
             s.sendall(
-                f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode()
+                f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode()
             )
             s.setblocking(False)
             self.sel.register(s, selectors.EVENT_READ, i)
