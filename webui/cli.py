@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 import sys
+import threading
 from pathlib import Path
 
 DEFAULT_PORT = 5000
@@ -69,13 +71,47 @@ def lan_address() -> str:
         s.close()
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import WSGIRequestHandler, make_server
+PER_DEVICE = 48  # connections one other device may hold open (a browser keeps at most six)
+
+
+def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = True):
+    """Return the server's request handler class: a connection silent for 30 s is closed,
+    and one device (an address other than this computer's) holds at most ``per_device``
+    connections; more are closed unanswered. A guest's half-sent requests otherwise held a
+    thread and a file each until the server could open no more and answered nobody."""
+    from werkzeug.serving import WSGIRequestHandler
+
+    held: dict[str, int] = {}
+    lock = threading.Lock()
 
     class Handler(WSGIRequestHandler):
-        # A connection that sends nothing (nor reads) for this long is closed: a guest's
-        # half-sent requests would otherwise hold a thread and a file each, for ever.
         timeout = 30
+
+        def handle(self) -> None:
+            device = self.client_address[0]
+            with lock:
+                held[device] = n = held.get(device, 0) + 1
+            try:
+                if n <= per_device or (trust_this_computer and _loopback(device)):
+                    super().handle()
+            finally:
+                with lock:
+                    held[device] -= 1
+                    if not held[device]:
+                        del held[device]
+
+    return Handler
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
 
     from kortbord.cli import CommandError
     from webui import create_app, default_data_dir
@@ -108,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CommandError(f"--host {host!r}: {(e.strerror or str(e)).lower()}") from None
     try:
-        server = make_server(host, args.port, app, threaded=True, request_handler=Handler)
+        server = make_server(host, args.port, app, threaded=True, request_handler=request_handler())
     except OSError as e:  # a port in use, a --host that is no address here
         why = e.strerror or str(e)
         raise CommandError(f"cannot listen on --host {host} --port {args.port}: {why}") from None

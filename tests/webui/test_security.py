@@ -167,3 +167,41 @@ def test_a_malformed_stream_address_is_named_not_a_server_error(client):
             400,
         )
         assert "a network stream needs" in said
+
+
+def test_one_device_cannot_hold_every_connection(app):
+    """About 1,100 half-sent requests from one guest left the server no files to answer
+    anyone with; now a device holds a few connections, and more are closed unanswered."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from webui.cli import request_handler
+
+    server = make_server(
+        "127.0.0.1", 0, app, threaded=True,
+        request_handler=request_handler(per_device=2, trust_this_computer=False),
+    )  # fmt: skip
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_port
+
+    def get() -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(f"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            return s.recv(64)
+
+    try:
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+        for s in idle:
+            s.sendall(b"GET / HTTP/1.1\r\n")  # and then nothing
+        assert get() == b""  # a third connection of the device: closed unanswered
+        idle.pop().close()
+        for _ in range(50):  # the server notices the closed one
+            answer = get()
+            if answer:
+                break
+        assert answer.startswith(b"HTTP/1.1 200")
+        for s in idle:
+            s.close()
+    finally:
+        server.shutdown()
