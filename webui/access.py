@@ -23,6 +23,8 @@ from flask import Flask, abort, current_app, request
 CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
 WRONG_CODES = 10  # wrong join codes one device may try…
 WRONG_CODES_S = 300.0  # …in this many seconds; then it waits (10^6 codes: years to guess)
+NEW_TABLES = 20  # tables one other device may start…
+NEW_TABLES_S = 600.0  # …in this many seconds (a guest started 57–84 a second, for ever)
 
 
 def owner_cookie(table_id: str) -> str:
@@ -66,21 +68,38 @@ def may_choose_camera() -> bool:
     return not lan() or at_this_computer()
 
 
+def _recent(kind: str, within: float) -> deque[float]:
+    """Return the times of this device's recent ``kind`` (call with the lock held)."""
+    log: dict[tuple[str, str], deque[float]] = current_app.extensions["kortbord.device_log"]
+    times = log.setdefault((kind, request.remote_addr or "?"), deque())
+    while times and time.monotonic() - times[0] > within:
+        times.popleft()
+    return times
+
+
 def join_code_is(table: dict[str, Any], code: Any) -> bool:
     """Return whether ``code`` is the table's join code. A wrong one counts against this
     device, and after ``WRONG_CODES`` within ``WRONG_CODES_S`` it waits (429)."""
-    wrong: dict[str, deque[float]] = current_app.extensions["kortbord.wrong_codes"]
-    device, now = request.remote_addr or "?", time.monotonic()
-    with current_app.extensions["kortbord.wrong_codes_lock"]:
-        tries = wrong.setdefault(device, deque())
-        while tries and now - tries[0] > WRONG_CODES_S:
-            tries.popleft()
+    with current_app.extensions["kortbord.device_lock"]:
+        tries = _recent("wrong code", WRONG_CODES_S)
         if len(tries) >= WRONG_CODES:
             abort(429, "too many wrong join codes from this device: wait a few minutes")
         if _eq(code, table["join_code"]):
             return True
-        tries.append(now)
+        tries.append(time.monotonic())
         return False
+
+
+def count_new_table() -> None:
+    """Count a table started by this request; 429 when another device has started
+    ``NEW_TABLES`` within ``NEW_TABLES_S`` (this computer starts as many as it likes)."""
+    if at_this_computer():
+        return
+    with current_app.extensions["kortbord.device_lock"]:
+        started = _recent("new table", NEW_TABLES_S)
+        if len(started) >= NEW_TABLES:
+            abort(429, "too many new tables from this device: wait a few minutes")
+        started.append(time.monotonic())
 
 
 def may_view(table: dict[str, Any]) -> bool:
@@ -124,8 +143,8 @@ def init_app(app: Flask) -> None:
     """Guard every request: a trusted host name, and changes only from the app's own pages
     (or from programs, which send no ``Origin``); a page on another site, or on another
     port of this computer (cookies do not tell ports apart), changes nothing."""
-    app.extensions["kortbord.wrong_codes"] = {}
-    app.extensions["kortbord.wrong_codes_lock"] = threading.Lock()
+    app.extensions["kortbord.device_log"] = {}  # (what, address) -> times: wrong codes…
+    app.extensions["kortbord.device_lock"] = threading.Lock()
 
     @app.before_request
     def guard():

@@ -205,3 +205,12 @@ def test_one_device_cannot_hold_every_connection(app):
             s.close()
     finally:
         server.shutdown()
+
+
+def test_a_guest_cannot_start_tables_without_end(lan_app):
+    guest = guest_of(lan_app)
+    for _ in range(access.NEW_TABLES):
+        assert guest.post("/api/tables", json={"game": "sten"}).status_code == 201
+    said = _err(guest.post("/api/tables", json={"game": "sten"}), 429)
+    assert said == "too many new tables from this device: wait a few minutes"
+    assert lan_app.test_client().post("/api/tables", json={"game": "sten"}).status_code == 201

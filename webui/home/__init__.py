@@ -151,7 +151,9 @@ def _create(form: dict[str, Any]):
     if not isinstance(form.get("name") or "", str):
         abort(400, "the table name must be text")
     setup = games.parse_setup(form.get("game"), form, i18n.translator(i18n.current_language()))
-    table = hub().create(setup, source=_source(form), name=form.get("name"))
+    source = _source(form)
+    access.count_new_table()
+    table = hub().create(setup, source=source, name=form.get("name"))
     return table
 
 
