@@ -41,6 +41,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,  # a phone photo; nothing larger is accepted
         SSE_HEARTBEAT_S=10.0,  # a page that hears nothing for 2.5 of these reconnects
         CAMERA=True,
+        # further names this computer is reached by (a reverse proxy's), besides its addresses
+        HOSTS={
+            n.strip().lower() for n in os.environ.get("KORTBORD_HOSTS", "").split(",") if n.strip()
+        },
     )
     if test_config:
         app.config.update(test_config)

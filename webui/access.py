@@ -123,13 +123,16 @@ def may_list(table: dict[str, Any]) -> bool:
 
 
 def _trusted_host(host: str) -> bool:
-    """Return whether a request's Host names this computer: an address, ``localhost``, or
-    this computer's own name (``laptop``, ``laptop.local``, ``laptop.lan``…). A web page
-    that points its own name at this computer (DNS rebinding) is refused."""
+    """Return whether a request's Host names this computer: an address, ``localhost``, this
+    computer's own name (``laptop``, ``laptop.local``, ``laptop.lan``…) or a name given in
+    ``$KORTBORD_HOSTS`` (say, a reverse proxy's). A web page that points its own name at
+    this computer (DNS rebinding) is refused."""
     try:
         name = (urlsplit(f"//{host}").hostname or "").rstrip(".")
     except ValueError:
         return False
+    if name in current_app.config["HOSTS"]:
+        return True
     try:
         ipaddress.ip_address(name)
         return True
@@ -137,6 +140,18 @@ def _trusted_host(host: str) -> bool:
         pass
     own = socket.gethostname().split(".")[0].lower()
     return name == "localhost" or name.endswith(".localhost") or name.split(".")[0] == own
+
+
+def _netloc(origin: str) -> str:
+    """Return an Origin's ``host:port`` as a Host header gives it (``null`` gives ``""``)."""
+    try:
+        parts = urlsplit(origin)
+        default = {"http": 80, "https": 443}.get(parts.scheme)
+        port = parts.port
+    except ValueError:
+        return ""
+    host = parts.netloc.lower()
+    return host.rsplit(":", 1)[0] if port is not None and port == default else host
 
 
 def init_app(app: Flask) -> None:
@@ -151,9 +166,10 @@ def init_app(app: Flask) -> None:
         if not _trusted_host(request.host):
             abort(400, "open Kortbord by this computer's address or name")
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            # the Origin's host and port, not its scheme: behind an https proxy the app sees http
             origin = request.headers.get("Origin")
             fetch_site = request.headers.get("Sec-Fetch-Site")
-            if (origin and origin != request.host_url.rstrip("/")) or fetch_site in (
+            if (origin and _netloc(origin) != request.host.lower()) or fetch_site in (
                 "cross-site",
                 "same-site",
             ):

@@ -100,8 +100,29 @@ def test_changes_come_only_from_kortbords_own_pages(client, make_table):
         assert said == "a change must come from Kortbord's own pages"
         assert client.post("/new", data={"game": "sten"}, headers=headers).status_code == 403
     assert client.get(url).get_json()["moves_made"] == 0
-    own = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    # the app's own page; behind an https proxy the app sees http, and the Origin says https
+    own = {"Origin": "https://localhost", "Sec-Fetch-Site": "same-origin"}
     assert client.post(f"{url}/moves", json={"move": draw}, headers=own).status_code == 200
+    assert (
+        client.post(f"{url}/undo", json={}, headers={"Origin": "http://localhost:80"}).status_code
+        == 200
+    )
+
+
+def test_a_name_given_in_the_settings_is_served(tmp_path):
+    from webui import create_app
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATA_DIR": str(tmp_path),
+            "CAMERA": False,
+            "HOSTS": {"kortbord.example.org"},
+        }
+    )
+    client = app.test_client()
+    assert client.get("/api/tables", headers={"Host": "kortbord.example.org"}).status_code == 200
+    assert client.get("/api/tables", headers={"Host": "other.example.org"}).status_code == 400
 
 
 def test_every_answer_carries_protective_headers(client, make_table):
