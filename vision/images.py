@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -56,16 +57,23 @@ def read_image(path: str | Path) -> tuple[Any, str | None]:
     return image, None
 
 
+_STDERR = threading.Lock()  # fd 2 is the process's: one decoding at a time borrows it
+
+
 def _decode(path: Path) -> tuple[Any, str]:
     """Decode ``path`` with OpenCV; return the image (None if it cannot) and what the image
-    libraries wrote to the process's stderr meanwhile. libjpeg and libpng write their own
-    lines there ("Premature end of JPEG file"), around the command's words: they are kept
-    and said as part of the command's warning instead."""
+    libraries said of damage on the process's stderr meanwhile. libjpeg and libpng write
+    their own lines there ("Premature end of JPEG file"), around the command's words: they
+    are kept and said as part of the command's warning instead. libpng's warnings (an odd
+    colour profile) are no damage and are left out."""
     import cv2
 
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as caught:
+    with _STDERR, tempfile.TemporaryFile() as caught:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError):  # no stderr to borrow: decode as it is
+            return cv2.imread(str(path), cv2.IMREAD_COLOR), ""
         os.dup2(caught.fileno(), 2)
         try:
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -73,5 +81,6 @@ def _decode(path: Path) -> tuple[Any, str]:
             os.dup2(saved, 2)
             os.close(saved)
         caught.seek(0)
-        said = caught.read().decode("utf-8", "replace").strip()
-    return image, said
+        lines = caught.read().decode("utf-8", "replace").splitlines()
+    said = [line.strip() for line in lines if line.strip()]
+    return image, "\n".join(line for line in said if not line.startswith("libpng warning"))

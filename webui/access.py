@@ -23,6 +23,9 @@ from flask import Flask, abort, current_app, request
 CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
 WRONG_CODES = 10  # wrong join codes one device may try…
 WRONG_CODES_S = 300.0  # …in this many seconds; then it waits (10^6 codes: years to guess)
+# Where home networks name their computers ("laptop.local", "laptop.fritz.box"): a name
+# elsewhere may be anyone's ("laptop.attacker.example").
+LOCAL_ZONES = ("local", "lan", "home", "home.arpa", "internal", "localdomain", "fritz.box")
 NEW_TABLES = 20  # tables one other device may start…
 NEW_TABLES_S = 600.0  # …in this many seconds (a guest started 57–84 a second, for ever)
 
@@ -54,11 +57,38 @@ def is_owner(table: dict[str, Any]) -> bool:
 
 
 def at_this_computer() -> bool:
-    """Return whether the request comes from the computer Kortbord runs on."""
+    """Return whether the request comes from the computer Kortbord runs on: from a loopback
+    address or one of its own (it may open the LAN address it printed), and not passed on
+    by a proxy (behind one on this computer, every guest would come from 127.0.0.1)."""
+    if request.headers.get("X-Forwarded-For") or request.headers.get("Forwarded"):
+        return False
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        address = ipaddress.ip_address(request.remote_addr or "")
     except ValueError:
         return False
+    if getattr(address, "ipv4_mapped", None):  # ::ffff:127.0.0.1 on a dual-stack socket
+        address = address.ipv4_mapped
+    return address.is_loopback or str(address) in own_addresses()
+
+
+_own: tuple[float, set[str]] = (-1e9, set())
+
+
+def own_addresses() -> set[str]:
+    """Return this computer's own addresses (its LAN address, its name's), looked up at
+    most once a minute (a laptop moves between networks)."""
+    global _own
+    if time.monotonic() - _own[0] > 60:
+        from webui.cli import lan_address
+
+        found = {lan_address()}
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None)
+            found.update(str(info[4][0]) for info in infos)
+        except OSError:
+            pass
+        _own = (time.monotonic(), found)
+    return _own[1]
 
 
 def may_choose_camera() -> bool:
@@ -81,7 +111,8 @@ def join_code_is(table: dict[str, Any], code: Any) -> bool:
     """Return whether ``code`` is the table's join code. A wrong one counts against this
     device, and after ``WRONG_CODES`` within ``WRONG_CODES_S`` it waits (429)."""
     with current_app.extensions["kortbord.device_lock"]:
-        tries = _recent("wrong code", WRONG_CODES_S)
+        # per table: guessing one table's code locks nobody out of the tables it joined
+        tries = _recent(f"wrong code {table['id']}", WRONG_CODES_S)
         if len(tries) >= WRONG_CODES:
             abort(429, "too many wrong join codes from this device: wait a few minutes")
         if _eq(code, table["join_code"]):
@@ -139,7 +170,8 @@ def _trusted_host(host: str) -> bool:
     except ValueError:
         pass
     own = socket.gethostname().split(".")[0].lower()
-    return name == "localhost" or name.endswith(".localhost") or name.split(".")[0] == own
+    names = {own, socket.getfqdn().lower(), *(f"{own}.{zone}" for zone in LOCAL_ZONES)}
+    return name == "localhost" or name.endswith(".localhost") or name in names
 
 
 def _netloc(origin: str) -> str:

@@ -441,7 +441,7 @@ class TableHub:
             )
             self.forget(table_id)
         with self._locked(table_id) as new:
-            new.version = rt.version
+            new.version = max(new.version, rt.version)  # a page never sees one go back
             if new.app_deals:
                 self._commit(new, [], "app")
             self._publish(new)
@@ -461,7 +461,7 @@ class TableHub:
             )
             self.forget(table_id)
         with self._locked(table_id) as new:
-            new.version = rt.version
+            new.version = max(new.version, rt.version)  # a page never sees one go back
             self._publish(new)
         return new
 
@@ -485,7 +485,7 @@ class TableHub:
             )
             self.forget(table_id)
         with self._locked(table_id) as new:
-            new.version = rt.version
+            new.version = max(new.version, rt.version)  # a page never sees one go back
             self._publish(new)
         return True
 
@@ -499,7 +499,7 @@ class TableHub:
             self.store.set_options(table_id, {**options, ROAD_FROM_CAMERA: True})
             self.forget(table_id)
         with self._locked(table_id) as new:
-            new.version = rt.version
+            new.version = max(new.version, rt.version)  # a page never sees one go back
             self._publish(new)
         return True
 

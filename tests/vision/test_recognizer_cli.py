@@ -286,3 +286,37 @@ def test_a_cut_off_png_that_cannot_be_read_says_so(tmp_path, capfd):
     with pytest.raises(ImageError, match="the file is cut off: it cannot be read"):
         read_image(photo)
     assert "libpng" not in capfd.readouterr().err
+
+
+def test_a_harmless_libpng_warning_is_no_damage_and_threads_keep_stderr(tmp_path, capfd):
+    import os
+    import struct
+    import threading
+    import zlib
+
+    from vision.images import read_image
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    good = cv2.imencode(".png", np.full((40, 40, 3), 100, np.uint8))[1].tobytes()
+    odd = tmp_path / "odd-profile.png"  # libpng warns of the colour profile and reads on
+    odd.write_bytes(
+        good[:33] + chunk(b"iCCP", b"junk\x00\x00" + zlib.compress(bytes(200))) + good[33:]
+    )
+    image, warning = read_image(odd)
+    assert image.shape == (40, 40, 3) and warning is None
+    # decodings in several threads leave the process's stderr where it was
+    photo = tmp_path / "photo.jpg"
+    cv2.imwrite(str(photo), np.full((400, 400, 3), 50, np.uint8))
+    before = os.fstat(2)
+    threads = [
+        threading.Thread(target=lambda: [read_image(photo) for _ in range(10)]) for _ in range(4)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    after = os.fstat(2)
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)

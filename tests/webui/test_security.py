@@ -18,7 +18,7 @@ def _err(r, status):
     return r.get_json()["error"]
 
 
-def guest_of(app, addr: str = "192.168.1.23"):
+def guest_of(app, addr: str = "203.0.113.23"):
     """A client on another device of the network (the host computer's is 127.0.0.1)."""
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = addr
@@ -54,8 +54,12 @@ def test_join_codes_cannot_be_guessed_one_after_another(lan_app):
     said = _err(guest.get(f"/api/tables/{t['id']}", headers={"X-Join-Code": t["join_code"]}), 429)
     assert said == "too many wrong join codes from this device: wait a few minutes"
     assert guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]}).status_code == 429
+    # nor is it kept out of a table it had joined before
+    joined = new_table(lan_app.test_client(), "sten")
+    guest.set_cookie(access.join_cookie(joined["id"]), joined["join_code"])
+    assert guest.get(f"/api/tables/{joined['id']}").status_code == 200
     # another device of the family is not held up
-    other = guest_of(lan_app, "192.168.1.40")
+    other = guest_of(lan_app, "203.0.113.40")
     assert (
         other.get(f"/api/tables/{t['id']}", headers={"X-Join-Code": t["join_code"]}).status_code
         == 200
@@ -70,7 +74,9 @@ def test_join_codes_cannot_be_guessed_one_after_another(lan_app):
         ("192.168.1.5:5000", True),
         ("[::1]:5000", True),
         (f"{socket.gethostname().split('.')[0]}.local:5000", True),
+        (f"{socket.gethostname().split('.')[0]}.fritz.box", True),
         ("rebind.attacker.example:5000", False),
+        (f"{socket.gethostname().split('.')[0]}.attacker.example", False),
         ("localhost.attacker.example", False),
     ],
 )
@@ -235,3 +241,18 @@ def test_a_guest_cannot_start_tables_without_end(lan_app):
     said = _err(guest.post("/api/tables", json={"game": "sten"}), 429)
     assert said == "too many new tables from this device: wait a few minutes"
     assert lan_app.test_client().post("/api/tables", json={"game": "sten"}).status_code == 201
+
+
+def test_this_computer_is_itself_at_its_lan_address_and_not_behind_a_proxy(lan_app):
+    """The host computer opening the LAN address it printed is still this computer (it may
+    choose its webcam); a request passed on by a proxy is not, even from 127.0.0.1."""
+    from webui.cli import lan_address
+
+    webcam = {"game": "sten", "source": "webcam"}
+    at_home = guest_of(lan_app, lan_address())
+    assert at_home.post("/api/tables", json=webcam).status_code == 201
+    assert guest_of(lan_app, "::ffff:127.0.0.1").post("/api/tables", json=webcam).status_code == 201
+    proxied = lan_app.test_client().post(
+        "/api/tables", json=webcam, headers={"X-Forwarded-For": "203.0.113.23"}
+    )
+    assert "chosen on the computer" in _err(proxied, 400)

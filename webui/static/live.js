@@ -49,7 +49,9 @@ const Kortbord = (() => {
       if (!r.ok) {
         toast(cap(data.error || `HTTP ${r.status}`), true);
         catchUp();  // refused: perhaps this page missed a change (a dropped live connection)
-        return data.moved ? null : false;  // made on a position left behind: not judged
+        // not judged: made on a position left behind, too many tries, the server's trouble
+        if (data.moved || r.status === 429 || r.status >= 500) return null;
+        return false;  // refused by the game (409), or not a change it can read
       }
       selected = null;
       accept(data);
@@ -75,8 +77,10 @@ const Kortbord = (() => {
   // A snapshot of the version shown is the same snapshot (the server caches one per version):
   // drawing it again would only replace the buttons under a finger about to tap them. An
   // older one (a live update overtaken by a change's answer) would turn the board back.
-  function accept(s) {
-    if (snap && s.version <= snap.version) return;
+  function accept(s, fresh) {
+    // fresh: a new connection's first snapshot, the table as it is now (a server restarted
+    // with its clock behind gives lower versions)
+    if (snap && !fresh && s.version <= snap.version) return;
     // A tapped card stays picked through updates that change no move (the camera's state,
     // a notice): only a new move, an undo or the next game makes it stale.
     if (selected && (s.moves_made !== snap.moves_made || s.table.number !== snap.table.number)) selected = null;
@@ -624,9 +628,14 @@ const Kortbord = (() => {
     if (source) source.close();
     source = new EventSource(cfg.events);
     heard = Date.now();
-    source.addEventListener("snapshot", (e) => { online(true); accept(JSON.parse(e.data)); });
+    let first = true;
+    source.addEventListener("snapshot", (e) => {
+      accept(JSON.parse(e.data), first);  // the table as it is, before what waited for it goes
+      first = false;
+      online(true);
+    });
     source.addEventListener("ping", () => online(true));
-    source.onerror = () => online(false);
+    source.onerror = () => { first = true; online(false); };  // the browser connects again
   }
 
   function online(yes) {
@@ -657,7 +666,7 @@ const Kortbord = (() => {
         if (cam && cam.dataset.stream) cam.src = `${cam.dataset.stream}?t=${Date.now()}`;
       }
     });
-    window.addEventListener("online", connect);
+    window.addEventListener("online", () => { if (!document.hidden) connect(); });
   }
 
   function phoneCamera() {
@@ -776,8 +785,9 @@ const Kortbord = (() => {
     dealSending = true;
     const done = await act("moves", { move: { kind: "reveal", card: code } });
     dealSending = false;
-    // entered, or refused (the toast says why: tap the card again); kept while unreachable
-    if (done === null) return;
+    // entered, or refused (the toast says why: tap the card again); not judged (no answer,
+    // the table had moved on): kept, and tried again in a moment
+    if (done === null) { setTimeout(render, 3000); return; }
     saveDeal(loadDeal().filter((c) => c !== code));
     render();
   }
