@@ -441,6 +441,28 @@ def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
     assert not errors, errors
 
 
+def test_a_phone_whose_dealt_cards_are_all_in_says_no_more_of_the_deal(browser, server):
+    body = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "variant": "strategy",
+            "deal": "table"}  # fmt: skip
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    bo, anna = (browser.new_page(viewport=PHONE) for _ in range(2))
+    bo.goto(f"{server.base}{t['players'][1]['url']}")
+    anna.goto(f"{server.base}{t['players'][0]['url']}")
+    for page, codes in ((bo, ["2D", "6S"]), (anna, ["4C", "4D", "6H"])):  # Bo has one to go
+        page.wait_for_selector("#chance .card-grid")
+        for code in codes:
+            page.click(f"#chance [data-key='deal:{code}']")
+    anna.wait_for_selector("#chance", state="hidden", timeout=10000)  # her three are in her hand
+    assert sorted(
+        anna.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.code)")
+    ) == ["4C", "4D", "6H"]
+    assert server.get(f"/api/tables/{t['id']}")["view"]["hand_sizes"] == [3, 2]
+    assert "1 more" in bo.inner_text("#chance")
+    bo.close()
+    anna.close()
+
+
 def test_cards_are_named_in_words_for_screen_readers(browser, server):
     """A screen reader given "Q♠" spells the letter and names the symbol in its own voice's
     words: cards and the buttons that show them are named in the page's language."""

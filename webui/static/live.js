@@ -614,8 +614,7 @@ const Kortbord = (() => {
     $("zones-text").textContent = z.confirmed ? t("zones_ok") : t("zones_new");
   }
 
-  // ---- wiring ----------------------------------------------------------------------------
-  // ---- the live connection ----------------------------------------------------------------
+  // ---- the live connection ---------------------------------------------------------------
   // The server sends the snapshot on every change and a "ping" when there is none (every
   // cfg.heartbeat seconds). A connection that went quiet without closing (wifi lost, a phone
   // asleep) is noticed when nothing arrives for two and a half heartbeats, said, and opened
@@ -650,7 +649,7 @@ const Kortbord = (() => {
 
   function watchConnection() {
     if (!window.EventSource) return;
-    const quiet = Math.max(5000, (cfg.heartbeat || 15) * 2500);
+    const quiet = Math.max(5000, (cfg.heartbeat || 10) * 2500);
     setInterval(() => {
       if (document.hidden || !source || Date.now() - heard < quiet) return;
       online(false);
@@ -669,6 +668,7 @@ const Kortbord = (() => {
     window.addEventListener("online", () => { if (!document.hidden) connect(); });
   }
 
+  // ---- wiring ----------------------------------------------------------------------------
   function phoneCamera() {
     const btn = $("phone-start");
     if (!btn || !cfg.frame) return;
@@ -751,6 +751,7 @@ const Kortbord = (() => {
     const noted = loadDeal().filter((c) => !hand.includes(c));
     const left = snap.view.hand_size - hand.length - noted.length;
     const mine = snap.chance && snap.chance.mine;
+    if (!noted.length && left <= 0) { box.hidden = true; return; }  // all in the hand now
     if (mine && noted.length && !dealSending) sendDealt(noted[0]);  // cut off: when back
     box.append(el("p", { class: "question", text: left > 0 ? t("deal_tap", { n: left }) : t("deal_noted") }));
     if (noted.length) {
