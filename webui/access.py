@@ -4,6 +4,11 @@ On 127.0.0.1 (the default) only this computer can reach the app, so every page i
 it and the browser is the table's owner. In LAN mode a table needs its join code (typed,
 or from the QR code), the owner is the browser that created the table, and a player's page
 always needs that player's secret token.
+
+Every request also passes ``init_app``'s guard: it must be addressed to this computer (DNS
+rebinding), and a change must come from Kortbord's own pages (another site, or another port
+of this computer). In LAN mode another device is limited in wrong join codes and new
+tables, and only this computer chooses a webcam or a network stream.
 """
 
 from __future__ import annotations
