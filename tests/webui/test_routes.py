@@ -1038,7 +1038,7 @@ def test_a_change_made_on_a_position_the_table_has_left_is_refused(client, make_
     assert first.status_code == 200
     again = client.post(f"{url}/moves", json=body, headers={"Accept-Language": "nb"})
     assert _err(again, 409) == (
-        "bordet gikk videre før trykket ditt kom fram: se på brettet og trykk igjen"
+        "spillet hadde gått videre før trykket ditt kom fram: se på brettet og trykk igjen"
     )
     assert again.get_json()["moved"] is True  # not judged: a page may send it again
     after = client.get(url).get_json()
