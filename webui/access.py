@@ -67,33 +67,45 @@ def at_this_computer() -> bool:
     by a proxy (behind one on this computer, every guest would come from 127.0.0.1)."""
     if request.headers.get("X-Forwarded-For") or request.headers.get("Forwarded"):
         return False
+    address = _address(request.remote_addr or "")
+    return address is not None and (address.is_loopback or str(address) in _own()[0])
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """Return an address, ``::ffff:127.0.0.1`` (a dual-stack socket's) as ``127.0.0.1``."""
     try:
-        address = ipaddress.ip_address(request.remote_addr or "")
+        address = ipaddress.ip_address(text)
     except ValueError:
-        return False
-    if getattr(address, "ipv4_mapped", None):  # ::ffff:127.0.0.1 on a dual-stack socket
-        address = address.ipv4_mapped
-    return address.is_loopback or str(address) in own_addresses()
+        return None
+    return getattr(address, "ipv4_mapped", None) or address
 
 
-_own: tuple[float, set[str]] = (-1e9, set())
+def is_loopback(text: str) -> bool:
+    """Return whether ``text`` is a loopback address (this computer's own connection)."""
+    address = _address(text)
+    return address is not None and address.is_loopback
 
 
-def own_addresses() -> set[str]:
-    """Return this computer's own addresses (its LAN address, its name's), looked up at
-    most once a minute (a laptop moves between networks)."""
-    global _own
-    if time.monotonic() - _own[0] > 60:
+_own_cache: tuple[float, set[str], set[str]] = (-1e9, set(), set())
+
+
+def _own() -> tuple[set[str], set[str]]:
+    """Return this computer's own addresses (its LAN address, its name's) and names, looked
+    up at most once a minute (a laptop moves between networks), not on every request."""
+    global _own_cache
+    if time.monotonic() - _own_cache[0] > 60:
         from webui.cli import lan_address
 
-        found = {lan_address()}
+        addresses = {lan_address()}
         try:
             infos = socket.getaddrinfo(socket.gethostname(), None)
-            found.update(str(info[4][0]) for info in infos)
+            addresses.update(str(info[4][0]) for info in infos)
         except OSError:
             pass
-        _own = (time.monotonic(), found)
-    return _own[1]
+        own = socket.gethostname().split(".")[0].lower()
+        names = {own, socket.getfqdn().lower(), *(f"{own}.{zone}" for zone in LOCAL_ZONES)}
+        _own_cache = (time.monotonic(), addresses, names)
+    return _own_cache[1], _own_cache[2]
 
 
 def may_choose_camera() -> bool:
@@ -174,9 +186,7 @@ def _trusted_host(host: str) -> bool:
         return True
     except ValueError:
         pass
-    own = socket.gethostname().split(".")[0].lower()
-    names = {own, socket.getfqdn().lower(), *(f"{own}.{zone}" for zone in LOCAL_ZONES)}
-    return name == "localhost" or name.endswith(".localhost") or name in names
+    return name == "localhost" or name.endswith(".localhost") or name in _own()[1]
 
 
 def _netloc(origin: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import socket
 import sys
@@ -81,6 +80,8 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
     thread and a file each until the server could open no more and answered nobody."""
     from werkzeug.serving import WSGIRequestHandler
 
+    from webui.access import is_loopback
+
     held: dict[str, int] = {}
     lock = threading.Lock()
 
@@ -92,7 +93,7 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
             with lock:
                 held[device] = n = held.get(device, 0) + 1
             try:
-                if n <= per_device or (trust_this_computer and _loopback(device)):
+                if n <= per_device or (trust_this_computer and is_loopback(device)):
                     super().handle()
             finally:
                 with lock:
@@ -101,13 +102,6 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
                         del held[device]
 
     return Handler
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -804,10 +804,13 @@ def test_a_tap_made_twice_on_a_slow_network_is_one_move(browser, server):
     page.close()
 
 
-HIDE_JS = """() => {  // what a browser does to a tab in the background
-  Object.defineProperty(document, "hidden", { value: true, configurable: true });
+HIDE_JS, SHOW_JS = (
+    f"""() => {{  // what a browser does to a tab sent to the background, or shown again
+  Object.defineProperty(document, "hidden", {{ value: {hidden}, configurable: true }});
   document.dispatchEvent(new Event("visibilitychange"));
-}"""
+}}"""
+    for hidden in ("true", "false")
+)
 
 
 def test_tabs_in_the_background_leave_the_connections_to_the_tab_in_use(browser, server):
@@ -830,10 +833,7 @@ def test_tabs_in_the_background_leave_the_connections_to_the_tab_in_use(browser,
     table.wait_for_function("document.body.dataset.moves == 2", timeout=10000)
     # shown again, a player's tab reconnects and shows the draw made meanwhile
     shown = players[0]
-    shown.evaluate("""() => {
-      Object.defineProperty(document, "hidden", { value: false, configurable: true });
-      document.dispatchEvent(new Event("visibilitychange"));
-    }""")
+    shown.evaluate(SHOW_JS)
     shown.wait_for_function("document.body.dataset.moves == 2", timeout=10000)
     assert not errors, errors
     ctx.close()
@@ -849,10 +849,7 @@ def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):
     page.route("**/api/tables/*/events", lambda route: route.abort())
     page.route("**/api/tables/*/moves", lambda route: route.abort())
     page.evaluate(HIDE_JS)  # the phone sleeps; it wakes with no network
-    page.evaluate("""() => {
-      Object.defineProperty(document, "hidden", { value: false, configurable: true });
-      document.dispatchEvent(new Event("visibilitychange"));
-    }""")
+    page.evaluate(SHOW_JS)
     page.wait_for_selector("#offline:not([hidden])", timeout=10000)
     assert page.inner_text("#offline") == "Ingen forbindelse med bordet: kobler til igjen …"
     page.locator("#moves button.move[data-kind=draw]").click()

@@ -731,14 +731,17 @@ const Kortbord = (() => {
     });
   }
 
+  // Cards a phone keeps for one game of its page (its noted hand, its noted deal).
+  const keptKey = (kind) => `kortbord-${kind}-${location.pathname}-${snap.table.number}`;
+  const loadKept = (kind) => JSON.parse(localStorage.getItem(keptKey(kind)) || "[]");
+  const saveKept = (kind, codes) => localStorage.setItem(keptKey(kind), JSON.stringify(codes));
+
   // ---- a Stigespill strategy deal with real cards: each phone notes its whole hand -----
   // The referee takes the dealt cards seat by seat, round by round; a phone need not wait for
   // the deal to come round: its player taps all their cards at once, the phone keeps them and
   // enters each when the deal reaches its seat.
-  const dealKey = () => `kortbord-deal-${location.pathname}-${snap.table.number}`;
-  const loadDeal = () => JSON.parse(localStorage.getItem(dealKey()) || "[]");
-  const saveDeal = (codes) => localStorage.setItem(dealKey(), JSON.stringify(codes));
-  let dealSending = false;
+  const loadDeal = () => loadKept("deal");
+  const saveDeal = (codes) => saveKept("deal", codes);
 
   function dealAhead() {
     // a phone's own hand (a solo player's page shows every hand and is dealt to in turn)
@@ -752,7 +755,7 @@ const Kortbord = (() => {
     const left = snap.view.hand_size - hand.length - noted.length;
     const mine = snap.chance && snap.chance.mine;
     if (!noted.length && left <= 0) { box.hidden = true; return; }  // all in the hand now
-    if (mine && noted.length && !dealSending) sendDealt(noted[0]);  // cut off: when back
+    if (mine && noted.length) sendDealt(noted[0]);
     box.append(el("p", { class: "question", text: left > 0 ? t("deal_tap", { n: left }) : t("deal_noted") }));
     if (noted.length) {
       const row = el("div", { class: "card-grid noted" });
@@ -782,10 +785,8 @@ const Kortbord = (() => {
 
   async function sendDealt(code) {
     if (document.body.classList.contains("offline")) return;  // sent when the table is back
-    if (sending) { setTimeout(render, 500); return; }  // after the tap on its way
-    dealSending = true;
+    if (sending) { setTimeout(render, 500); return; }  // after the change on its way
     const done = await act("moves", { move: { kind: "reveal", card: code } });
-    dealSending = false;
     // entered, or refused (the toast says why: tap the card again); not judged (no answer,
     // the table had moved on): kept, and tried again in a moment
     if (done === null) { setTimeout(render, 3000); return; }
@@ -796,9 +797,8 @@ const Kortbord = (() => {
   // ---- a hand the referee does not know (real cards): the player's own notes ----------
   // One game's notes: the next game's hand is another (and an undo brings a laid card back
   // into the notes, as they are kept whole and only shown without the cards on the table).
-  const notesKey = () => `kortbord-notes-${location.pathname}-${snap.table.number}`;
-  const loadNotes = () => JSON.parse(localStorage.getItem(notesKey()) || "[]");
-  const saveNotes = (codes) => localStorage.setItem(notesKey(), JSON.stringify(codes));
+  const loadNotes = () => loadKept("notes");
+  const saveNotes = (codes) => saveKept("notes", codes);
 
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
