@@ -66,6 +66,13 @@ CREATE TABLE IF NOT EXISTS redo (
     source TEXT NOT NULL,
     PRIMARY KEY (game_id, idx)
 );
+-- A Stigespill deal with real cards: the cards a player's phone noted, not yet entered
+CREATE TABLE IF NOT EXISTS noted (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
 """
 
 
@@ -306,6 +313,12 @@ class EventStore:
                     "SELECT move, source FROM redo WHERE game_id=? ORDER BY idx", (game["id"],)
                 )
             ]
+            game["noted"] = {
+                r["seat"]: json.loads(r["cards"])
+                for r in conn.execute(
+                    "SELECT seat, cards FROM noted WHERE game_id=?", (game["id"],)
+                )
+            }
             return game
         finally:
             conn.close()
@@ -336,9 +349,13 @@ class EventStore:
         *,
         keep_redo: bool = False,
         result: dict[str, Any] | None = None,
+        noted: dict[int, list[str]] | None = None,
     ) -> None:
-        """Commit ``moves`` (JSON, source) at ``start_idx``…; clear redo unless redoing."""
+        """Commit ``moves`` (JSON, source) at ``start_idx``…; clear redo unless redoing;
+        replace the noted cards (see :meth:`set_noted`) if given."""
         with self._transaction() as conn:
+            if noted is not None:
+                self._write_noted(conn, game_id, noted)
             now = time.time()
             for k, (move, source) in enumerate(moves):
                 conn.execute(
@@ -360,6 +377,19 @@ class EventStore:
                     "UPDATE games SET finished=?, result=? WHERE id=?",
                     (now, json.dumps(result), game_id),
                 )
+
+    def set_noted(self, game_id: int, noted: dict[int, list[str]]) -> None:
+        """Replace the cards each seat's phone noted of a deal, not yet entered."""
+        with self._transaction() as conn:
+            self._write_noted(conn, game_id, noted)
+
+    @staticmethod
+    def _write_noted(conn: sqlite3.Connection, game_id: int, noted: dict[int, list[str]]) -> None:
+        conn.execute("DELETE FROM noted WHERE game_id=?", (game_id,))
+        conn.executemany(
+            "INSERT INTO noted (game_id, seat, cards) VALUES (?,?,?)",
+            [(game_id, seat, json.dumps(cards)) for seat, cards in noted.items() if cards],
+        )
 
     def undo(self, game_id: int, from_idx: int) -> None:
         """Move the moves at ``from_idx``… onto the redo stack (last move on top)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
+from referee.stigespill import DIE_RANKS
 from webui.speech import name_seats, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -268,9 +269,43 @@ def chance_owner(rules: Rules, state: Any) -> int | None:
     if rules.name == "skipbo":
         # A card drawn into a hand is that player's secret; a stock turning up is public.
         return state.turn if state.owed and not state.turn_up else None
+    return dealing_to(rules, state)
+
+
+# ---- a Stigespill strategy deal with real cards, noted ahead on the players' phones ------
+def dealing_to(rules: Rules, state: Any) -> int | None:
+    """Return the seat the next dealt card goes to while a Stigespill deal waits for its
+    cards (the strategy variant), else ``None``."""
     if rules.name == "stigespill" and state.pending == "deal":
         return sum(len(h) for h in state.hands) % rules.seats
     return None
+
+
+def hand_codes(state: Any, seat: int) -> list[str]:
+    """Return the codes of a Stigespill seat's hand."""
+    return [c.code for c in state.hands[seat]]
+
+
+def in_die_pile(state: Any, code: str) -> bool:
+    """Whether a card is still in the Stigespill die pile (dealt to nobody)."""
+    return any(c.code == code for c in state.die)
+
+
+def die_card_codes(texts: Any) -> list[str]:
+    """Return the codes of a list of die cards (ace to 6, ``7R``, ``E♠`` and other forms
+    taken); raise ``ValueError`` naming what is not one."""
+    if not isinstance(texts, list) or len(texts) > 24:
+        raise ValueError("cards are given as a list of at most 24 card codes")
+    codes = []
+    for text in texts:
+        try:
+            card = parse_card(text) if isinstance(text, str) else None
+        except CardError as e:
+            raise ValueError(str(e)) from None
+        if card is None or card.is_joker or card.rank not in DIE_RANKS:
+            raise ValueError(f"{text!r} is not a die card (ace to 6)")
+        codes.append(card.code)
+    return codes
 
 
 def private_to(rules: Rules, state: Any, move: Move) -> int | None:

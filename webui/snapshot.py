@@ -10,6 +10,8 @@ import time
 from typing import Any
 
 from referee import CHANCE, RulesError
+from referee.cards import parse_card
+from referee.stigespill import HAND_SIZE
 from webui import games, speech
 from webui.tables import ROAD_FROM_CAMERA, ROAD_PROPOSED, Runtime
 
@@ -101,6 +103,16 @@ def snapshot(
             "question": games.describe_chance(rules, state, names, t),
             "mine": mine,
             "seat": owner,
+        }
+    deal = None if road_pending or rt.app_deals else games.dealing_to(rules, state)
+    if seat is not None and deal is not None:
+        # a real table's deal: the cards this phone noted, entered as the deal reaches them
+        out["deal"] = {
+            "noted": rt.noted.get(seat, []),
+            "refused": [
+                {"card": code, "reason": t(reason, card=parse_card(code).pretty, n=HAND_SIZE)}
+                for reason, code in rt.deal_refused.get(seat, [])
+            ],
         }
     if over:
         out["scores"] = rules.scores(state)

@@ -22,6 +22,7 @@ from flask import Flask, current_app
 
 from referee import CHANCE, IllegalMove, Rules, RulesError, make_rules
 from referee.core import Move
+from referee.stigespill import HAND_SIZE
 from webui import games, speech
 from webui.db import EventStore
 from webui.live import Broadcaster
@@ -53,12 +54,23 @@ def _road_read(rt: Runtime) -> None:
         raise IllegalMove("the camera has not read the road yet: lay it out where it sees it")
 
 
+def _still_in_die(rules: Rules, state: Any, noted: dict[int, list[str]]) -> dict[int, list[str]]:
+    """Return the noted cards a deal has yet to enter (a card entered another way, or the
+    deal's end, leaves them)."""
+    if games.dealing_to(rules, state) is None:
+        return {}
+    return {s: [c for c in cards if games.in_die_pile(state, c)] for s, cards in noted.items()}
+
+
 class Moved(IllegalMove):
     """A page's change made on a position the table has left (another device moved first, or
     a tap arrived twice): refused, told only to its sender."""
 
 
 MOVED = "the table moved on before your tap arrived: look at the board and tap again"
+# Why a phone's noted dealt card was not taken (said in the page's language)
+DEALT_ELSEWHERE = "{card} was dealt to another player: tap the cards you were dealt"
+HAND_FULL = "{card} was not noted: your {n} cards are noted already"
 
 
 class TableNotFound(LookupError):
@@ -99,6 +111,10 @@ class Runtime:
     # The last refused move ({"error"}) or what to check ({"check"}), shown until the next change
     notice: dict[str, Any] | None = None
     zones: dict[str, Any] | None = None  # Skip-Bo camera zones proposed by the pipeline
+    # A Stigespill deal with real cards: per seat, the cards its phone noted and the deal has
+    # yet to reach (kept in the store), and the cards it could not note, with the reason
+    noted: dict[int, list[str]] = field(default_factory=dict)
+    deal_refused: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -231,6 +247,7 @@ class TableHub:
             moves=game["moves"],
             redo=game["redo"],
             finished=game["finished"] is not None,
+            noted=_still_in_die(rules, states[-1], game["noted"]),
         )
 
     @contextmanager
@@ -299,11 +316,13 @@ class TableHub:
             self._commit(rt, accepted, source)
             return rt
 
-    def _commit(self, rt: Runtime, accepted: list[tuple[Move, Any]], source: str) -> None:
-        """Resolve chance if the app deals, write everything, then update memory and wake pages."""
+    def _commit(self, rt: Runtime, accepted: list[tuple[Move, Any]], source: str) -> bool:
+        """Resolve chance if the app deals, enter the cards phones noted of a deal, write
+        everything, then update memory and wake pages; return whether a move was made."""
         entries = [(m.to_json(), source) for m, _ in accepted]
         states = [s for _, s in accepted]
         state = states[-1] if states else rt.state
+        noted = None
         if rt.app_deals:
             rng = random.Random(f"{rt.seed}:{len(rt.moves) + len(entries)}")
             for _ in range(MAX_AUTO):
@@ -313,10 +332,23 @@ class TableHub:
                 state = rt.rules.apply(state, move)
                 entries.append((move.to_json(), "app"))
                 states.append(state)
+        elif rt.noted:
+            noted = {seat: list(cards) for seat, cards in rt.noted.items()}
+            for move, entered in self._noted_cards(rt, state, noted):
+                entries.append((move.to_json(), "tap"))
+                states.append(entered)
+                state = entered
+            if noted == rt.noted:
+                noted = None  # none entered, none dropped
         if not entries:
-            return
+            if noted is not None:
+                self.store.set_noted(rt.game_id, noted)
+                rt.noted = noted
+            return False
         result = rt.rules.scores(state) if rt.rules.is_over(state) else None
-        self.store.append_moves(rt.game_id, len(rt.moves), entries, result=result)
+        self.store.append_moves(rt.game_id, len(rt.moves), entries, result=result, noted=noted)
+        if noted is not None:
+            rt.noted = noted
         rt.moves.extend({"move": m, "source": s} for m, s in entries)
         rt.states.extend(states)
         rt.redo.clear()
@@ -324,6 +356,66 @@ class TableHub:
         rt.notice = None
         rt.prompt = None
         self._publish(rt)
+        return True
+
+    @staticmethod
+    def _noted_cards(
+        rt: Runtime, state: Any, noted: dict[int, list[str]]
+    ) -> Iterator[tuple[Move, Any]]:
+        """Enter the cards the phones noted, each as the deal reaches its seat; ``noted`` loses
+        them. A card dealt to another seat meanwhile (two phones noted it) is dropped, and its
+        phone told why."""
+        while not rt.rules.is_over(state):
+            seat = games.dealing_to(rt.rules, state)
+            if seat is None:
+                noted.clear()  # the deal is done
+                return
+            if not noted.get(seat):
+                return
+            code = noted[seat].pop(0)
+            move = rt.rules.move_from_json({"kind": "reveal", "card": code})
+            try:
+                state = rt.rules.apply(state, move)
+            except IllegalMove:
+                rt.deal_refused.setdefault(seat, []).append((DEALT_ELSEWHERE, code))
+                continue
+            yield move, state
+
+    def note_deal(self, table_id: str, seat: int, note: list[str], drop: list[str]) -> Runtime:
+        """Note die cards dealt to ``seat`` (a phone at a real table taps its whole hand at
+        once), or ``drop`` cards noted by mistake. Each is entered when the deal reaches the
+        seat, whether or not its phone is awake then. A card that cannot be noted is refused
+        on that phone's page, with the reason; codes that are no die cards raise
+        :class:`MalformedMove`."""
+        try:
+            note, drop = games.die_card_codes(note), games.die_card_codes(drop)
+        except ValueError as e:
+            raise MalformedMove(str(e)) from None
+        with self._locked(table_id) as rt:
+            _road_read(rt)
+            state = rt.state
+            if rt.app_deals or games.dealing_to(rt.rules, state) is None:
+                raise IllegalMove("no deal is waiting for cards: the cards are dealt")
+            hand = games.hand_codes(state, seat)
+            noted = [c for c in rt.noted.get(seat, []) if c not in drop]
+            refused = []
+            for code in note:
+                if code in noted or code in hand:
+                    continue
+                if not games.in_die_pile(state, code):
+                    refused.append((DEALT_ELSEWHERE, code))
+                elif len(hand) + len(noted) >= HAND_SIZE:
+                    refused.append((HAND_FULL, code))
+                else:
+                    noted.append(code)
+            rt.deal_refused[seat] = refused
+            if noted != rt.noted.get(seat, []):
+                changed = {**rt.noted, seat: noted}
+                self.store.set_noted(rt.game_id, changed)
+                rt.noted = changed
+            if not self._commit(rt, [], "tap"):  # enters what the deal has reached
+                self._publish(rt)
+            return rt
 
     def resolve_chance(
         self, table_id: str, seat: int | None = None, position: str | None = None

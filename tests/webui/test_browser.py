@@ -414,8 +414,8 @@ def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
 
 def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
     """Stigespill strategy with real cards: the referee takes the dealt cards seat by seat,
-    but no phone waits for its turn: each player taps their three cards at once, and each
-    phone enters its cards as the deal comes round to it."""
+    but no phone waits for its turn: each player taps their three cards at once, and the
+    table enters them as the deal comes round to each seat, even a phone gone to sleep."""
     body = {"game": "stigespill", "players": 3, "names": "Anna, Bo, Cy", "variant": "strategy",
             "deal": "table"}  # fmt: skip
     status, t = server.post("/api/tables", body)
@@ -434,8 +434,15 @@ def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
             assert phone.locator("#chance [data-key='dealt:2S']").count() == 0
         for code in dealt[seat]:
             phone.click(f"#chance [data-key='deal:{code}']")
-        if seat == 2:  # the deal waits at Anna's first card: Cy's three wait on Cy's phone
+        if seat == 2:  # the deal waits at Anna's first card: Cy's three wait on the table
             assert "noted" in phone.inner_text("#chance")
+            token = t["players"][seat]["url"].rsplit("/", 1)[1]
+            for _ in range(50):
+                if len(server.get(f"/api/p/{token}")["deal"]["noted"]) == 3:
+                    break
+                time.sleep(0.1)
+            phone.close()  # Cy's phone sleeps from now on
+            continue
         phones[seat] = phone
     state = server.get(f"/api/tables/{t['id']}")
     for _ in range(200):  # each phone enters its next card when the deal comes round to it
@@ -444,9 +451,10 @@ def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
             break
         time.sleep(0.1)
     assert state["view"]["waiting_for"] is None and state["view"]["hand_sizes"] == [3, 3, 3]
-    for seat, phone in phones.items():
+    for seat in dealt:
         token = t["players"][seat]["url"].rsplit("/", 1)[1]
         assert sorted(server.get(f"/api/p/{token}")["view"]["hand"]) == sorted(dealt[seat])
+    for phone in phones.values():
         phone.wait_for_selector("#chance", state="hidden")
         phone.close()
     assert not errors, errors
@@ -470,6 +478,18 @@ def test_a_phone_whose_dealt_cards_are_all_in_says_no_more_of_the_deal(browser, 
     ) == ["4C", "4D", "6H"]
     assert server.get(f"/api/tables/{t['id']}")["view"]["hand_sizes"] == [3, 2]
     assert "1 more" in bo.inner_text("#chance")
+    # Bo taps a card Anna holds: the table says so on Bo's phone, and Bo taps his own
+    bo.click("#chance [data-key='deal:4C']")
+    bo.wait_for_selector("#chance .refused")
+    assert bo.inner_text("#chance .refused") == (
+        "4♣ was dealt to another player: tap the cards you were dealt"
+    )
+    assert "1 more" in bo.inner_text("#chance")
+    assert bo.locator("#chance [data-key='deal:4C']").count() == 0
+    shot(bo, "stigespill-deal-refused-phone")
+    bo.click("#chance [data-key='deal:AH']")
+    bo.wait_for_selector("#chance", state="hidden", timeout=10000)
+    assert server.get(f"/api/tables/{t['id']}")["view"]["hand_sizes"] == [3, 3]
     bo.close()
     anna.close()
 

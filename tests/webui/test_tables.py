@@ -441,3 +441,127 @@ def test_a_team_plays_labels_say_whose_pile():
     assert games.move_label(rules, fan, en, names) == "Skip-Bo from discard pile 2 of Cy → pile 1"
     discard = {"kind": "discard", "card": "SB7", "pile": 3}
     assert games.move_label(rules, discard, da, names) == "Læg 7 på aflægningsbunke 4"
+
+
+# ---- a Stigespill deal with real cards, noted ahead on the players' phones ---------------
+def _real_deal(make_table, players: int = 3):
+    names = ", ".join(["Anna", "Bo", "Cy", "Di"][:players])
+    return make_table("stigespill", players=players, names=names, variant="strategy", deal="table")
+
+
+def _note(client, t, seat, note=(), drop=()):
+    return client.post(
+        f"/api/p/{token(t, seat)}/deal", json={"note": list(note), "drop": list(drop)}
+    )
+
+
+def _hand(client, t, seat):
+    return sorted(client.get(f"/api/p/{token(t, seat)}").get_json()["view"]["hand"])
+
+
+def test_a_deal_noted_ahead_is_entered_seat_by_seat_while_the_phones_sleep(client, make_table):
+    """Each phone notes its three cards once, in any order; the table enters each as the deal
+    comes round to its seat, with no phone awake to send it then."""
+    t = _real_deal(make_table)
+    dealt = {2: ["AS", "5H", "3C"], 1: ["2D", "6S", "AH"], 0: ["4C", "4D", "6H"]}
+    for seat in (2, 1):  # the deal starts at Anna: Cy's and Bo's cards wait on the table
+        r = _note(client, t, seat, dealt[seat])
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json()["deal"] == {"noted": dealt[seat], "refused": []}
+        assert r.get_json()["moves_made"] == 0
+    # Anna taps hers: her first card goes in, then one card per seat round by round
+    r = _note(client, t, 0, dealt[0]).get_json()
+    assert r["moves_made"] == 9 and r["view"]["waiting_for"] is None and "deal" not in r
+    order = [m["move"]["card"] for m in _rt(client.application, t["id"]).moves]
+    assert order == ["4C", "2D", "AS", "4D", "6S", "5H", "6H", "AH", "3C"]
+    for seat, cards in dealt.items():
+        assert _hand(client, t, seat) == sorted(cards)
+
+
+def test_noted_cards_outlast_a_restart(app, client, make_table, tmp_path):
+    t = _real_deal(make_table, players=2)
+    assert _note(client, t, 1, ["2D", "6S", "AH"]).status_code == 200
+    again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    c2 = again.test_client()
+    assert c2.get(f"/api/p/{token(t, 1)}").get_json()["deal"]["noted"] == ["2D", "6S", "AH"]
+    assert _note(c2, t, 0, ["4C", "4D", "6H"]).get_json()["view"]["waiting_for"] is None
+    assert _hand(c2, t, 1) == ["2D", "6S", "AH"]
+
+
+def test_a_card_noted_by_two_phones_goes_to_the_first_dealt_and_the_other_hears_why(
+    client, make_table
+):
+    t = _real_deal(make_table, players=2)
+    assert _note(client, t, 1, ["2D", "6S", "AH"]).status_code == 200
+    # Anna notes Bo's 2♦ by mistake: her first card goes in, then Bo's 2♦; her second is 2♦
+    r = _note(client, t, 0, ["4C", "2D"]).get_json()
+    assert r["deal"]["noted"] == []
+    assert [x["card"] for x in r["deal"]["refused"]] == ["2D"]
+    assert _hand(client, t, 0) == ["4C"] and _hand(client, t, 1) == ["2D"]
+    # now 2♦ is in Bo's hand, Anna cannot note it at all
+    r = _note(client, t, 0, ["2D"]).get_json()
+    assert [x["card"] for x in r["deal"]["refused"]] == ["2D"]
+
+
+def test_a_noted_card_is_taken_back_and_a_fourth_is_refused(client, make_table):
+    t = _real_deal(make_table, players=2)
+    url = f"/api/p/{token(t, 1)}"
+    r = _note(client, t, 1, ["2D", "6S", "AH", "3H"]).get_json()
+    assert r["deal"]["noted"] == ["2D", "6S", "AH"]
+    assert r["deal"]["refused"] == [
+        {"card": "3H", "reason": "3♥ was not noted: your 3 cards are noted already"}
+    ]
+    r = _note(client, t, 1, note=["3H"], drop=["6S"]).get_json()
+    assert r["deal"] == {"noted": ["2D", "AH", "3H"], "refused": []}
+    # the same again changes nothing (a phone that sends twice)
+    assert _note(client, t, 1, note=["3H"], drop=["6S"]).get_json()["deal"]["noted"] == [
+        "2D",
+        "AH",
+        "3H",
+    ]
+    assert client.get(f"/api/p/{token(t, 0)}").get_json()["deal"]["noted"] == []
+    assert client.get(url).get_json()["moves_made"] == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"note": ["7S"]},
+        {"note": ["JK"]},
+        {"note": ["XX"]},
+        {"note": "4C"},
+        {"drop": [4]},
+        {"note": ["4C"] * 25},
+    ],
+)
+def test_a_deal_note_that_names_no_die_card_is_a_bad_request(client, make_table, body):
+    t = _real_deal(make_table, players=2)
+    r = client.post(f"/api/p/{token(t, 0)}/deal", json=body)
+    assert r.status_code == 400 and r.get_json()["error"]
+    assert client.get(f"/api/p/{token(t, 0)}").get_json()["deal"]["noted"] == []
+
+
+def test_cards_are_noted_only_while_a_real_table_deals(client, make_table):
+    app_dealt = make_table("stigespill", variant="strategy", deal="app")
+    r = client.post(f"/api/p/{token(app_dealt, 0)}/deal", json={"note": ["4C"]})
+    assert r.status_code == 409 and "no deal is waiting" in r.get_json()["error"]
+    t = _real_deal(make_table, players=2)
+    _note(client, t, 1, ["2D", "6S", "AH"])
+    _note(client, t, 0, ["4C", "4D", "6H"])
+    r = _note(client, t, 0, ["5C"])
+    assert r.status_code == 409 and "no deal is waiting" in r.get_json()["error"]
+
+
+def test_an_undone_deal_card_is_not_entered_again_by_the_notes(client, make_table):
+    """The table's undo takes back the last card entered; the notes wait for the next change
+    rather than put a card straight back where the undo made room."""
+    t = _real_deal(make_table, players=2)
+    _note(client, t, 1, ["2D", "6S", "AH"])
+    assert _note(client, t, 0, ["4C"]).get_json()["moves_made"] == 2  # 4♣, then Bo's 2♦
+    r = client.post(f"/api/tables/{t['id']}/undo", json={}).get_json()
+    assert r["moves_made"] == 1 and _hand(client, t, 1) == []
+    assert client.get(f"/api/p/{token(t, 1)}").get_json()["deal"]["noted"] == ["6S", "AH"]
+    # the next change (Bo's phone notes the 2♦ again) enters Bo's next noted card
+    r = _note(client, t, 1, ["2D"]).get_json()
+    assert r["moves_made"] == 2 and r["view"]["hand"] == ["6S"]
+    assert r["deal"]["noted"] == ["AH", "2D"]

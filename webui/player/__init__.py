@@ -79,6 +79,17 @@ def play(token: str):
     return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
 
 
+@bp.post("/api/p/<token>/deal")
+def deal(token: str):
+    """Note the die cards this player was dealt at a real table, ``{"note": ["4C", ...]}``,
+    or take back cards noted by mistake, ``{"drop": [...]}``: each noted card is entered
+    when the deal reaches the player's seat."""
+    player = _player(token)
+    data = json_body()
+    hub().note_deal(player["table_id"], player["seat"], data.get("note", []), data.get("drop", []))
+    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
 @bp.post("/api/p/<token>/draw")
 def draw(token: str):
     """Let the app draw the card(s) this player is owed (a virtual deck)."""

@@ -737,42 +737,61 @@ const Kortbord = (() => {
   const saveKept = (kind, codes) => localStorage.setItem(keptKey(kind), JSON.stringify(codes));
 
   // ---- a Stigespill strategy deal with real cards: each phone notes its whole hand -----
-  // The referee takes the dealt cards seat by seat, round by round; a phone need not wait for
-  // the deal to come round: its player taps all their cards at once, the phone keeps them and
-  // enters each when the deal reaches its seat.
-  const loadDeal = () => loadKept("deal");
-  const saveDeal = (codes) => saveKept("deal", codes);
+  // The referee takes the dealt cards seat by seat, round by round; no phone waits for the
+  // deal to come round: its player taps all their cards at once, the table keeps them
+  // (snap.deal.noted) and enters each when the deal reaches the seat, whether or not this
+  // phone is awake then. A tap is kept on the phone until the table has it (no network).
+  // [[code, noted (true) or taken back (false)], …]; an older page kept codes alone: not taps
+  const loadTaps = () => loadKept("deal").filter(Array.isArray);
+  const saveTaps = (taps) => saveKept("deal", taps);
+  let tapsOnTheirWay = false;
 
   function dealAhead() {
     // a phone's own hand (a solo player's page shows every hand and is dealt to in turn)
-    return cfg.mode === "player" && snap.view.waiting_for === "deal" && Array.isArray(snap.view.hand)
-      && !snap.view.hands;
+    return cfg.mode === "player" && Boolean(snap.deal) && !snap.view.hands;
+  }
+
+  function notedNow() {
+    const hand = snap.view.hand;
+    let noted = snap.deal.noted.filter((c) => !hand.includes(c));
+    for (const [code, on] of loadTaps()) {
+      noted = noted.filter((c) => c !== code);
+      if (on && !hand.includes(code)) noted.push(code);
+    }
+    return noted;
+  }
+
+  function tapDealt(code, on) {
+    saveTaps([...loadTaps(), [code, on]]);
+    render();
   }
 
   function renderDeal(box) {
     const hand = snap.view.hand;
-    const noted = loadDeal().filter((c) => !hand.includes(c));
+    const noted = notedNow();
     const left = snap.view.hand_size - hand.length - noted.length;
     const mine = snap.chance && snap.chance.mine;
+    if (loadTaps().length) sendTaps();
     if (!noted.length && left <= 0) { box.hidden = true; return; }  // all in the hand now
-    if (mine && noted.length) sendDealt(noted[0]);
     box.append(el("p", { class: "question", text: left > 0 ? t("deal_tap", { n: left }) : t("deal_noted") }));
+    const refused = snap.deal.refused.map((r) => r.card);
+    for (const r of snap.deal.refused) box.append(el("p", { class: "small refused", text: cap(r.reason) }));
     if (noted.length) {
       const row = el("div", { class: "card-grid noted" });
       for (const code of noted) {
         row.append(Board.card(code, { small: true, cls: "selected", pressed: true, key: `dealt:${code}`,
-          onclick: () => { saveDeal(noted.filter((c) => c !== code)); render(); } }));
+          onclick: () => tapDealt(code, false) }));
       }
       box.append(el("p", { class: "small muted", text: t("deal_take_back") }), row);
     }
     if (left > 0) {
-      // the cards this phone may have been dealt: the die cards it holds or noted are not
+      // the cards this phone may have been dealt: not those it holds, noted or was refused
       const grid = el("div", { class: "card-grid" });
       for (const s of ["S", "H", "D", "C"]) for (const r of ["A", "2", "3", "4", "5", "6"]) {
         const code = r + s;
-        if (hand.includes(code) || noted.includes(code)) continue;
+        if (hand.includes(code) || noted.includes(code) || refused.includes(code)) continue;
         grid.append(Board.card(code, { small: true, pressed: false, key: `deal:${code}`,
-          onclick: () => { saveDeal([...noted, code]); render(); } }));
+          onclick: () => tapDealt(code, true) }));
       }
       box.append(grid);
     }
@@ -783,14 +802,20 @@ const Kortbord = (() => {
     box.hidden = false;
   }
 
-  async function sendDealt(code) {
-    if (document.body.classList.contains("offline")) return;  // sent when the table is back
+  async function sendTaps() {
+    if (tapsOnTheirWay || document.body.classList.contains("offline")) return;  // sent when the table is back
     if (sending) { setTimeout(render, 500); return; }  // after the change on its way
-    const done = await act("moves", { move: { kind: "reveal", card: code } });
-    // entered, or refused (the toast says why: tap the card again); not judged (no answer,
-    // the table had moved on): kept, and tried again in a moment
+    const taps = loadTaps();
+    const last = new Map(taps);  // each card's last tap counts
+    const cards = (on) => [...last].filter(([, o]) => o === on).map(([code]) => code);
+    tapsOnTheirWay = true;
+    const done = await act("deal", { note: cards(true), drop: cards(false) });
+    tapsOnTheirWay = false;
+    // not sent or not answered: kept, and sent again in a moment
     if (done === null) { setTimeout(render, 3000); return; }
-    saveDeal(loadDeal().filter((c) => c !== code));
+    // taken (a card the table could not note is said on the page), or refused (the deal is
+    // over: the toast says so): either way these taps are done with
+    saveTaps(loadTaps().slice(taps.length));
     render();
   }
 
