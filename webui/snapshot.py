@@ -105,6 +105,8 @@ def snapshot(
             "seat": owner,
         }
     deal = None if road_pending or rt.app_deals else games.dealing_to(rules, state)
+    if deal is not None:  # how many cards each phone has noted (each seat gets as many)
+        out["deal_noted"] = [len(rt.noted.get(s, [])) for s in range(len(names))]
     if seat is not None and deal is not None:
         # a real table's deal: the cards this phone noted, entered as the deal reaches them
         out["deal"] = {

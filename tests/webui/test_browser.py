@@ -407,7 +407,15 @@ def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
     owner = server.get(f"/api/tables/{t['id']}")["chance"]["seat"]
     name = ["Anna", "Bo"][owner]
     assert page.inner_text("#turn-chip") == f"Dealing: {name}'s card"
-    assert f"{name} enters the card on their own phone" in page.inner_text("#moves")
+    assert "Each player enters their dealt cards on their own phone" in page.inner_text("#moves")
+    assert f"Next card: {name}." in page.inner_text("#moves")
+    # the players see whose cards are noted, and whose the deal still waits for
+    other = 1 - owner
+    token = t["players"][other]["url"].rsplit("/", 1)[1]
+    assert server.post(f"/api/p/{token}/deal", {"note": ["2D", "6S"]})[0] == 200
+    row = page.locator(f"#players li:nth-child({other + 1})")
+    row.filter(has_text="2 noted").wait_for(timeout=5000)
+    assert "noted" not in page.locator(f"#players li:nth-child({owner + 1})").inner_text()
     page.close()
     assert not errors, errors
 

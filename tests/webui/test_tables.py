@@ -469,6 +469,9 @@ def test_a_deal_noted_ahead_is_entered_seat_by_seat_while_the_phones_sleep(clien
         assert r.status_code == 200, r.get_json()
         assert r.get_json()["deal"] == {"noted": dealt[seat], "refused": []}
         assert r.get_json()["moves_made"] == 0
+    # every page sees how many each phone noted, never which
+    table = client.get(f"/api/tables/{t['id']}").get_json()
+    assert table["deal_noted"] == [0, 3, 3] and "deal" not in table
     # Anna taps hers: her first card goes in, then one card per seat round by round
     r = _note(client, t, 0, dealt[0]).get_json()
     assert r["moves_made"] == 9 and r["view"]["waiting_for"] is None and "deal" not in r

@@ -345,7 +345,8 @@ const Kortbord = (() => {
       if ((snap.chance && snap.chance.mine) || dealAhead()) return;
       if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
         // a card only its owner may see (dealt, drawn into a hand): entered on that phone
-        box.append(el("p", { class: "muted", text: t("card_on_phone", { name: player(snap.chance.seat).name }) }));
+        const which = snap.deal_noted ? "deal_on_phones" : "card_on_phone";
+        box.append(el("p", { class: "muted", text: t(which, { name: player(snap.chance.seat).name }) }));
         return;
       }
       const who = snap.to_move >= 0 ? player(snap.to_move).name : null;
@@ -483,6 +484,8 @@ const Kortbord = (() => {
       if (v.hand_sizes && (v.game === "sten" || v.variant === "strategy")) {
         li.append(el("span", { class: "muted small", text: t("cards", { n: v.hand_sizes[p.seat] }) }));
       }
+      const noted = snap.deal_noted && snap.deal_noted[p.seat];  // a real table's deal
+      if (noted) li.append(el("span", { class: "muted small", text: t("noted", { n: noted }) }));
       if (v.players && v.players[p.seat]) li.append(el("span", { class: "muted small", text: `${t("stock")} ${v.players[p.seat].stock_count}` }));
       if (v.tokens && v.tokens[p.seat]) li.append(el("span", { class: "muted small", text: t("to_go", { n: v.tokens[p.seat].distance }) }));
       if (v.stone === p.seat) li.append(el("span", { class: "stone", title: t("stone"), text: "●" }), el("span", { class: "small", text: t("stone") }));
