@@ -272,6 +272,18 @@ def chance_owner(rules: Rules, state: Any) -> int | None:
     return dealing_to(rules, state)
 
 
+def chance_about(rules: Rules, state: Any) -> tuple[str, int | None]:
+    """Return what the pending chance card is ("deal", "turn_up" or "draw") and the seat it
+    is about: dealt to, whose Skip-Bo stock turns it up, or who draws it. That seat's phone
+    asks for a public card too (the table's page does as well)."""
+    if rules.name == "skipbo" and state.turn_up:
+        return "turn_up", state.turn_up[0]
+    seat = dealing_to(rules, state)
+    if seat is not None:
+        return "deal", seat
+    return "draw", getattr(state, "turn", None)
+
+
 # ---- a Stigespill strategy deal with real cards, noted ahead on the players' phones ------
 def dealing_to(rules: Rules, state: Any) -> int | None:
     """Return the seat the next dealt card goes to while a Stigespill deal waits for its
@@ -325,12 +337,12 @@ def private_to(rules: Rules, state: Any, move: Move) -> int | None:
 
 def mover(rules: Rules, state: Any, move: Move) -> int | None:
     """Return the seat making ``move``: the one it names, else the seat on turn (for a
-    chance card: the player whose turn it is, who drew it)."""
+    chance card: the seat it is about, see :func:`chance_about`)."""
     seat = getattr(move, "seat", None)
     if isinstance(seat, int) and not isinstance(seat, bool):
         return seat
     on = rules.to_move(state)
-    return getattr(state, "turn", None) if on == CHANCE else on
+    return chance_about(rules, state)[1] if on == CHANCE else on
 
 
 def may_make(rules: Rules, state: Any, move: Move, seat: int | None, open_table: bool) -> bool:

@@ -91,18 +91,20 @@ def snapshot(
             }
     if on == CHANCE and not over and not road_pending:
         owner = games.chance_owner(rules, state)
+        kind, about = games.chance_about(rules, state)
         # a public card (a Stigespill draw, a stock turning up) is said on the table's page or
         # on the phone of the player it belongs to, whichever is at hand
-        drawer = getattr(state, "turn", None)
         mine = (
             owner == seat
             or (seat is None and (owner is None or rt.open_table))
-            or (owner is None and seat is not None and seat == drawer)
+            or (owner is None and seat is not None and seat == about)
         )
         out["chance"] = {
             "question": games.describe_chance(rules, state, names, t),
             "mine": mine,
-            "seat": owner,
+            "seat": owner,  # whose phone alone may say it (a hand's card), else None
+            "kind": kind,
+            "about": about,
         }
     deal = None if road_pending or rt.app_deals else games.dealing_to(rules, state)
     if deal is not None:  # how many cards each phone has noted (each seat gets as many)

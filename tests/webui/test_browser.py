@@ -393,6 +393,31 @@ def test_sten_private_page_and_home(browser, server):
     assert not errors, errors
 
 
+def test_a_skipbo_card_tapped_onto_a_pile_it_does_not_fit_says_why(browser, server):
+    """A hand card chosen, a building pile it does not fit had done nothing when tapped."""
+    for _ in range(5):  # a hand of ones and wilds fits every empty pile: deal again
+        status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "stock": 5})
+        assert status == 201
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        token = t["players"][seat]["url"].rsplit("/", 1)[1]
+        misfits = [
+            c for c in server.get(f"/api/p/{token}")["view"]["hand"] if c not in ("SB1", "SBW")
+        ]
+        if misfits:
+            break
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/p/{token}")
+    page.click(f"#hand button.card[data-code='{misfits[0]}'] >> nth=0")
+    page.click(".sb-build .pile >> nth=0 >> .card")
+    page.wait_for_selector("#toast.bad")
+    n = misfits[0].removeprefix("SB")
+    assert page.inner_text("#toast") == f"{n} does not go on building pile 1: it needs 1"
+    assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 0
+    page.close()
+    assert not errors, errors
+
+
 def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
     """Stigespill strategy with real cards: each dealt card is entered on its owner's phone;
     the shared page says so instead of "nothing to do" and "Anna draws…"."""
@@ -715,6 +740,52 @@ def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server)
     assert page.evaluate(f"Board.stenOrder({hearts}, ['3H', '4H', '10H'])") == ["4H", "3H", "10H"]
     assert page.evaluate(f"Board.stenOrder({hearts}, ['3H', '10H'])") is None  # 4♥ missing
     page.close()
+    assert not errors, errors
+
+
+def note_on_phone(page, codes: list[str]) -> None:
+    """Give a Sten phone page these noted cards, as its player's taps would, and reload it."""
+    page.evaluate(
+        """(codes) => localStorage.setItem(
+          `kortbord-notes-${location.pathname}-1`, JSON.stringify(codes))""",
+        codes,
+    )
+    page.reload()
+    page.wait_for_selector("#hand .card")
+
+
+def test_a_sten_phone_whose_whole_noted_hand_says_otherwise_asks_or_steps_back(browser, server):
+    """A phone whose noted hand is whole and lacks 7♥ does not offer "Bo lays 7♥" as the way
+    to start; one whose noted cards fit asks before it says "Sten" (the referee takes it on
+    trust at a real table)."""
+    body = {"game": "sten", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    pages = {}
+    for seat, suits in ((0, "HD"), (1, "SC")):
+        page = browser.new_page(viewport=PHONE)
+        pages[seat] = page
+        page.goto(f"{server.base}{t['players'][seat]['url']}")
+        note_on_phone(page, [r + s for s in suits for r in ranks])
+    anna, bo = pages[0], pages[1]
+    errors = watch_errors(anna) + watch_errors(bo)
+    assert bo.locator("#moves button.move[data-kind='lay']").count() == 0
+    assert bo.locator(".other-fits button[data-kind='lay']").count() == 1  # if notes are wrong
+    anna.click("#moves button.move[data-kind='lay']")  # "Anna lays 7♥"
+    bo.wait_for_function("document.body.dataset.moves == 1")
+    # Bo's 7♠ and 7♣ fit: "Sten" asks first, and goes only when tapped again
+    sten = bo.locator("#moves button[data-kind='sten']")  # with the moves that lay 7♠, 7♣
+    sten.click()
+    assert sten.inner_text() == "These noted cards fit: 7♠, 7♣. Tap again to say Sten anyway."
+    assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 1
+    sten.scroll_into_view_if_needed()
+    bo.screenshot(path=str(ARTIFACTS / "sten-asks-before-sten-phone.png"))
+    sten.click()
+    bo.wait_for_function("document.body.dataset.moves == 2")
+    assert "Bo said Sten" in bo.inner_text("#last")
+    for page in pages.values():
+        page.close()
     assert not errors, errors
 
 

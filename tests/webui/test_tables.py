@@ -568,3 +568,21 @@ def test_an_undone_deal_card_is_not_entered_again_by_the_notes(client, make_tabl
     r = _note(client, t, 1, ["2D"]).get_json()
     assert r["moves_made"] == 2 and r["view"]["hand"] == ["6S"]
     assert r["deal"]["noted"] == ["AH", "2D"]
+
+
+def test_each_stock_card_turning_up_is_asked_on_its_owners_phone(client, make_table):
+    """At a real Skip-Bo table each stock's top card is turned up at the start: the phone of
+    the player whose stock it is asks for it (it had asked the player on turn for both)."""
+    t = make_table("skipbo", players=2, names="Mor, Far", deal="table")
+    for seat in (0, 1):
+        snaps = [client.get(f"/api/p/{token(t, s)}").get_json() for s in (0, 1)]
+        assert [s["chance"]["mine"] for s in snaps] == [seat == 0, seat == 1]
+        assert snaps[seat]["chance"]["kind"] == "turn_up"
+        assert snaps[seat]["chance"]["about"] == seat
+        reveal = next(m["move"] for m in snaps[seat]["moves"] if m["move"]["kind"] == "reveal")
+        r = client.post(f"/api/p/{token(t, seat)}/moves", json={"move": reveal})
+        assert r.status_code == 200, r.get_json()
+    # then Mor draws her hand: hers alone to say
+    snaps = [client.get(f"/api/p/{token(t, s)}").get_json()["chance"] for s in (0, 1)]
+    assert [c["kind"] for c in snaps] == ["draw", "draw"]
+    assert [c["mine"] for c in snaps] == [True, False]

@@ -319,12 +319,16 @@ const Board = (() => {
     const sources = new Set(snap.moves.map((m) => srcKey(m.move)).filter(Boolean));
     const pick = (key) => sources.has(key) ? () => ctx.select(sel === key ? null : key) : null;
     const onTarget = (key) => targets[key] ? () => ctx.play(targets[key]) : null;
+    // a card chosen, a building pile it does not fit says why (a tap did nothing)
+    const chosen = sel && snap.moves.find((m) => srcKey(m.move) === sel && m.move.card);
+    const misfit = (i, next) => chosen
+      ? () => ctx.note(ctx.t("no_fit", { card: pretty(chosen.move.card), n: i + 1, next })) : null;
 
     const build = el("div", { class: "sb-build" });
     v.building.forEach((p, i) => {
       const key = `build:${i}`;
       const c = card(p.top, { empty: String(i + 1), badge: p.count || null,
-        cls: targets[key] ? "target" : "", onclick: onTarget(key), key,
+        cls: targets[key] ? "target" : "", onclick: onTarget(key) || misfit(i, Math.min(p.count + 1, 12)), key,
         label: ctx.t("building_label", { n: i + 1, top: p.top ? said(p.top) : "–",
           next: Math.min(p.count + 1, 12) }) });
       build.append(el("div", { class: "pile" }, c, el("span", { class: "pile-label", text: ctx.t("next_card", { n: Math.min(p.count + 1, 12) }) })));

@@ -24,6 +24,7 @@ const Kortbord = (() => {
     play: (move) => act("moves", { move }),
     playMany: (moves) => act("moves", { moves }),
     select: (key) => { selected = key; render(); },
+    note: (msg) => toast(msg, true),  // why a tap did nothing
     selected: () => selected,
   };
 
@@ -223,12 +224,13 @@ const Kortbord = (() => {
     }
     if (snap.to_move === -1) {
       chip.className = "turn-chip chance";
-      // the card is dealt to its owner (a Stigespill strategy deal) or drawn by the player on turn
-      const dealing = snap.view.waiting_for === "deal" && snap.chance && Number.isInteger(snap.chance.seat);
-      const turn = dealing ? snap.chance.seat : snap.view.turn;
-      const who = Number.isInteger(turn) ? player(turn) : null;
+      // the card is dealt to a seat (a Stigespill strategy deal), turned up on a seat's
+      // Skip-Bo stock or drawn by the player on turn
+      const ch = snap.chance;
+      const who = ch && Number.isInteger(ch.about) ? player(ch.about) : null;
+      const says = { deal: "dealing", turn_up: "turning_up", draw: "drawing" }[ch && ch.kind] || "drawing";
       if (who) chip.append(el("i", { class: "dot", style: `background:${who.colour}` }));
-      chip.append(el("span", { text: who ? t(dealing ? "dealing" : "drawing", { name: who.name }) : t("chance") }));
+      chip.append(el("span", { text: who ? t(says, { name: who.name }) : t("chance") }));
       return;
     }
     if (sevenFirst()) {  // whoever holds 7♥ starts: the referee cannot know who
@@ -309,9 +311,21 @@ const Kortbord = (() => {
     box.append(el("p", { class: "question", text: ch.question }));
     const grid = el("div", { class: "card-grid" });
     for (const m of reveals) grid.append(Board.card(m.move.card, { small: true, onclick: () => ctx.play(m.move) }));
-    box.append(grid, el("button", { class: "btn", type: "button", id: "draw-app", text: t("draw_app"),
+    box.append(grid, el("button", { class: "btn btn-ghost btn-small", type: "button", id: "draw-app", text: t("draw_app"),
       onclick: () => act("draw", {}) }));
     box.hidden = false;
+  }
+
+  // A move the phone's own notes advise against: the first tap asks (the button says why),
+  // the second makes it.
+  function askFirst(question, action) {
+    return (e) => {
+      const button = e.currentTarget;
+      if (button.dataset.asked) return action();
+      button.dataset.asked = "1";
+      button.textContent = question;
+      button.classList.add("ask");
+    };
   }
 
   function renderMoves() {
@@ -376,19 +390,26 @@ const Kortbord = (() => {
     // move; the cards this phone noted come first, the others apart (someone else's card).
     const noted = notedHand();
     const mineFits = noted && moves.some((m) => m.move.kind === "lay" && noted.has(m.move.card));
+    const wholeHand = noted && noted.size === (snap.view.hand_sizes || [])[snap.seat];
     for (const m of moves) {
       const k = m.move.kind;
       if (tapDrawn && k === "draw") continue;  // the drawn card's button is the draw
+      // 7♥ first: big on the phone of whoever may hold it (not one whose whole hand is noted
+      // without it)
+      const othersCard = noted && k === "lay" && !noted.has(m.move.card);
       const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
-        || (sevenFirst() && k === "lay"));
+        || (sevenFirst() && k === "lay" && !(othersCard && wholeHand)));
       if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label,
         "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
-      else if (noted && k === "lay" && !noted.has(m.move.card)) others.push(m);
+      else if (othersCard) others.push(m);
       else rest.push(m);
     }
+    // "Sten" while a noted card fits: the referee takes it on trust, so the phone asks first
+    const fitting = mineFits ? moves.filter((m) => m.move.kind === "lay" && noted.has(m.move.card)) : [];
+    const stenAnyway = (m) => askFirst(t("sten_anyway",
+      { n: fitting.length, cards: fitting.map((f) => Board.pretty(f.move.card)).join(", ") }), () => ctx.play(m.move));
     // Sten at a real table: the noted hand, all of it layable now, goes out in one turn
-    const count = noted && (snap.view.hand_sizes || [])[snap.seat];
-    const order = noted && noted.size > 1 && noted.size === count && snap.to_move === snap.seat
+    const order = noted && noted.size > 1 && wholeHand && snap.to_move === snap.seat
       ? Board.stenOrder(snap.view.board, [...noted]) : null;
     if (order) {
       const move = { kind: "go_out", cards: order, seat: snap.seat };
@@ -403,7 +424,8 @@ const Kortbord = (() => {
     if (rest.length) {
       const list = el("div", { class: "move-list" });
       for (const m of rest) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
-        text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
+        text: m.label, "aria-label": spokenLabel(m.label),
+        onclick: m.move.kind === "sten" && fitting.length ? stenAnyway(m) : () => ctx.play(m.move) }));
       const details = el("details", { class: "all-moves", open: game !== "skipbo" && rest.length <= 12 ? true : null },
         el("summary", { text: `${t("all_moves")} (${rest.length})` }), list);
       box.append(details);
@@ -799,7 +821,7 @@ const Kortbord = (() => {
       box.append(grid);
     }
     if (mine && !noted.length) {
-      box.append(el("button", { class: "btn", type: "button", id: "draw-app", text: t("draw_app"),
+      box.append(el("button", { class: "btn btn-ghost btn-small", type: "button", id: "draw-app", text: t("draw_app"),
         onclick: () => act("draw", {}) }));
     }
     box.hidden = false;
