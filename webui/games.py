@@ -284,6 +284,20 @@ def chance_about(rules: Rules, state: Any) -> tuple[str, int | None]:
     return "draw", getattr(state, "turn", None)
 
 
+def sten_laid_by(rules: Rules, states: list[Any], moves: list[dict[str, Any]]) -> dict[str, int]:
+    """Return who laid each card of a Sten game (a card a wrong go-out took back included:
+    a page asks whether a card is on the table too). At a real table a phone checks the
+    cards its player tapped in against it."""
+    out: dict[str, int] = {}
+    for state, entry in zip(states, moves, strict=False):
+        move = entry["move"]
+        seat = move.get("seat")
+        who = seat if isinstance(seat, int) and not isinstance(seat, bool) else rules.to_move(state)
+        for code in [move["card"]] if move.get("kind") == "lay" else move.get("cards", []):
+            out[code] = who
+    return out
+
+
 # ---- a Stigespill strategy deal with real cards, noted ahead on the players' phones ------
 def dealing_to(rules: Rules, state: Any) -> int | None:
     """Return the seat the next dealt card goes to while a Stigespill deal waits for its

@@ -106,6 +106,9 @@ def snapshot(
             "kind": kind,
             "about": about,
         }
+    if seat is not None and rules.name == "sten" and not view.get("known_hands", True):
+        # who laid what: a phone takes another player's card out of the cards tapped in
+        out["laid_by"] = games.sten_laid_by(rules, rt.states, rt.moves)
     deal = None if road_pending or rt.app_deals else games.dealing_to(rules, state)
     if deal is not None:  # how many cards each phone has noted (each seat gets as many)
         out["deal_noted"] = [len(rt.noted.get(s, [])) for s in range(len(names))]

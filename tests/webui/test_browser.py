@@ -757,7 +757,7 @@ def note_on_phone(page, codes: list[str]) -> None:
 def test_a_sten_phone_whose_whole_noted_hand_says_otherwise_asks_or_steps_back(browser, server):
     """A phone whose noted hand is whole and lacks 7♥ does not offer "Bo lays 7♥" as the way
     to start; one whose noted cards fit asks before it says "Sten" (the referee takes it on
-    trust at a real table)."""
+    trust at a real table); one whose noted card another player laid takes it out."""
     body = {"game": "sten", "players": 2, "names": "Anna, Bo", "deal": "table"}
     status, t = server.post("/api/tables", body)
     assert status == 201
@@ -784,6 +784,19 @@ def test_a_sten_phone_whose_whole_noted_hand_says_otherwise_asks_or_steps_back(b
     sten.click()
     bo.wait_for_function("document.body.dataset.moves == 2")
     assert "Bo said Sten" in bo.inner_text("#last")
+    # Bo lays 8♥, which Anna tapped in: her phone takes it out of her cards, and says so
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for seat, card in ((0, "6H"), (1, "8H")):
+        move = {"move": {"kind": "lay", "card": card}}
+        assert server.post(f"/api/p/{tokens[seat]}/moves", move)[0] == 200
+    anna.wait_for_selector("#toast.bad")
+    assert anna.inner_text("#toast") == (
+        "Laid by Bo: 8♥. Taken out of the cards you tapped in; check them against your hand."
+    )
+    kept = anna.evaluate(
+        "JSON.parse(localStorage.getItem(`kortbord-notes-${location.pathname}-1`))"
+    )
+    assert "8H" not in kept and {"7H", "6H", "9H"} <= set(kept)  # what she laid, and holds
     for page in pages.values():
         page.close()
     assert not errors, errors

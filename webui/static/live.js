@@ -872,7 +872,15 @@ const Kortbord = (() => {
     const picker = $("picker");
     if (picker) picker.hidden = known || snap.table.game !== "sten";
     if (known || !hand || snap.table.game !== "sten") return;
-    const noted = loadNotes();
+    let noted = loadNotes();
+    // a card tapped in here that another player laid was not in this hand: out it goes, said
+    const laidBy = snap.laid_by || {};
+    const theirs = noted.filter((c) => onTable(c) && Number.isInteger(laidBy[c]) && laidBy[c] !== snap.seat);
+    if (theirs.length) {
+      noted = noted.filter((c) => !theirs.includes(c));
+      saveNotes(noted);
+      toast(t("laid_by_other", { name: player(laidBy[theirs[0]]).name, cards: theirs.map(Board.pretty).join(", ") }), true);
+    }
     const order = (c) => "SHDC".indexOf(c.slice(-1)) * 13 + RANKS.indexOf(c.slice(0, -1));
     const notes = noted.filter((c) => !onTable(c)).sort((a, b) => order(a) - order(b));
     const fits = new Set(snap.view.board.flatMap((r) => r.fits));
