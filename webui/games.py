@@ -15,7 +15,7 @@ from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
-from referee.stigespill import DIE_RANKS
+from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal
 from webui.speech import name_seats, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -296,6 +296,21 @@ def sten_laid_by(rules: Rules, states: list[Any], moves: list[dict[str, Any]]) -
         for code in [move["card"]] if move.get("kind") == "lay" else move.get("cards", []):
             out[code] = who
     return out
+
+
+def reveals_seen_from(rules: Rules, state: Any, seat: int | None, moves: list[Move]) -> list[Move]:
+    """Return ``moves`` with the die cards a Stigespill strategy page is offered to say which
+    card was dealt or drawn. The referee's reveals are the die pile's cards, so the cards
+    missing from them are the ones in the players' secret hands: a page is offered every
+    die card but those in the discard pile and in its own hand (a wrong one is refused)."""
+    if rules.name != "stigespill" or rules.config.get("variant") != "strategy":
+        return moves
+    if not state.pending or not any(m.kind == "reveal" for m in moves):
+        return moves
+    known = set(state.discard) | (set(state.hands[seat]) if seat is not None else set())
+    dealing = state.pending == "deal"
+    offered = [c for c in DIE_CARDS if c not in known and not (dealing and c.is_joker)]
+    return [m for m in moves if m.kind != "reveal"] + [Reveal(c) for c in offered]
 
 
 # ---- a Stigespill strategy deal with real cards, noted ahead on the players' phones ------

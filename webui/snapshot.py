@@ -37,6 +37,7 @@ def snapshot(
         moves = games.moves_for(rules, state, seat, rt.open_table)
     if road_pending:
         moves = []
+    moves = games.reveals_seen_from(rules, state, seat, moves)
     names = rt.names
     out: dict[str, Any] = {
         "table": {

@@ -316,13 +316,19 @@ class TableHub:
             self._commit(rt, accepted, source)
             return rt
 
-    def _commit(self, rt: Runtime, accepted: list[tuple[Move, Any]], source: str) -> bool:
-        """Resolve chance if the app deals, enter the cards phones noted of a deal, write
-        everything, then update memory and wake pages; return whether a move was made."""
+    def _commit(
+        self,
+        rt: Runtime,
+        accepted: list[tuple[Move, Any]],
+        source: str,
+        noted: dict[int, list[str]] | None = None,
+    ) -> bool:
+        """Resolve chance if the app deals, enter the cards phones noted of a deal (``noted``:
+        the notes as changed by a phone, else the table's), write everything, then update
+        memory and wake pages; return whether a move was made."""
         entries = [(m.to_json(), source) for m, _ in accepted]
         states = [s for _, s in accepted]
         state = states[-1] if states else rt.state
-        noted = None
         if rt.app_deals:
             rng = random.Random(f"{rt.seed}:{len(rt.moves) + len(entries)}")
             for _ in range(MAX_AUTO):
@@ -332,8 +338,8 @@ class TableHub:
                 state = rt.rules.apply(state, move)
                 entries.append((move.to_json(), "app"))
                 states.append(state)
-        elif rt.noted:
-            noted = {seat: list(cards) for seat, cards in rt.noted.items()}
+        elif rt.noted or noted:
+            noted = {seat: list(cards) for seat, cards in (noted or rt.noted).items()}
             for move, entered in self._noted_cards(rt, state, noted):
                 entries.append((move.to_json(), "tap"))
                 states.append(entered)
@@ -399,21 +405,19 @@ class TableHub:
             hand = games.hand_codes(state, seat)
             noted = [c for c in rt.noted.get(seat, []) if c not in drop]
             refused = []
+            # Whether a card is still in the die pile is not said here: that would tell any
+            # phone the other hands. A card another player holds is refused when the deal
+            # reaches it.
             for code in note:
                 if code in noted or code in hand:
                     continue
-                if not games.in_die_pile(state, code):
-                    refused.append((DEALT_ELSEWHERE, code))
-                elif len(hand) + len(noted) >= HAND_SIZE:
+                if len(hand) + len(noted) >= HAND_SIZE:
                     refused.append((HAND_FULL, code))
                 else:
                     noted.append(code)
             rt.deal_refused[seat] = refused
-            if noted != rt.noted.get(seat, []):
-                changed = {**rt.noted, seat: noted}
-                self.store.set_noted(rt.game_id, changed)
-                rt.noted = changed
-            if not self._commit(rt, [], "tap"):  # enters what the deal has reached
+            # enters what the deal has reached, and writes the notes with those moves
+            if not self._commit(rt, [], "tap", noted={**rt.noted, seat: noted}):
                 self._publish(rt)
             return rt
 
@@ -464,6 +468,7 @@ class TableHub:
             rt.redo.extend(reversed(undone))
             rt.finished = False
             rt.notice = None
+            rt.deal_refused.clear()  # a card refused may be back in the die pile
             self._publish(rt)
             return rt
 
@@ -496,7 +501,10 @@ class TableHub:
             rt.states.extend(states)
             rt.finished = result is not None
             rt.notice = None
-            self._publish(rt)
+            rt.deal_refused.clear()
+            # the deal may have come round to a seat whose phone noted its cards
+            if not self._commit(rt, [], "tap"):
+                self._publish(rt)
             return rt
 
     def next_game(

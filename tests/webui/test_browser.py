@@ -777,7 +777,8 @@ def test_a_sten_phone_whose_whole_noted_hand_says_otherwise_asks_or_steps_back(b
     # Bo's 7♠ and 7♣ fit: "Sten" asks first, and goes only when tapped again
     sten = bo.locator("#moves button[data-kind='sten']")  # with the moves that lay 7♠, 7♣
     sten.click()
-    assert sten.inner_text() == "These noted cards fit: 7♠, 7♣. Tap again to say Sten anyway."
+    asked = "These noted cards fit: 7♠, 7♣. Tap again to say Sten anyway."
+    assert sten.inner_text() == asked and sten.get_attribute("aria-label") == asked
     assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 1
     sten.scroll_into_view_if_needed()
     bo.screenshot(path=str(ARTIFACTS / "sten-asks-before-sten-phone.png"))
@@ -799,6 +800,27 @@ def test_a_sten_phone_whose_whole_noted_hand_says_otherwise_asks_or_steps_back(b
     assert "8H" not in kept and {"7H", "6H", "9H"} <= set(kept)  # what she laid, and holds
     for page in pages.values():
         page.close()
+    assert not errors, errors
+
+
+def test_cards_tapped_in_that_others_laid_are_said_player_by_player(browser, server):
+    body = {"game": "sten", "players": 3, "names": "Anna, Bo, Cy", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for seat, card in ((0, "7H"), (1, "8H"), (2, "6H")):
+        move = {"kind": "lay", "card": card, **({"seat": 0} if seat == 0 else {})}
+        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": move})[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][0]['url']}")
+    note_on_phone(page, ["7H", "8H", "6H", "2S"])  # Bo's 8♥ and Cy's 6♥ tapped in by mistake
+    page.wait_for_selector("#toast.bad")
+    assert page.inner_text("#toast") == (
+        "Laid by Bo: 8♥. Taken out of the cards you tapped in; check them against your hand."
+        " Laid by Cy: 6♥. Taken out of the cards you tapped in; check them against your hand."
+    )
+    page.close()
     assert not errors, errors
 
 

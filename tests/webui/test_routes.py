@@ -868,10 +868,7 @@ def test_a_stigespill_draw_at_a_real_table_is_said_on_the_drawers_phone_too(clie
             break
         owner = snap["chance"]["seat"]
         mine = client.get(f"/api/p/{tokens[owner]}").get_json()
-        reveal = next(m["move"] for m in mine["moves"] if m["move"]["kind"] == "reveal")
-        assert (
-            client.post(f"/api/p/{tokens[owner]}/moves", json={"move": reveal}).status_code == 200
-        )
+        _reveal_one_offered(client, tokens[owner], mine)
     on = client.get(url).get_json()["to_move"]
     r = client.post(f"/api/p/{tokens[on]}/moves", json={"move": {"kind": "draw", "seat": on}})
     assert r.status_code == 200
@@ -879,9 +876,30 @@ def test_a_stigespill_draw_at_a_real_table_is_said_on_the_drawers_phone_too(clie
     assert drawer["chance"]["mine"] and any(m["move"]["kind"] == "reveal" for m in drawer["moves"])
     other = client.get(f"/api/p/{tokens[1 - on]}").get_json()
     assert not other["chance"]["mine"] and not other["moves"]
-    assert client.get(url).get_json()["chance"]["mine"]  # the table's page may say it too
-    reveal = next(m["move"] for m in drawer["moves"] if m["move"]["kind"] == "reveal")
-    assert client.post(f"/api/p/{tokens[on]}/moves", json={"move": reveal}).status_code == 200
+    table = client.get(url).get_json()
+    assert table["chance"]["mine"]  # the table's page may say it too
+    # what either page offers tells nothing of the hands: every die card not seen is offered
+    dealt = [m["card"] for m in client.get(f"{url}/log").get_json()["moves"][:6]]
+    hands = {seat: set(dealt[seat::2]) for seat in (0, 1)}
+    offers = {
+        page: {m["move"]["card"] for m in snap["moves"] if m["move"]["kind"] == "reveal"}
+        for page, snap in (("drawer", drawer), ("table", table))
+    }
+    assert hands[1 - on] <= offers["drawer"] and not hands[on] & offers["drawer"]
+    assert hands[0] | hands[1] <= offers["table"] and len(offers["table"]) == 25
+    _reveal_one_offered(client, tokens[on], drawer)
+
+
+def _reveal_one_offered(client, token: str, snap: dict) -> None:
+    """Enter the first card a phone offers that the referee takes (one another player holds
+    is refused: the phone cannot know)."""
+    for m in snap["moves"]:
+        if m["move"]["kind"] == "reveal":
+            r = client.post(f"/api/p/{token}/moves", json={"move": m["move"]})
+            if r.status_code == 200:
+                return
+            assert r.status_code == 409, r.get_json()
+    raise AssertionError("no offered card was taken")
 
 
 def test_a_real_table_without_a_road_or_camera_may_type_its_road_before_the_first_move(client):

@@ -501,9 +501,41 @@ def test_a_card_noted_by_two_phones_goes_to_the_first_dealt_and_the_other_hears_
     assert r["deal"]["noted"] == []
     assert [x["card"] for x in r["deal"]["refused"]] == ["2D"]
     assert _hand(client, t, 0) == ["4C"] and _hand(client, t, 1) == ["2D"]
-    # now 2♦ is in Bo's hand, Anna cannot note it at all
+    # noted again while the deal is at Anna, it is refused again at once
     r = _note(client, t, 0, ["2D"]).get_json()
     assert [x["card"] for x in r["deal"]["refused"]] == ["2D"]
+    # an undo (of Bo's 2♦) may bring the card back: the refusal goes with it
+    client.post(f"/api/tables/{t['id']}/undo", json={})
+    assert client.get(f"/api/p/{token(t, 0)}").get_json()["deal"]["refused"] == []
+
+
+def test_noting_cards_tells_a_phone_nothing_of_the_other_hands(client, make_table):
+    """A phone learns that a card is in another hand only when the deal reaches it (its own
+    card is lost then), never by noting every die card to see which are refused."""
+    t = _real_deal(make_table, players=2)
+    _note(client, t, 1, ["2D", "6S", "AH"])
+    _note(client, t, 0, ["4C"])  # 4♣ to Anna, then Bo's 2♦: the deal is at Anna again
+    die = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6")]
+    refused = _note(client, t, 1, die).get_json()["deal"]["refused"]
+    assert len(refused) == 21  # all but the three in Bo's hand or notes
+    assert all(x["reason"].endswith("your 3 cards are noted already") for x in refused)
+    # Anna's page is offered Bo's cards among the die cards she may have been dealt
+    anna = client.get(f"/api/p/{token(t, 0)}").get_json()
+    offered = {m["move"]["card"] for m in anna["moves"] if m["move"]["kind"] == "reveal"}
+    assert {"2D", "6S", "AH"} <= offered and "4C" not in offered
+
+
+def test_a_redo_that_brings_the_deal_to_a_noted_seat_enters_its_cards(client, make_table):
+    t = _real_deal(make_table, players=2)
+    _note(client, t, 1, ["2D", "6S"])
+    _note(client, t, 0, ["4C", "4D"])  # 4♣, 2♦, 4♦, 6♠
+    assert client.get(f"/api/tables/{t['id']}").get_json()["moves_made"] == 4
+    client.post(f"/api/tables/{t['id']}/undo", json={})  # 6♠ onto the redo stack
+    _note(client, t, 0, ["6H"])  # Anna's third waits: the deal is at Bo
+    r = client.post(f"/api/tables/{t['id']}/redo", json={}).get_json()
+    # 6♠ again, and the deal is at Anna, whose 6♥ goes in; then it waits for Bo's third
+    assert r["moves_made"] == 5 and r["deal_noted"] == [0, 0]
+    assert _hand(client, t, 0) == ["4C", "4D", "6H"]
 
 
 def test_a_noted_card_is_taken_back_and_a_fourth_is_refused(client, make_table):

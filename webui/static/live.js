@@ -324,6 +324,7 @@ const Kortbord = (() => {
       if (button.dataset.asked) return action();
       button.dataset.asked = "1";
       button.textContent = question;
+      button.setAttribute("aria-label", question);  // said, not only shown
       button.classList.add("ask");
     };
   }
@@ -879,7 +880,9 @@ const Kortbord = (() => {
     if (theirs.length) {
       noted = noted.filter((c) => !theirs.includes(c));
       saveNotes(noted);
-      toast(t("laid_by_other", { name: player(laidBy[theirs[0]]).name, cards: theirs.map(Board.pretty).join(", ") }), true);
+      const layers = [...new Set(theirs.map((c) => laidBy[c]))];  // one sentence per player
+      toast(layers.map((seat) => t("laid_by_other", { name: player(seat).name,
+        cards: theirs.filter((c) => laidBy[c] === seat).map(Board.pretty).join(", ") })).join(" "), true);
     }
     const order = (c) => "SHDC".indexOf(c.slice(-1)) * 13 + RANKS.indexOf(c.slice(0, -1));
     const notes = noted.filter((c) => !onTable(c)).sort((a, b) => order(a) - order(b));
