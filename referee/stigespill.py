@@ -366,6 +366,7 @@ class Stigespill(Rules):
         variant: str = "classic",
         tokens: int | None = None,
         road: list[str] | None = None,
+        first: int = 0,
     ) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players must be a whole number, not {players!r}")
@@ -395,15 +396,20 @@ class Stigespill(Rules):
                 f"the die pile has only 24 cards besides the joker: at most "
                 f"{MAX_STRATEGY_SEATS} seats"
             )
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats:
+            raise RulesError(f"the first seat must be a seat from 0 to {seats - 1}, not {first!r}")
         self.players = players
         self.variant = variant
         self.seats = seats
+        self.first = first  # who begins, and is dealt to first (a table's next game: the next)
         self.road = _road_cards(road) if road is not None else None
         self.config: dict[str, Any] = {"players": players, "variant": variant}
         if players == 1:
             self.config["tokens"] = seats
         if self.road is not None:
             self.config["road"] = [c.code for c in self.road]
+        if first:
+            self.config["first"] = first
 
     # ---- naming ----------------------------------------------------------------------
     def codes(self) -> frozenset[str]:
@@ -438,14 +444,19 @@ class Stigespill(Rules):
             die=DIE_CARDS,
             discard=(),
             hands=((),) * self.seats,
-            turn=0,
+            turn=self.first,
             pending="deal" if strategy else None,
             last=(
                 f"Deal {HAND_SIZE} die cards to each seat (never the joker)"
                 if strategy
-                else f"{self.seat_name(0)} begins"
+                else f"{self.seat_name(self.first)} begins"
             ),
         )
+
+    def dealt_to(self, dealt: int) -> int:
+        """Return the seat a strategy deal's card goes to when ``dealt`` cards are out: round
+        by round, from the seat that begins."""
+        return (self.first + dealt) % self.seats
 
     def to_move(self, state: StigeState) -> int:
         return CHANCE if state.pending else state.turn
@@ -554,13 +565,13 @@ class Stigespill(Rules):
         die = state.die[:i] + state.die[i + 1 :]
         if state.pending == "deal":
             dealt = sum(len(h) for h in state.hands)
-            seat = dealt % self.seats
+            seat = self.dealt_to(dealt)
             hands = list(state.hands)
             hands[seat] = tuple(sorted((*hands[seat], card), key=_DIE_ORDER.__getitem__))
             done = dealt + 1 == HAND_SIZE * self.seats
             last = f"A card is dealt to {self.seat_name(seat)}"
             if done:
-                last += f"; the deal is done and {self.seat_name(0)} begins"
+                last += f"; the deal is done and {self.seat_name(self.first)} begins"
             return dataclasses.replace(
                 state,
                 die=die,

@@ -245,14 +245,20 @@ def parse_setup(game: Any, form: dict[str, Any], t=None) -> Setup:
     return Setup(game, rules.config, names, options, match_target, colours)
 
 
-def next_rules(rules: Rules) -> Rules:
-    """Return the rules of a table's next game: in Sten the deal passes to the next seat
-    (clockwise), which changes who gets the odd cards and who starts a real table; in Skip-Bo
-    the next seat plays first."""
+def next_rules(rules: Rules, state: Any = None, options: dict[str, Any] | None = None) -> Rules:
+    """Return the rules of a table's next game (``state``: the last game's end, ``options``:
+    the table's): in Sten the deal passes to the next seat (clockwise), which changes who
+    gets the odd cards and who starts a real table; in Skip-Bo and Stigespill the next seat
+    plays first. A Stigespill road laid out with real cards stays for the next game."""
     if rules.name == "sten":
         return make_rules("sten", **{**rules.config, "dealer": (rules.dealer + 1) % rules.seats})
     if rules.name == "skipbo":  # the next game of a match starts with the next player
         return make_rules("skipbo", **{**rules.config, "first": (rules.first + 1) % rules.seats})
+    if rules.name == "stigespill":
+        config = {**rules.config, "first": (rules.first + 1) % rules.seats}
+        if (options or {}).get("deal") == "table" and state is not None:
+            config["road"] = [c.code for c in state.road]
+        return make_rules("stigespill", **config)
     return rules
 
 
@@ -318,7 +324,7 @@ def dealing_to(rules: Rules, state: Any) -> int | None:
     """Return the seat the next dealt card goes to while a Stigespill deal waits for its
     cards (the strategy variant), else ``None``."""
     if rules.name == "stigespill" and state.pending == "deal":
-        return sum(len(h) for h in state.hands) % rules.seats
+        return rules.dealt_to(sum(len(h) for h in state.hands))
     return None
 
 

@@ -22,7 +22,7 @@ from flask import Flask, current_app
 
 from referee import CHANCE, IllegalMove, Rules, RulesError, make_rules
 from referee.core import Move
-from referee.stigespill import HAND_SIZE
+from referee.stigespill import HAND_SIZE, ROAD_CARDS, even_order
 from webui import games, speech
 from webui.db import EventStore
 from webui.live import Broadcaster
@@ -69,7 +69,10 @@ class Moved(IllegalMove):
 
 MOVED = "the table moved on before your tap arrived: look at the board and tap again"
 # Why a phone's noted dealt card was not taken (said in the page's language)
-DEALT_ELSEWHERE = "{card} was dealt to another player: tap the cards you were dealt"
+DEALT_ELSEWHERE = (
+    "{card} went to another player: if it is in your hand, their phone tapped it by mistake. "
+    "Tell the table."
+)
 HAND_FULL = "{card} was not noted: your {n} cards are noted already"
 
 
@@ -179,6 +182,11 @@ class TableHub:
             # real cards and no road given: a camera reads the laid-out road; without one the
             # app's road is a proposal, to lay out like the board or to replace by typing
             options = {**options, ROAD_FROM_CAMERA if source != "none" else ROAD_PROPOSED: True}
+            if source == "none":
+                # the proposal spreads the ladders and snakes evenly (a shuffle clumps them)
+                road = list(ROAD_CARDS)
+                random.Random(seed).shuffle(road)
+                rules = make_rules(setup.game, **{**setup.config, "road": even_order(road)})
         if initial is not None:
             state = rules.state_from_json(initial)
         else:
@@ -525,11 +533,18 @@ class TableHub:
             if match is not None and match["over"]:
                 raise IllegalMove("the match is over")
             seed = secrets.randbits(63)
-            rules = rt.rules if initial is not None else games.next_rules(rt.rules)
+            options = rt.table["options"]
+            rules = (
+                rt.rules if initial is not None else games.next_rules(rt.rules, rt.state, options)
+            )
+            if options.get(ROAD_PROPOSED) and "road" in rules.config:
+                # the app's proposed road was laid out and played on: it is the table's road now
+                options = {k: v for k, v in options.items() if k != ROAD_PROPOSED}
+                self.store.set_options(table_id, options)
             if initial is not None:
                 state = rules.state_from_json(initial)
             else:
-                state = games.start_state(rules, random.Random(seed), rt.table["options"])
+                state = games.start_state(rules, random.Random(seed), options)
             self.store.new_game(
                 table_id,
                 {

@@ -772,3 +772,20 @@ def test_the_classic_hints_expected_turns_is_near_the_true_mean():
     pool = rules._unseen_values(state, 0)
     mean = stige._rollout_means(state, 0, [Draw(0)], pool, 20000)[0]
     assert abs(shown - mean) < 1.0, (shown, mean)
+
+
+def test_the_first_seat_begins_and_is_dealt_to_first():
+    """A table's next game starts with the next seat (``first``), in both variants."""
+    classic = make_rules("stigespill", players=3, first=2)
+    state = classic.initial_state(random.Random(1))
+    assert classic.to_move(state) == 2 and "Player 3 begins" in state.last
+    strategy = make_rules("stigespill", players=3, variant="strategy", first=1)
+    state = strategy.initial_state(random.Random(1))
+    for card in ("AS", "2S", "3S", "4S"):
+        state = strategy.apply(state, strategy.move_from_json({"kind": "reveal", "card": card}))
+    # dealt round by round from the first seat: seat 1, 2, 0, then 1 again
+    assert [[c.code for c in h] for h in state.hands] == [["3S"], ["AS", "4S"], ["2S"]]
+    assert make_rules("stigespill", **strategy.config).first == 1  # kept in the config
+    for bad in (3, -1, True, "1"):
+        with pytest.raises(RulesError, match="first seat"):
+            make_rules("stigespill", players=3, first=bad)

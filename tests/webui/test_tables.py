@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from referee import IllegalMove
+from referee.stigespill import layout_advice
 from tests.webui.conftest import token
 from webui import create_app
 
@@ -618,3 +619,34 @@ def test_each_stock_card_turning_up_is_asked_on_its_owners_phone(client, make_ta
     snaps = [client.get(f"/api/p/{token(t, s)}").get_json()["chance"] for s in (0, 1)]
     assert [c["kind"] for c in snaps] == ["draw", "draw"]
     assert [c["mine"] for c in snaps] == [True, False]
+
+
+def _play_stigespill_to_the_end(client, url: str) -> None:
+    for _ in range(2000):
+        snap = client.get(url).get_json()
+        if snap["over"]:
+            return
+        move = snap["moves"][0]["move"]  # the draw, then the card drawn
+        assert client.post(f"{url}/moves", json={"move": move}).status_code == 200
+    raise AssertionError("the game did not end")
+
+
+def test_a_real_tables_next_stigespill_game_keeps_its_road_and_the_next_seat_begins(
+    client, make_table
+):
+    """The road laid out with real cards stays on the table: the next game is played on it
+    (it was a new proposal to lay out again), begun by the next seat."""
+    t = make_table("stigespill", players=2, deal="table")
+    url = f"/api/tables/{t['id']}"
+    first = client.get(url).get_json()
+    assert first["road_proposed"] and first["to_move"] == 0
+    road = [tile["code"] for tile in first["view"]["road"]]
+    # the road proposed to lay out spreads its ladders and snakes evenly
+    assert layout_advice(road)["unevenness"] == layout_advice(road)["even_unevenness"]
+    _play_stigespill_to_the_end(client, url)
+    r = client.post(f"{url}/next", json={})
+    assert r.status_code == 200, r.get_json()
+    second = client.get(url).get_json()
+    assert [tile["code"] for tile in second["view"]["road"]] == road
+    assert second["to_move"] == 1 and "road_proposed" not in second
+    assert "Bo begins" in second["last"]

@@ -66,9 +66,11 @@ const Board = (() => {
       .replace("{suit}", words[`suit_${suit}`]);
   }
 
-  // A sentence with cards in it ("Play Q♠") as a screen reader should say it.
+  // A sentence with cards in it ("Play Q♠") as a screen reader should say it; a letter shown
+  // stays in it ("Play Q, queen of spades"), as in a card's own name (see said).
   const SUIT_OF = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  const saidText = (text) => text.replace(/(10|[2-9AJQK])([♠♥♦♣])/g, (_, r, sym) => spoken(r, SUIT_OF[sym]));
+  const saidText = (text) => text.replace(/(10|[2-9AJQK])([♠♥♦♣])/g,
+    (_, r, sym) => (/[A-Z]/.test(r) ? `${r}, ` : "") + spoken(r, SUIT_OF[sym]));
 
   // A card as a screen reader says it (a Skip-Bo card, a joker: as shown). A letter shown on
   // the card (Q, SB) stays in its name, as a voice control user says what they see.
