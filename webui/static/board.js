@@ -155,7 +155,7 @@ const Board = (() => {
     const landed = v.step ? v.step.landed : null;
     // a road the camera has not read yet: its places, without cards
     const unread = (tile) => snap.road_pending && tile.position > 0 && tile.position < 29;
-    const ranks = [];  // drawn again above the ladders, which may cross a card's index
+    const labels = [];  // ranks and suits drawn again above the ladders, which cross cards
     for (const tile of tiles) {
       const { x, y } = tileXY(tile.position);
       const p = tile.code && !unread(tile) ? parse(tile.code) : null;
@@ -175,8 +175,10 @@ const Board = (() => {
           "text-anchor": "middle", text: tile.label }));
       } else {
         g.append(svg("text", { x: x + 10, y: y + 30, class: "tile-rank", text: p.rank }));
-        ranks.push(svg("text", { x: x + 10, y: y + 30, class: `tile-rank ${p.cls}`, text: p.rank }));
+        labels.push(svg("text", { x: x + 10, y: y + 30, class: `tile-rank ${p.cls}`, text: p.rank }));
         g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: "tile-suit",
+          "text-anchor": "middle", text: p.suit }));
+        labels.push(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: `tile-suit ${p.cls}`,
           "text-anchor": "middle", text: p.suit }));
         g.append(svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
           "text-anchor": "end", text: String(tile.position) }));
@@ -202,7 +204,7 @@ const Board = (() => {
         "marker-start": "url(#ah-snake)", "marker-end": "url(#ah-ladder)",
         "data-from": tile.position, "data-to": tile.jump_to }));
     }
-    s.append(svg("g", { class: "tile-labels", "aria-hidden": "true" }, ...ranks));
+    s.append(svg("g", { class: "tile-labels", "aria-hidden": "true" }, ...labels));
     // tokens
     const byPos = {};
     for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
