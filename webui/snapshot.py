@@ -15,6 +15,7 @@ from referee.stigespill import HAND_SIZE
 from webui import games, speech
 from webui.tables import ROAD_FROM_CAMERA, ROAD_PROPOSED, Runtime
 
+UNDONE = "Undone: {move}. Put the cards on the table back as they were."
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
 HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: hints are public
 
@@ -163,6 +164,9 @@ def _notice(rt: Runtime, t) -> dict[str, Any] | None:
         return None
     if notice.get("error"):
         return {**notice, "error": _say(rt, notice["error"], t)}
+    if notice.get("undone"):  # said as a card to check: the real cards go back too
+        said = _say(rt, notice["undone"], t)
+        return {"check": t(UNDONE, move=said), "at": notice["at"]}
     return {**notice, "check": speech.say_checks(notice["check"], t)}
 
 

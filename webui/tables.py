@@ -470,12 +470,15 @@ class TableHub:
                     raise IllegalMove("nothing to undo: the deal is the start of the game")
                 k = len(rt.moves) - 1  # only cards were entered so far: take back the last one
             self.store.undo(rt.game_id, k)
+            # what the table's page said of the last move: at a real table, cards to put back
+            shown = rt.rules.view(rt.state, None)
+            said = shown.get("last_move") or shown.get("last") or ""
             undone = rt.moves[k:]
             del rt.moves[k:]
             del rt.states[k + 1 :]
             rt.redo.extend(reversed(undone))
             rt.finished = False
-            rt.notice = None
+            rt.notice = None if rt.app_deals or not said else {"undone": said, "at": time.time()}
             rt.deal_refused.clear()  # a card refused may be back in the die pile
             self._publish(rt)
             return rt

@@ -650,3 +650,40 @@ def test_a_real_tables_next_stigespill_game_keeps_its_road_and_the_next_seat_beg
     assert [tile["code"] for tile in second["view"]["road"]] == road
     assert second["to_move"] == 1 and "road_proposed" not in second
     assert "Bo begins" in second["last"]
+
+
+def test_an_undo_at_a_real_table_says_which_move_to_put_back(client, make_table):
+    """The real cards do not go back by themselves: every page says what was undone (as the
+    table's page said it, so no hand card is named), until the next change."""
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    client.post(
+        f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}]}
+    )
+    r = client.post(f"{url}/undo", json={}).get_json()
+    check = r["notice"]["check"]
+    assert check.startswith("Undone: Anna drew 5♥") and check.endswith(
+        "Put the cards on the table back as they were."
+    )
+    assert client.get(f"/api/p/{token(t, 1)}").get_json()["notice"]["check"] == check
+    client.post(
+        f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "3S"}]}
+    )
+    assert client.get(url).get_json()["notice"] is None
+    # a hand card drawn at a real Skip-Bo table is said as the table's page said it
+    sb = make_table("skipbo", players=2, names="Mor, Far", deal="table", stock=5)
+    for seat in (0, 1, 0):  # the two stocks turn up, then Mor draws her first card
+        mine = client.get(f"/api/p/{token(sb, seat)}").get_json()
+        reveal = next(m["move"] for m in mine["moves"] if m["move"]["kind"] == "reveal")
+        assert (
+            client.post(f"/api/p/{token(sb, seat)}/moves", json={"move": reveal}).status_code == 200
+        )
+    r = client.post(f"/api/tables/{sb['id']}/undo", json={}).get_json()
+    assert r["notice"]["check"] == (
+        "Undone: Mor draws a card. Put the cards on the table back as they were."
+    )
+    # where the app deals there is nothing to put back
+    app_dealt = make_table("stigespill")
+    u = f"/api/tables/{app_dealt['id']}"
+    client.post(f"{u}/moves", json={"move": {"kind": "draw"}})
+    assert client.post(f"{u}/undo", json={}).get_json()["notice"] is None
