@@ -9,6 +9,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -747,13 +748,19 @@ def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server)
 
 
 def note_on_phone(page, codes: list[str]) -> None:
-    """Give a Sten phone page these noted cards, as its player's taps would, and reload it."""
+    """Give a Sten phone page these noted cards, as its player's taps would, and open it
+    again. They are written from another page of the site, one that runs no script: the
+    phone page itself might render a live update between the writing and a reload, and take
+    them in before it reloads."""
+    url = urlsplit(page.url)
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # the picture's
+    page.goto(f"{url.scheme}://{url.netloc}/static/icon.svg")
+    key = f"kortbord-notes-{url.path}-1"
     page.evaluate(
-        """(codes) => localStorage.setItem(
-          `kortbord-notes-${location.pathname}-1`, JSON.stringify(codes))""",
-        codes,
+        "([key, codes]) => localStorage.setItem(key, JSON.stringify(codes))", [key, codes]
     )
-    page.reload()
+    page.unroute("**/favicon.ico")
+    page.goto(urlunsplit(url))
     page.wait_for_selector("#hand .card")
 
 
