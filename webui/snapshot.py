@@ -69,7 +69,7 @@ def snapshot(
             {"move": m.to_json(), "label": games.move_label(rules, m.to_json(), t, names)}
             for m in moves
         ],
-        "can_undo": bool(rt.moves) and seat is None,
+        "can_undo": rt.last_action() is not None if seat is None else rt.undoable_by() == seat,
         "can_redo": bool(rt.redo) and seat is None,
         "notice": _notice(rt, t),
         "prompt": _prompt(rt, t) if seat is None else None,

@@ -68,6 +68,7 @@ class Moved(IllegalMove):
 
 
 MOVED = "the table moved on before your tap arrived: look at the board and tap again"
+NOT_YOURS = "a phone takes back only its own last move: the table's page undoes the others"
 # Why a phone's noted dealt card was not taken (said in the page's language)
 DEALT_ELSEWHERE = (
     "{card} went to another player: if it is in your hand, their phone tapped it by mistake. "
@@ -134,6 +135,31 @@ class Runtime:
         """Refuse a change made on another position than this (``None``: no check)."""
         if position is not None and position != self.position:
             raise Moved(MOVED)
+
+    def last_action(self) -> int | None:
+        """Return where the last action starts in the moves (a move and the cards drawn
+        after it, which belong to it), or ``None`` when there is none to take back (no move,
+        or only the app's deal)."""
+        if not self.moves:
+            return None
+        k = len(self.moves) - 1
+        while k > 0 and self.rules.to_move(self.states[k]) == CHANCE:
+            k -= 1
+        if self.rules.to_move(self.states[k]) == CHANCE:
+            if self.app_deals:
+                return None
+            k = len(self.moves) - 1  # only cards were entered so far: take back the last one
+        return k
+
+    def undoable_by(self) -> int | None:
+        """Return the seat whose phone may take back the last action (at a real table, its
+        own move or the card it entered), else ``None``: the table's page undoes the rest."""
+        k = self.last_action()
+        if k is None or self.app_deals:
+            return None
+        return games.mover(
+            self.rules, self.states[k], self.rules.move_from_json(self.moves[k]["move"])
+        )
 
     @property
     def names(self) -> list[str]:
@@ -455,20 +481,18 @@ class TableHub:
             self._commit(rt, accepted, "app")
             return rt
 
-    def undo(self, table_id: str, position: str | None = None) -> Runtime:
-        """Take back the last action: the last player's move and the cards drawn after it."""
+    def undo(self, table_id: str, position: str | None = None, seat: int | None = None) -> Runtime:
+        """Take back the last action: the last player's move and the cards drawn after it.
+        A player's page (``seat``) takes back only its own, at a real table."""
         with self._locked(table_id) as rt:
             rt.expect(position)
             if not rt.moves:
                 raise IllegalMove("nothing to undo")
-            k = len(rt.moves) - 1
-            # Cards drawn (chance moves) belong to the move that made them be drawn.
-            while k > 0 and rt.rules.to_move(rt.states[k]) == CHANCE:
-                k -= 1
-            if rt.rules.to_move(rt.states[k]) == CHANCE:
-                if rt.app_deals:
-                    raise IllegalMove("nothing to undo: the deal is the start of the game")
-                k = len(rt.moves) - 1  # only cards were entered so far: take back the last one
+            k = rt.last_action()
+            if k is None:
+                raise IllegalMove("nothing to undo: the deal is the start of the game")
+            if seat is not None and rt.undoable_by() != seat:
+                raise IllegalMove(NOT_YOURS)
             self.store.undo(rt.game_id, k)
             # what the table's page said of the last move: at a real table, cards to put back
             shown = rt.rules.view(rt.state, None)

@@ -419,6 +419,25 @@ def test_a_skipbo_card_tapped_onto_a_pile_it_does_not_fit_says_why(browser, serv
     assert not errors, errors
 
 
+def test_a_phone_takes_back_a_card_tapped_by_mistake(browser, server):
+    body = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][0]['url']}")
+    assert page.locator("#undo-mine").is_hidden()
+    page.click("#moves button.card[data-code='5H']")  # Anna drew 4♥, tapped 5♥
+    page.wait_for_function("document.body.dataset.moves == 2")
+    page.click("#undo-mine")
+    page.wait_for_function("document.body.dataset.moves == 0")
+    assert page.locator("#undo-mine").is_hidden()
+    # the table's page says which real card goes back
+    assert "Undone: Anna drew 5♥" in server.get(f"/api/tables/{t['id']}")["notice"]["check"]
+    page.close()
+    assert not errors, errors
+
+
 def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
     """Stigespill strategy with real cards: each dealt card is entered on its owner's phone;
     the shared page says so instead of "nothing to do" and "Anna draws…"."""

@@ -12,7 +12,7 @@ from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTE
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
 from webui.snapshot import UNDONE
 from webui.speech import CAMERA_KEYS, SETUP_KEYS, SKIPBO_KEYS, STEN_KEYS, STIGESPILL_KEYS
-from webui.tables import DEALT_ELSEWHERE, HAND_FULL
+from webui.tables import DEALT_ELSEWHERE, HAND_FULL, NOT_YOURS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
@@ -43,7 +43,7 @@ def assert_said_back(say, said, *langs: str) -> None:
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     keys |= {DEALT_ELSEWHERE, HAND_FULL}  # why a phone's noted dealt card was not taken
-    keys.add(UNDONE)  # an undo at a real table: the cards to put back
+    keys |= {UNDONE, NOT_YOURS}  # an undo at a real table: the cards to put back; whose
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
     keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC, *SETUP_KEYS}

@@ -687,3 +687,23 @@ def test_an_undo_at_a_real_table_says_which_move_to_put_back(client, make_table)
     u = f"/api/tables/{app_dealt['id']}"
     client.post(f"{u}/moves", json={"move": {"kind": "draw"}})
     assert client.post(f"{u}/undo", json={}).get_json()["notice"] is None
+
+
+def test_a_phone_takes_back_its_own_last_move_at_a_real_table(client, make_table):
+    """A tap by mistake on a phone is taken back there, while it is the table's last move;
+    another player's move, and any move where the app deals, stay for the table's page."""
+    t = make_table("stigespill", deal="table")
+    anna, bo = (f"/api/p/{token(t, s)}" for s in (0, 1))
+    move = {"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}]}
+    assert client.post(f"{anna}/moves", json=move).status_code == 200
+    assert client.get(anna).get_json()["can_undo"] and not client.get(bo).get_json()["can_undo"]
+    r = client.post(f"{bo}/undo", json={})
+    assert r.status_code == 409 and "only its own last move" in r.get_json()["error"]
+    r = client.post(f"{anna}/undo", json={})
+    assert r.status_code == 200 and r.get_json()["moves_made"] == 0
+    assert not r.get_json()["can_undo"]  # nothing of hers is left to take back
+    app_dealt = make_table("stigespill")
+    mine = f"/api/p/{token(app_dealt, 0)}"
+    assert client.post(f"{mine}/moves", json={"move": {"kind": "draw"}}).status_code == 200
+    assert not client.get(mine).get_json()["can_undo"]  # else a drawn card could be drawn again
+    assert client.post(f"{mine}/undo", json={}).status_code == 409

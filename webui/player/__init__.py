@@ -90,6 +90,15 @@ def deal(token: str):
     return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
 
 
+@bp.post("/api/p/<token>/undo")
+def undo(token: str):
+    """Take back this player's own last move (a tap by mistake), at a real table."""
+    player = _player(token)
+    position = position_from_body(optional_json_body())
+    hub().undo(player["table_id"], position=position, seat=player["seat"])
+    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
 @bp.post("/api/p/<token>/draw")
 def draw(token: str):
     """Let the app draw the card(s) this player is owed (a virtual deck)."""

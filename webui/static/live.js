@@ -200,6 +200,7 @@ const Kortbord = (() => {
     renderZones();
     renderCamera();
     if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
+    if ($("undo-mine")) $("undo-mine").hidden = !snap.can_undo;  // a phone's own last move
     if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
   }
 
@@ -939,6 +940,7 @@ const Kortbord = (() => {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
     }
+    if ($("undo-mine")) $("undo-mine").addEventListener("click", () => act("undo", {}));
     if ($("zones-confirm")) {
       $("zones-confirm").addEventListener("click", () => {
         if (zonesDraft && snap.zones) act("zones", { zones: zonesDraft, frame: snap.zones.frame });
