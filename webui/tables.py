@@ -54,6 +54,17 @@ def _road_read(rt: Runtime) -> None:
         raise IllegalMove("the camera has not read the road yet: lay it out where it sees it")
 
 
+def _app_card(rt: Runtime, state: Any, rng: random.Random) -> Move:
+    """Return the card the app picks for a page: at a real table's deal, none that another
+    phone noted (that player holds it)."""
+    noted = {code for cards in rt.noted.values() for code in cards}
+    if noted and games.dealing_to(rt.rules, state) is not None:
+        free = [m for m in rt.rules.legal_moves(state) if m.card.code not in noted]
+        if free:
+            return rng.choice(free)
+    return rt.rules.chance_move(state, rng)
+
+
 def _still_in_die(rules: Rules, state: Any, noted: dict[int, list[str]]) -> dict[int, list[str]]:
     """Return the noted cards a deal has yet to enter (a card entered another way, or the
     deal's end, leaves them)."""
@@ -475,7 +486,7 @@ class TableHub:
                     break
                 if games.chance_owner(rt.rules, state) != owner:
                     break
-                move = rt.rules.chance_move(state, rng)
+                move = _app_card(rt, state, rng)
                 state = rt.rules.apply(state, move)
                 accepted.append((move, state))
             self._commit(rt, accepted, "app")

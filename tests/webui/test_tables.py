@@ -709,3 +709,13 @@ def test_a_phone_takes_back_its_own_last_move_at_a_real_table(client, make_table
     assert client.post(f"{mine}/moves", json={"move": {"kind": "draw"}}).status_code == 200
     assert not client.get(mine).get_json()["can_undo"]  # else a drawn card could be drawn again
     assert client.post(f"{mine}/undo", json={}).status_code == 409
+
+
+def test_the_app_picks_no_card_another_phone_noted_at_a_real_deal(client, make_table):
+    names = "A, B, C, D, E, F, G, H"
+    t = make_table("stigespill", players=8, names=names, variant="strategy", deal="table")
+    die = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6")]
+    for seat in range(1, 8):  # seven phones note 21 of the 24 die cards
+        assert _note(client, t, seat, die[3 * seat : 3 * seat + 3]).status_code == 200
+    r = client.post(f"/api/p/{token(t, 0)}/draw", json={}).get_json()  # seat 0: "pick one"
+    assert r["view"]["hand"][0] in die[:3]
