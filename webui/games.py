@@ -390,6 +390,17 @@ def may_make(rules: Rules, state: Any, move: Move, seat: int | None, open_table:
     return mover(rules, state, move) == seat
 
 
+def entered_by(rules: Rules, state: Any, move: Move) -> int | None:
+    """Return the seat whose phone made ``move`` (or entered its card), ``None`` for what only
+    the table's page does (a table-talk penalty)."""
+    if move.kind == "penalty":
+        return None
+    if rules.to_move(state) == CHANCE:
+        owner = chance_owner(rules, state)
+        return owner if owner is not None else chance_about(rules, state)[1]
+    return mover(rules, state, move)
+
+
 def moves_for(rules: Rules, state: Any, seat: int | None, open_table: bool) -> list[Move]:
     """Return the legal moves a page may offer: the table's (``seat=None``) or one player's."""
     if rules.is_over(state):

@@ -165,7 +165,7 @@ def _notice(rt: Runtime, t) -> dict[str, Any] | None:
     if notice.get("error"):
         return {**notice, "error": _say(rt, notice["error"], t)}
     if notice.get("undone"):  # said as a card to check: the real cards go back too
-        said = _say(rt, notice["undone"], t)
+        said = "; ".join(_say(rt, text, t) for text in notice["undone"])
         return {"check": t(UNDONE, move=said), "at": notice["at"]}
     return {**notice, "check": speech.say_checks(notice["check"], t)}
 

@@ -54,6 +54,13 @@ def _road_read(rt: Runtime) -> None:
         raise IllegalMove("the camera has not read the road yet: lay it out where it sees it")
 
 
+def _said(rules: Rules, state: Any) -> str:
+    """Return the referee's sentence for the move that led to ``state``, as the table's page
+    shows it (no hand card named)."""
+    shown = rules.view(state, None)
+    return shown.get("last_move") or shown.get("last") or ""
+
+
 def _app_card(rt: Runtime, state: Any, rng: random.Random) -> Move:
     """Return the card the app picks for a page: at a real table's deal, none that another
     phone noted (that player holds it)."""
@@ -163,14 +170,18 @@ class Runtime:
         return k
 
     def undoable_by(self) -> int | None:
-        """Return the seat whose phone may take back the last action (at a real table, its
-        own move or the card it entered), else ``None``: the table's page undoes the rest."""
+        """Return the seat whose phone may take back the last action, else ``None`` (the
+        table's page undoes any): at a real table, an action whose every move that seat's
+        phone made or entered (not a penalty the table gave, not another player's cards
+        drawn after it)."""
         k = self.last_action()
         if k is None or self.app_deals:
             return None
-        return games.mover(
-            self.rules, self.states[k], self.rules.move_from_json(self.moves[k]["move"])
-        )
+        seats = {
+            games.entered_by(self.rules, self.states[i], self.rules.move_from_json(e["move"]))
+            for i, e in enumerate(self.moves[k:], start=k)
+        }
+        return seats.pop() if len(seats) == 1 else None
 
     @property
     def names(self) -> list[str]:
@@ -505,9 +516,12 @@ class TableHub:
             if seat is not None and rt.undoable_by() != seat:
                 raise IllegalMove(NOT_YOURS)
             self.store.undo(rt.game_id, k)
-            # what the table's page said of the last move: at a real table, cards to put back
-            shown = rt.rules.view(rt.state, None)
-            said = shown.get("last_move") or shown.get("last") or ""
+            # what the table's page said of the move and of the last card drawn after it (a
+            # draw is said by its card): at a real table, the cards to put back
+            said = [_said(rt.rules, state) for state in (rt.states[k + 1], rt.state)]
+            if rt.moves[k]["move"].get("kind") == "draw":
+                said = said[1:]
+            said = [text for i, text in enumerate(said) if text and text not in said[:i]]
             undone = rt.moves[k:]
             del rt.moves[k:]
             del rt.states[k + 1 :]

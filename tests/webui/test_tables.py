@@ -719,3 +719,47 @@ def test_the_app_picks_no_card_another_phone_noted_at_a_real_deal(client, make_t
         assert _note(client, t, seat, die[3 * seat : 3 * seat + 3]).status_code == 200
     r = client.post(f"/api/p/{token(t, 0)}/draw", json={}).get_json()  # seat 0: "pick one"
     assert r["view"]["hand"][0] in die[:3]
+
+
+def _enter_cards(client, t, url: str) -> dict:
+    """Enter every pending Skip-Bo card on the phone that says it; return the snapshot."""
+    for _ in range(60):
+        snap = client.get(url).get_json()
+        if snap["to_move"] != -1:
+            return snap
+        seat = snap["chance"]["seat"]
+        seat = snap["chance"]["about"] if seat is None else seat
+        mine = client.get(f"/api/p/{token(t, seat)}").get_json()
+        reveal = next(m["move"] for m in mine["moves"] if m["move"]["kind"] == "reveal")
+        assert (
+            client.post(f"/api/p/{token(t, seat)}/moves", json={"move": reveal}).status_code == 200
+        )
+    raise AssertionError("the cards did not end")
+
+
+def test_a_phone_takes_back_nothing_another_player_entered_or_the_table_gave(client, make_table):
+    """Mor discards on her phone, then Far enters the five cards she draws on hers: the two
+    go together on the table's undo, so neither phone takes them back (Mor's would have
+    emptied Far's hand). A penalty the table gave is the table's to take back."""
+    t = make_table("skipbo", players=2, names="Mor, Far", deal="table", stock=5)
+    url = f"/api/tables/{t['id']}"
+    _enter_cards(client, t, url)
+    mor = client.get(f"/api/p/{token(t, 0)}").get_json()
+    discard = next(m["move"] for m in mor["moves"] if m["move"]["kind"] == "discard")
+    assert client.post(f"/api/p/{token(t, 0)}/moves", json={"move": discard}).status_code == 200
+    assert client.get(f"/api/p/{token(t, 0)}").get_json()["can_undo"]  # nothing drawn yet
+    _enter_cards(client, t, url)
+    assert not any(client.get(f"/api/p/{token(t, s)}").get_json()["can_undo"] for s in (0, 1))
+    r = client.post(f"{url}/undo", json={}).get_json()
+    # the notice says the move as well as the last card drawn after it
+    assert r["notice"]["check"].startswith("Undone: Mor discards")
+    assert "; Far draws a card. Put the cards" in r["notice"]["check"]
+    team = make_table("skipbo", players=4, names="A, B, C, D", teams=True, deal="table")
+    u = f"/api/tables/{team['id']}"
+    _enter_cards(client, team, u)
+    assert (
+        client.post(f"{u}/moves", json={"move": {"kind": "penalty", "seat": 2}}).status_code == 200
+    )
+    _enter_cards(client, team, u)
+    assert not client.get(f"/api/p/{token(team, 2)}").get_json()["can_undo"]
+    assert client.post(f"/api/p/{token(team, 2)}/undo", json={}).status_code == 409
