@@ -316,7 +316,7 @@ class CameraHub:
             lambda: hub.get(table_id).state,
             options=lambda: hub.get(table_id).table["options"],
             on_zones=lambda zones, frame: hub.propose_zones(table_id, zones, frame),
-            on_road=lambda road: hub.set_road(table_id, road, by_camera=True),
+            on_road=lambda road, grid: hub.set_road(table_id, road, by_camera=True, grid=grid),
             current_rules=lambda: hub.get(table_id).rules,
         )
         if source == "phone":

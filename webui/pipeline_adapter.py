@@ -144,7 +144,7 @@ def pipeline_reader(
     current: Callable[[], Any] | None = None,
     options: Callable[[], dict[str, Any]] | None = None,
     on_zones: Callable[[dict[str, Any], tuple[int, int]], None] | None = None,
-    on_road: Callable[[list[str]], Any] | None = None,
+    on_road: Callable[[list[str], bool], Any] | None = None,
     current_rules: Callable[[], Any] | None = None,
 ):
     """Return a frame → Reading function driven by the vision pipeline, or ``None``.
@@ -154,7 +154,8 @@ def pipeline_reader(
     holds the zones the user confirmed (``"zones"``); until then the pipeline proposes a map
     and hands it to ``on_zones(map, (width, height))`` for the page to show. A Stigespill
     table given no road (``options()["road_from_camera"]``) waits for the camera to read the
-    laid-out road and hands it to ``on_road(codes)``; ``current_rules()`` then gives the
+    laid-out road and hands it to ``on_road(codes, grid)`` (``grid``: straight rows read as
+    a serpentine, which may run like text instead); ``current_rules()`` then gives the
     rules with that road.
     """
     if not available() or current is None:
@@ -248,7 +249,7 @@ def _road_changed(opts: dict[str, Any], box: dict[str, Any], current_rules: Any)
     return road is not None and road != box["rules"].config.get("road")
 
 
-def _read_road(table: Any, shape: str, on_road: Callable[[list[str]], Any]) -> str:
+def _read_road(table: Any, shape: str, on_road: Callable[[list[str], bool], Any]) -> str:
     """Read the Stigespill road from the table's stable cards and hand it to ``on_road``;
     return what keeps it from being read ("" once read)."""
     from vision.layouts.road import RoadError, RoadReader
@@ -259,7 +260,7 @@ def _read_road(table: Any, shape: str, on_road: Callable[[list[str]], Any]) -> s
         return str(e)
     if not reading.ok:
         return "; ".join(reading.problems)
-    on_road(reading.road)
+    on_road(reading.road, reading.grid)
     return ""
 
 

@@ -13,7 +13,7 @@ from referee import CHANCE, RulesError
 from referee.cards import parse_card
 from referee.stigespill import HAND_SIZE
 from webui import games, speech
-from webui.tables import ROAD_FROM_CAMERA, ROAD_PROPOSED, Runtime
+from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime
 
 UNDONE = "Undone: {move}. Put the cards on the table back as they were."
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
@@ -80,6 +80,8 @@ def snapshot(
         out["road_proposed"] = True  # the app's road: lay it out so, or type the one laid out
     elif rules.name == "stigespill" and seat is None and not rt.moves and _real_road(rt):
         out["road_editable"] = True  # a road typed or read wrong may be put right till play
+        if rt.table["options"].get(ROAD_GRID):
+            out["road_grid"] = True  # straight rows read as a snake: they may run like text
     if seat is None and camera is not None:
         out["camera"] = camera
     if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":

@@ -42,6 +42,7 @@ class Refusal(IllegalMove):
 
 
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet
+ROAD_GRID = "road_grid"  # …the camera read straight rows as a serpentine: perhaps like text
 ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
@@ -632,10 +633,14 @@ class TableHub:
             self._publish(new)
         return new
 
-    def set_road(self, table_id: str, road: list[str], by_camera: bool = False) -> bool:
+    def set_road(
+        self, table_id: str, road: list[str], by_camera: bool = False, grid: bool = False
+    ) -> bool:
         """Set a Stigespill table's road before its first move: the one the camera read
-        (``by_camera``: only while the table waits for it) or one the user typed (a road the
-        camera could not read, or read wrong); return whether it was taken. The pages show it."""
+        (``by_camera``: only while the table waits for it; ``grid``: straight rows it read
+        as a serpentine, which the page offers to read like text) or one the user typed (a
+        road the camera could not read, or read wrong); return whether it was taken. The
+        pages show it."""
         with self._locked(table_id) as rt:
             options = rt.table["options"]
             waiting = options.get(ROAD_FROM_CAMERA)
@@ -645,8 +650,12 @@ class TableHub:
             rules = make_rules(rt.rules.name, **config)
             state = games.start_state(rules, random.Random(rt.seed), options)
             options = {
-                k: v for k, v in options.items() if k not in (ROAD_FROM_CAMERA, ROAD_PROPOSED)
+                k: v
+                for k, v in options.items()
+                if k not in (ROAD_FROM_CAMERA, ROAD_PROPOSED, ROAD_GRID)
             }
+            if by_camera and grid:
+                options[ROAD_GRID] = True
             self.store.replace_setup(
                 table_id, rt.game_id, config, rules.state_to_json(state), options
             )
@@ -656,13 +665,17 @@ class TableHub:
             self._publish(new)
         return True
 
-    def read_road_again(self, table_id: str) -> bool:
+    def read_road_again(self, table_id: str, shape: str | None = None) -> bool:
         """Let the camera read a Stigespill table's road again (it read it wrong, or the
-        family laid it out anew), before the first move; return whether it waits for it now."""
+        family laid it out anew), before the first move, as ``shape`` (one of
+        ``games.ROAD_SHAPES``) if given; return whether it waits for it now."""
         with self._locked(table_id) as rt:
             options = rt.table["options"]
             if rt.rules.name != "stigespill" or rt.table["source"] == "none" or rt.moves:
                 return False
+            options = {k: v for k, v in options.items() if k != ROAD_GRID}
+            if shape is not None:
+                options["road_shape"] = shape
             self.store.set_options(table_id, {**options, ROAD_FROM_CAMERA: True})
             self.forget(table_id)
         with self._locked(table_id) as new:

@@ -336,52 +336,66 @@ def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
-def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_path, monkeypatch):
-    """Real cards, a camera, no road typed: the board shows the road's places until the camera
-    has read the laid-out road, says what is missing meanwhile, then plays on the road read."""
+def _camera_road_table(tmp_path, monkeypatch, laid: dict):
+    """Make a Stigespill table with real cards and a webcam that sees ``laid["cards"]``
+    ((code, quad) pairs, read surely); return (app, table, roads, read): the roads the
+    camera handed the table, and ``read(k)`` reading frame ``k`` (at 0.1 s a frame)."""
     np = pytest.importorskip("numpy")
     pytest.importorskip("vision.pipeline")
-    from tests.vision.test_road import lay_road
     from vision.detections import Detections
     from vision.sources import Frame
     from webui import pipeline_adapter
 
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
-    client = app.test_client()
     body = {"game": "stigespill", "players": 2, "deal": "table", "source": "webcam"}
-    t = client.post("/api/tables", json=body).get_json()
-    url = f"/api/tables/{t['id']}"
-    pending = client.get(url).get_json()
-    assert pending["road_pending"] and not pending["moves"] and "hint" not in pending
-    # a tap now would fix the app's stand-in road for good: refused until the road is read
-    r = client.post(f"{url}/moves", json={"moves": [{"kind": "draw"}]})
-    assert r.status_code == 409 and "road" in r.get_json()["error"]
+    t = app.test_client().post("/api/tables", json=body).get_json()
     hub = app.extensions["kortbord.hub"]
-    cards, truth = lay_road("uturn", 5)
-    laid = {"cards": [(c, q) for c, q in cards if c != "QH"]}  # one card not laid yet
 
     def recognizer(image):
         codes = tuple(c for c, _ in laid["cards"])
         corners = np.stack([q + 400 for _, q in laid["cards"]]).astype(np.float32)
         return Detections(corners, codes, np.full(len(codes), 0.95, np.float32))
 
+    def on_road(road, grid):
+        roads.append(road)
+        hub.set_road(t["id"], road, by_camera=True, grid=grid)
+
     monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
-    roads = []
-    read = pipeline_adapter.pipeline_reader(
+    roads: list[list[str]] = []
+    reader = pipeline_adapter.pipeline_reader(
         hub.get(t["id"]).rules,
         t["id"],
         "webcam:0",
         lambda: hub.get(t["id"]).state,
         options=lambda: hub.get(t["id"]).table["options"],
-        on_road=lambda road: roads.append(road) or hub.set_road(t["id"], road),
+        on_road=on_road,
         current_rules=lambda: hub.get(t["id"]).rules,
     )
     image = np.zeros((1400, 1400, 3), np.uint8)
-    waiting = [read(Frame(0.1 * k, image, k)).status for k in range(20)]
+    return app, t, roads, lambda k: reader(Frame(0.1 * k, image, k))
+
+
+def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_path, monkeypatch):
+    """Real cards, a camera, no road typed: the board shows the road's places until the camera
+    has read the laid-out road, says what is missing meanwhile, then plays on the road read."""
+    pytest.importorskip("numpy")
+    from tests.vision.test_road import lay_road
+
+    cards, truth = lay_road("uturn", 5)
+    laid = {"cards": [(c, q) for c, q in cards if c != "QH"]}  # one card not laid yet
+    app, t, roads, read = _camera_road_table(tmp_path, monkeypatch, laid)
+    client, hub = app.test_client(), app.extensions["kortbord.hub"]
+    url = f"/api/tables/{t['id']}"
+    pending = client.get(url).get_json()
+    assert pending["road_pending"] and not pending["moves"] and "hint" not in pending
+    # a tap now would fix the app's stand-in road for good: refused until the road is read
+    r = client.post(f"{url}/moves", json={"moves": [{"kind": "draw"}]})
+    assert r.status_code == 409 and "road" in r.get_json()["error"]
+    waiting = [read(k).status for k in range(20)]
     assert waiting[-1] == "camera: the road cannot be read yet: missing: QH" and not roads
     laid["cards"] = cards
     for k in range(20, 40):
-        read(Frame(0.1 * k, image, k))
+        read(k)
     assert roads == [truth]
     snap = client.get(url).get_json()
     assert [tile["code"] for tile in snap["view"]["road"]] == truth
@@ -393,11 +407,11 @@ def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_pa
     misread = {truth[0]: truth[1], truth[1]: truth[0]}
     laid["cards"] = [(misread.get(c, c), q) for c, q in cards]
     for k in range(40, 60):
-        read(Frame(0.1 * k, image, k))
+        read(k)
     assert roads == [truth] and hub.read_road_again(t["id"])
     assert client.get(url).get_json()["road_pending"]
     for k in range(60, 80):
-        read(Frame(0.1 * k, image, k))
+        read(k)
     assert roads[1:] == [[misread.get(c, c) for c in truth]]
     assert [tile["code"] for tile in client.get(url).get_json()["view"]["road"]] == roads[1]
     # the page says what the camera waits for in its language
@@ -406,3 +420,26 @@ def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_pa
 
     said = say_camera(waiting[-1][len("camera: ") :], i18n.translator("nb"))
     assert said == "veien kan ikke leses ennå: mangler: QH"
+
+
+def test_a_road_in_straight_rows_read_as_a_snake_is_offered_again_like_text(tmp_path, monkeypatch):
+    """A grid of straight rows may run like a snake or like text: the camera reads the snake,
+    and the table's page offers to read it again like text, which then holds."""
+    pytest.importorskip("numpy")
+    from tests.vision.test_road import lay_road
+
+    cards, truth = lay_road("rows", 3)  # like text: every row from the same side
+    app, t, _, read = _camera_road_table(tmp_path, monkeypatch, {"cards": cards})
+    client, url = app.test_client(), f"/api/tables/{t['id']}"
+    for k in range(20):
+        read(k)
+    snap = client.get(url).get_json()
+    assert snap["road_grid"] and [tile["code"] for tile in snap["view"]["road"]] != truth
+    r = client.post(f"{url}/road/again", json={"shape": "spiral"})
+    assert r.status_code == 400
+    r = client.post(f"{url}/road/again", json={"shape": "rows"})
+    assert r.status_code == 200 and r.get_json()["road_pending"]
+    for k in range(20, 40):
+        read(k)
+    snap = client.get(url).get_json()
+    assert [tile["code"] for tile in snap["view"]["road"]] == truth and "road_grid" not in snap

@@ -62,6 +62,7 @@ class RoadReading:
     goal_center: np.ndarray | None = None
     piles: list[dict[str, Any]] = field(default_factory=list)
     ok: bool = True
+    grid: bool = False  # straight rows read as a serpentine: they may run like text instead
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"road": self.road, "goal": self.goal, "problems": self.problems}
@@ -172,6 +173,7 @@ class RoadReader:
             centers if goal_index is None else np.vstack([centers, jokers[goal_index].mean(0)])
         )
         notes: list[str] = []
+        grid = False
         if self.shape == "rows":
             # Rows seen at a slant converge: split them where they lie, on the table.
             plane = _on_the_table(all_centers, [q for _, q in road_cards])
@@ -209,7 +211,8 @@ class RoadReader:
                     f"{_name(runner_up[1], road_cards)})"
                 )
                 fatal = True
-            if self.shape == "auto" and _is_grid(all_centers, order, pitch):
+            grid = self.shape == "auto" and _is_grid(all_centers, order, pitch)
+            if grid:
                 notes.append(
                     "the road lies in straight rows: read as a serpentine (each row back the other "
                     "way); if it runs like text, each row from the same side, read with shape rows"
@@ -225,6 +228,7 @@ class RoadReader:
             goal_center=None if goal_index is None else jokers[goal_index].mean(0),
             piles=piles,
             ok=not fatal,
+            grid=grid,
         )
         return reading
 

@@ -473,6 +473,12 @@ const Kortbord = (() => {
     const road = snap.view.road.filter((tile) => tile.position > 0 && tile.position < 29)
       .map((tile) => tile.code).join(" ");
     const camera = snap.table.source !== "none";
+    // straight rows read as a snake: the same places run like text too, which a photo
+    // cannot tell; the family can
+    const grid = snap.road_grid ? el("div", { class: "road-grid" },
+      el("p", { text: t("road_grid") }),
+      el("button", { class: "btn", type: "button", id: "road-as-text", text: t("road_as_text"),
+        onclick: () => act("road/again", { shape: "rows" }) })) : null;
     const fix = el("details", { class: "road-fix-box", open: roadDraft.fixOpen || null,
       ontoggle: () => { roadDraft.fixOpen = fix.open; } },
       el("summary", { text: t("road_fix") }),
@@ -480,7 +486,7 @@ const Kortbord = (() => {
       camera ? el("button", { class: "btn", type: "button", id: "road-again", text: t("road_again"),
         onclick: () => act("road/again", {}) }) : null,
       roadTyped(road));
-    box.replaceChildren(fix);
+    box.replaceChildren(...[grid, fix].filter(Boolean));
   }
 
   // Sten at a real table before the first card: 7♥ is laid by whoever holds it.

@@ -161,7 +161,10 @@ def read_road_again(table_id: str):
     """Let the camera read the road again, before the first move (it read it wrong, or the
     cards were laid out anew): the moves wait for it as at the start."""
     rt = _runtime(table_id)
-    if not hub().read_road_again(table_id):
+    shape = optional_json_body().get("shape")
+    if shape is not None and shape not in games.ROAD_SHAPES:
+        abort(400, f"'shape' must be one of {', '.join(games.ROAD_SHAPES)}")
+    if not hub().read_road_again(table_id, shape):
         raise IllegalMove("the camera reads the road again only before the first move")
     return _reply(rt)
 
