@@ -180,7 +180,11 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
         {**c, "label": games.moves_label(rt.rules, c["moves"], t, rt.names)}
         for c in rt.prompt.get("candidates", [])
     ]
-    return {**rt.prompt, "message": _say(rt, rt.prompt["message"], t), "candidates": candidates}
+    # the page heads the prompt "Out of sync — please confirm": the message says only why
+    message = rt.prompt["message"]
+    why = speech.OUT_OF_SYNC.fullmatch(message)
+    said = _say(rt, why["why"] if why else message, t)
+    return {**rt.prompt, "message": said, "candidates": candidates}
 
 
 def _say(rt: Runtime, text: str, t) -> str:

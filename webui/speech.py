@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from referee.cards import CardError, parse_card
+
 
 def name_seats(text: str, names: list[str]) -> str:
     """Replace the referee's "seat 2" / "Player 3" / "Token 1" with the players' names."""
@@ -39,7 +41,7 @@ def referee_sentence(game: str, text: str, t) -> str:
     """Return a sentence of ``game``'s referee (a move, a hint, a refused move's reason) or
     of the camera's guard said with ``t``; one of a shape not known here is looked up whole
     (a page's own words), else unchanged."""
-    m = _OUT_OF_SYNC.fullmatch(text)
+    m = OUT_OF_SYNC.fullmatch(text)
     if m is not None:
         return t(_OUT_OF_SYNC_KEY, why=referee_sentence(game, m["why"], t))
     say = {"stigespill": stigespill_sentence, "sten": sten_sentence, "skipbo": skipbo_sentence}.get(
@@ -577,7 +579,7 @@ def skipbo_sentence(text: str, t) -> str:
 # The camera's guard (vision/pipeline.py: Guard._report) asks to confirm, saying why: one of
 # its fixed reasons, or the referee's reason for refusing what the camera read.
 _OUT_OF_SYNC_KEY = "out of sync — please confirm: {why}"
-_OUT_OF_SYNC = re.compile(r"out of sync — please confirm: (?P<why>.+)")
+OUT_OF_SYNC = re.compile(r"out of sync — please confirm: (?P<why>.+)")
 
 # What the road photo's reader asks the user to check (vision/layouts/road.py)
 _ROAD_CHECKS = [
@@ -719,6 +721,17 @@ _ROAD_PAIRS = [
     ),
 ]
 _ROAD_PROBLEM = re.compile(r"road card (?P<i>\d+): (?P<why>.+)")
+_MISSING = re.compile(r"missing: (?P<codes>.+)")
+
+
+def pretty_code(code: str) -> str:
+    """Return a card code as the board shows it (``Q♥``); anything else unchanged."""
+    try:
+        return parse_card(code).pretty
+    except CardError:
+        return code
+
+
 _ROAD_LISTS = [
     ("bad road: ", "bad road: {problems}"),
     ("road photo: ", "road photo: {problems}"),
@@ -756,6 +769,9 @@ def say_road_problems(text: str, t) -> str | None:
 
 
 def _say_road_problem(text: str, t) -> str:
+    m = _MISSING.fullmatch(text)
+    if m is not None:  # the cards as the board shows them: 7♠, not 7S
+        return t("missing: {codes}", codes=" ".join(map(pretty_code, m["codes"].split())))
     m = _ROAD_PROBLEM.fullmatch(text)
     if m is not None:
         return t("road card {i}: {why}", i=m["i"], why=_say_road_problem(m["why"], t))

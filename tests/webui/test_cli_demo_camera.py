@@ -419,7 +419,7 @@ def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_pa
     from webui.camera import say_camera
 
     said = say_camera(waiting[-1][len("camera: ") :], i18n.translator("nb"))
-    assert said == "veien kan ikke leses ennå: mangler: QH"
+    assert said == "veien kan ikke leses ennå: mangler: Q♥"  # as the board shows cards
 
 
 def test_a_road_in_straight_rows_read_as_a_snake_is_offered_again_like_text(tmp_path, monkeypatch):

@@ -703,7 +703,7 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     )
     jpeg, _ = _road_scene()
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
-    assert r.status_code == 400 and "Road photo: missing: 10D" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "Road photo: missing: 10♦" in r.get_data(as_text=True)
     assert len(client.get("/api/tables").get_json()["tables"]) == before
 
 

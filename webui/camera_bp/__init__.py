@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, abort, jsonify, request
 
 from webui import access
-from webui.camera import NO_PICTURES, NO_RECOGNIZER, TableCamera, cameras, decode_picture
+from webui.camera import (
+    NO_PICTURES,
+    NO_RECOGNIZER,
+    NOT_A_PICTURE,
+    TableCamera,
+    cameras,
+    decode_picture,
+)
 from webui.common import json_body, page_snapshot
 from webui.home import _source
 from webui.tables import hub
@@ -96,7 +103,7 @@ def push_frame(table_id: str):
     if len(data) > MAX_FRAME_BYTES:
         abort(413, "the picture is larger than 4 MB")
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
-        abort(400, "the body is not a JPEG or PNG picture")
+        abort(400, NOT_A_PICTURE)
     image, problem = decode_picture(data)  # here, so a corrupt frame is refused, not dropped
     if problem not in (None, NO_RECOGNIZER):
         abort(400, problem)
