@@ -198,12 +198,13 @@ def make_reader(
 
 
 def open_video(spec: str) -> Any:
-    """Open a video file, or a generated video's folder (its frames, beside its events.json),
-    as a table's camera plays it."""
+    """Open a video file, a folder of pictures, or a generated video's folder (its frames,
+    beside its events.json), as a table's camera plays it."""
     from vision.pipeline import load_events
     from vision.sources import open_source
 
-    return open_source(load_events(spec)[1] if Path(spec).is_dir() else spec)
+    recorded = Path(spec).is_dir() and (Path(spec) / "events.json").is_file()
+    return open_source(load_events(spec)[1] if recorded else spec)
 
 
 class CameraHub:

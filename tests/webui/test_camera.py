@@ -259,3 +259,16 @@ def test_a_camera_opened_as_the_source_changes_is_not_kept(camera_app, monkeypat
     monkeypatch.setattr(cams, "_open", open_while_switched_off)
     assert cams.ensure(table_id) is None
     assert _camera_threads(table_id) == [] and cams.get(table_id) is None
+
+
+def test_a_folder_of_pictures_plays_as_a_camera(tmp_path):
+    """A folder of photos is a camera source as the README says, not only a rendered video's
+    folder beside its events.json."""
+    np = pytest.importorskip("numpy")
+    cv2 = pytest.importorskip("cv2")
+    from webui.camera import open_video
+
+    for k in range(3):
+        cv2.imwrite(str(tmp_path / f"table-{k}.jpg"), np.full((40, 60, 3), 40 * k, np.uint8))
+    frames = list(open_video(str(tmp_path)).frames())
+    assert len(frames) == 3 and frames[0].image.shape == (40, 60, 3)
