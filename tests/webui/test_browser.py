@@ -592,6 +592,11 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         page.goto(f"{server.base}/t/{table['id']}")
         page.wait_for_selector("#zones .zone", timeout=8000)
         assert page.locator("#zones .zone").count() == 4 + 2 * (1 + 4)
+        # the two stocks' markers tell "Player 1" from "Player 2" (not "P" and "P")
+        stocks = page.locator("#zones .zone-stock text").evaluate_all(
+            "ts => ts.map(t => t.textContent)"
+        )
+        assert sorted(stocks) == ["1", "2"], stocks
         marker = page.locator("#zones .zone-building").first.bounding_box()
         x, y = marker["x"] + marker["width"] / 2, marker["y"] + marker["height"] / 2
         page.mouse.move(x, y)

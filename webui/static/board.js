@@ -117,6 +117,8 @@ const Board = (() => {
 
   // A token's letter: its player's initial, or where two players share one, the number at
   // the end of the name ("Spiller 1", "Spiller 2") or its first two letters.
+  // A player's mark on a token or a camera marker: the initial; where two share it, the
+  // number a name ends in ("Player 2": 2), else its first two letters
   function tokenLetter(players, seat) {
     const name = (players[seat] || {}).name || "?";
     const initial = (n) => n.slice(0, 1).toUpperCase();
@@ -420,5 +422,5 @@ const Board = (() => {
     if (f) f(root, snap, ctx);
   }
 
-  return { render, hand, card, el, parse, pretty, said, saidText, srcKey, stenOrder };
+  return { render, hand, card, el, parse, pretty, said, saidText, srcKey, stenOrder, tokenLetter };
 })();

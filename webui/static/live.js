@@ -592,7 +592,7 @@ const Kortbord = (() => {
     zonesDraft.zones.forEach((zone, i) => {
       const colour = zone.kind === "building" ? "#e4a11b" : player(zone.owner).colour;
       const label = zone.kind === "building" ? `${t("b")}${zone.index + 1}`
-        : zone.kind === "stock" ? player(zone.owner).name.slice(0, 1).toUpperCase() : `${zone.index + 1}`;
+        : zone.kind === "stock" ? Board.tokenLetter(snap.table.players, zone.owner) : `${zone.index + 1}`;
       const g = document.createElementNS(NS, "g");
       g.setAttribute("class", `zone zone-${zone.kind}`);
       g.dataset.i = i;
