@@ -49,7 +49,7 @@ def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
     data = ["--data", str(tmp_path / "data"), "--port", "1"]
     for argv, words in (
         (["--source", str(text)], "not a readable video file"),
-        (["--source", str(empty)], "no events.json"),
+        (["--source", str(empty)], "no images (.jpg"),  # a folder of pictures, but empty
         (["--source", str(video), "--game", "skipbo"], "shows a sten game of 3 players"),
         (["--source", str(video), "--players", "4"], "leave --game and --players out"),
     ):
