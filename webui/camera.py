@@ -401,6 +401,10 @@ SOURCE_SENTENCES = [
     (r"end of (?P<name>.+)", "end of {name}"),
     (r"the camera gives no more pictures", "the camera gives no more pictures"),
     (
+        r"(?P<name>.+) enters their card on their own phone",
+        "{name} enters their card on their own phone",
+    ),
+    (
         r"expected (?P<want>\d+) face-up stock cards at the start, saw (?P<n>\d+)",
         "expected {want} face-up stock cards at the start, saw {n}",
     ),

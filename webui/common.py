@@ -12,6 +12,7 @@ from flask.json.provider import DefaultJSONProvider
 from webui import i18n
 from webui.camera import CameraHub, cameras, say_camera
 from webui.snapshot import snapshot
+from webui.speech import name_seats
 from webui.tables import Runtime, TableHub, hub
 
 
@@ -105,7 +106,10 @@ def page_snapshot(
                 cache.clear()
             t = i18n.translator(lang)
             if camera is not None:
-                camera = {k: say_camera(v, t) if k != "state" else v for k, v in camera.items()}
+                camera = {
+                    k: say_camera(name_seats(v, rt.names), t) if k != "state" else v
+                    for k, v in camera.items()
+                }
             hit = snapshot(rt, seat, t, table_hub, camera)
             cache[key] = hit
         return hit

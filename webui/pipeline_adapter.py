@@ -14,6 +14,7 @@ from typing import Any
 log = logging.getLogger("kortbord.web.vision")
 DEFAULT_OUT_OF_SYNC = "the table does not match the game"  # an out-of-sync event that says nothing
 WAITING = "camera: "  # a reading's status while the game's reader waits for the table
+ON_PHONE = "enters their card on their own phone"  # …after a seat's name: the camera waits
 
 _recognizer: Any = None
 _recognizer_error: str | None = None
@@ -221,6 +222,12 @@ def pipeline_reader(
                 guard.reader = reader  # the user moved the zones: read through the new map
         if guard.state is not state:
             guard.state = state  # the page changed the game (a tap, undo): follow it
+        owner = _phone_card(box["rules"], state)
+        if owner is not None:
+            # a card only a player's phone may say (a hand draw, a card dealt): the camera
+            # cannot see it, and nothing on the table moves until it is entered
+            reading.status = f"{WAITING}{box['rules'].seat_name(owner)} {ON_PHONE}"
+            return reading
         for event in guard.update(tracker.state, frame.time):
             if event.kind == "move":
                 reading.moves += [m.to_json() for m in event.moves]
@@ -238,6 +245,16 @@ def pipeline_reader(
         return reading
 
     return read
+
+
+def _phone_card(rules: Any, state: Any) -> int | None:
+    """Return the seat whose phone enters the card the game waits for, else ``None``."""
+    from referee import CHANCE
+    from webui.games import chance_owner
+
+    if rules.is_over(state) or rules.to_move(state) != CHANCE:
+        return None
+    return chance_owner(rules, state)
 
 
 def _road_changed(opts: dict[str, Any], box: dict[str, Any], current_rules: Any) -> bool:

@@ -336,7 +336,7 @@ def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
-def _camera_road_table(tmp_path, monkeypatch, laid: dict):
+def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     """Make a Stigespill table with real cards and a webcam that sees ``laid["cards"]``
     ((code, quad) pairs, read surely); return (app, table, roads, read): the roads the
     camera handed the table, and ``read(k)`` reading frame ``k`` (at 0.1 s a frame)."""
@@ -347,7 +347,7 @@ def _camera_road_table(tmp_path, monkeypatch, laid: dict):
     from webui import pipeline_adapter
 
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
-    body = {"game": "stigespill", "players": 2, "deal": "table", "source": "webcam"}
+    body = {"game": "stigespill", "players": 2, "deal": "table", "source": "webcam", **table}
     t = app.test_client().post("/api/tables", json=body).get_json()
     hub = app.extensions["kortbord.hub"]
 
@@ -443,3 +443,26 @@ def test_a_road_in_straight_rows_read_as_a_snake_is_offered_again_like_text(tmp_
         read(k)
     snap = client.get(url).get_json()
     assert [tile["code"] for tile in snap["view"]["road"]] == truth and "road_grid" not in snap
+
+
+def test_a_camera_waits_quietly_for_a_card_only_a_phone_may_say(tmp_path, monkeypatch):
+    """A strategy deal at a camera table: the dealt cards are secret, entered on the phones.
+    The camera says whose phone it waits for, instead of "out of sync" with no choices."""
+    pytest.importorskip("numpy")
+    from tests.vision.test_road import lay_road
+    from webui import i18n
+    from webui.camera import say_camera
+    from webui.speech import name_seats
+
+    cards, truth = lay_road("uturn", 5)
+    _, _, roads, read = _camera_road_table(
+        tmp_path, monkeypatch, {"cards": cards}, variant="strategy", names="Mor, Far"
+    )
+    readings = [read(k) for k in range(40)]
+    assert roads == [truth]  # the road first; then the deal waits for Mor's phone
+    assert readings[-1].status == "camera: Player 1 enters their card on their own phone"
+    assert all(r.prompt is None and not r.moves for r in readings)
+    said = say_camera(
+        name_seats(readings[-1].status[len("camera: ") :], ["Mor", "Far"]), i18n.translator("nb")
+    )
+    assert said == "Mor taster inn kortet sitt på sin egen telefon"
