@@ -10,6 +10,7 @@ behind :func:`make_reader`, so the web app runs (and its tests pass) without Ope
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -427,6 +428,8 @@ def say_camera(message: str, t) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
     from webui.speech import say_known, say_road_problems
 
+    # a video's file or folder by its own name, not its whole path
+    message = re.sub(r"^end of \S*/(?=[^/\s]+)", "end of ", message)
     said = say_known(SOURCE_SENTENCES, message, t) or say_road_problems(message, t)
     return message if said is None else said
 

@@ -273,7 +273,8 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
             "slutt på clip.mp4 etter 60 bilder (17 kunne ikke leses)"
         ),
         "end of clip.mp4 after 60 frames": "slutt på clip.mp4 etter 60 bilder",
-        "end of data/demo/frames": "slutt på data/demo/frames",
+        "end of data/demo/frames": "slutt på frames",  # by its own name, not its path
+        "end of /home/anna/videos/game.mp4 after 9 frames": "slutt på game.mp4 etter 9 bilder",
         "the camera gives no more pictures": "kameraet gir ingen flere bilder",
         "cannot open video 'x.mp4': no such file": "cannot open video 'x.mp4': no such file",
     }
