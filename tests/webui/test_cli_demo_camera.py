@@ -94,6 +94,28 @@ def test_the_demo_plays_itself_without_a_video(tmp_path):
     assert games[0]["result"]["winners"]
 
 
+def test_a_picture_sent_from_a_phone_without_live_video_counts_as_a_steady_view(tmp_path):
+    """A phone over http sends a picture at a time: each is read as the few steady frames a
+    card needs to count, so the table follows every picture (it had needed three)."""
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": True})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "stigespill", "source": "phone"}).get_json()
+    jpeg = cv2.imencode(".jpg", np.full((120, 160, 3), 60, np.uint8))[1].tobytes()
+    url = f"/api/tables/{t['id']}"
+    try:
+        r = client.post(f"{url}/frame?still=1", data=jpeg, content_type="image/jpeg")
+        assert r.status_code == 200
+        deadline, frames = time.monotonic() + 30, 0
+        while time.monotonic() < deadline and frames < 3:
+            frames = client.get(f"{url}/camera").get_json()["frames"]
+            time.sleep(0.05)
+        assert frames == 3
+    finally:
+        app.extensions["kortbord.cameras"].stop_all()
+
+
 def test_a_phone_camera_streams_through_the_page(tmp_path):
     cv2 = pytest.importorskip("cv2")
     np = pytest.importorskip("numpy")

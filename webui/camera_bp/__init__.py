@@ -90,6 +90,9 @@ def status(table_id: str):
     )
 
 
+STILL_FRAMES = 3  # the tracker's sightings before a card counts (vision.tracker: confirm_hits)
+
+
 @bp.post("/api/tables/<table_id>/frame")
 def push_frame(table_id: str):
     """Take one JPEG from a phone's camera (the table's source must be "phone")."""
@@ -110,7 +113,10 @@ def push_frame(table_id: str):
     cam = cameras().ensure(table_id) if image is not None else None
     if cam is None or cam.push is None:
         abort(503, "the camera pipeline is not available on this server")
-    cam.push(image)
+    # A picture taken on purpose (a phone without live video) holds still: it counts as a
+    # camera's few steady frames, so the table follows each picture, not every third.
+    for _ in range(STILL_FRAMES if request.args.get("still") == "1" else 1):
+        cam.push(image)
     # pictures sent faster than the camera reads them wait in a short queue, the oldest
     # dropped: the phone slows down when this count grows
     return jsonify({"ok": True, "frames": cam.frame_no, "dropped": cam.dropped()})

@@ -715,7 +715,7 @@ const Kortbord = (() => {
       }
       snapInput.addEventListener("change", () => {
         if (snapInput.files.length) {
-          fetch(cfg.frame, { method: "POST", headers: { "Content-Type": snapInput.files[0].type || "image/jpeg" }, body: snapInput.files[0] })
+          fetch(`${cfg.frame}?still=1`, { method: "POST", headers: { "Content-Type": snapInput.files[0].type || "image/jpeg" }, body: snapInput.files[0] })
             .then((r) => r.ok ? toast("✓") : r.json().then((d) => toast(d.error, true)));
         }
       });
