@@ -16,7 +16,7 @@ from typing import Any
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
 from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal
-from webui.speech import name_seats, say_named
+from webui.speech import name_seats, pretty, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
 COLOUR_NAMES = {
@@ -409,18 +409,6 @@ def moves_for(rules: Rules, state: Any, seat: int | None, open_table: bool) -> l
 
 
 # ---- words ---------------------------------------------------------------------------
-def pretty(code: str) -> str:
-    """Return a card code as players write it: ``Q♥``, ``10♠``, ``Joker``, ``7`` (Skip-Bo),
-    ``Skip-Bo`` (the wild, as the referee's sentences and the card itself name it)."""
-    try:
-        c = parse_card(code)
-    except (CardError, TypeError):
-        return str(code)
-    if c.kind == "skipbo":
-        return "Skip-Bo" if c.value == 0 else str(c.value)
-    return c.pretty
-
-
 def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = None) -> str:
     """Return a short button label for a move (JSON form) in the page's language."""
     kind = move.get("kind")

@@ -10,7 +10,6 @@ import time
 from typing import Any
 
 from referee import CHANCE, RulesError
-from referee.cards import parse_card
 from referee.stigespill import HAND_SIZE
 from webui import games, speech
 from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime
@@ -33,9 +32,7 @@ def snapshot(
     view = rules.view(state, view_seat)
     over = rules.is_over(state)
     road_pending = bool(rt.table["options"].get(ROAD_FROM_CAMERA))  # no move until it is read
-    moves = games.moves_for(rules, state, view_seat if seat is not None else None, rt.open_table)
-    if seat is not None:
-        moves = games.moves_for(rules, state, seat, rt.open_table)
+    moves = games.moves_for(rules, state, seat, rt.open_table)
     if road_pending:
         moves = []
     moves = games.reveals_seen_from(rules, state, seat, moves)
@@ -121,7 +118,7 @@ def snapshot(
         out["deal"] = {
             "noted": rt.noted.get(seat, []),
             "refused": [
-                {"card": code, "reason": t(reason, card=parse_card(code).pretty, n=HAND_SIZE)}
+                {"card": code, "reason": t(reason, card=games.pretty(code), n=HAND_SIZE)}
                 for reason, code in rt.deal_refused.get(seat, [])
             ],
         }

@@ -724,12 +724,17 @@ _ROAD_PROBLEM = re.compile(r"road card (?P<i>\d+): (?P<why>.+)")
 _MISSING = re.compile(r"missing: (?P<codes>.+)")
 
 
-def pretty_code(code: str) -> str:
-    """Return a card code as the board shows it (``Q♥``); anything else unchanged."""
+def pretty(code: str) -> str:
+    """Return a card code as players write it: ``Q♥``, ``10♠``, ``Joker``, ``7`` (Skip-Bo),
+    ``Skip-Bo`` (the wild, as the referee's sentences and the card itself name it); anything
+    else unchanged."""
     try:
-        return parse_card(code).pretty
-    except CardError:
-        return code
+        c = parse_card(code)
+    except (CardError, TypeError):
+        return str(code)
+    if c.kind == "skipbo":
+        return "Skip-Bo" if c.value == 0 else str(c.value)
+    return c.pretty
 
 
 _ROAD_LISTS = [
@@ -771,7 +776,7 @@ def say_road_problems(text: str, t) -> str | None:
 def _say_road_problem(text: str, t) -> str:
     m = _MISSING.fullmatch(text)
     if m is not None:  # the cards as the board shows them: 7♠, not 7S
-        return t("missing: {codes}", codes=" ".join(map(pretty_code, m["codes"].split())))
+        return t("missing: {codes}", codes=" ".join(map(pretty, m["codes"].split())))
     m = _ROAD_PROBLEM.fullmatch(text)
     if m is not None:
         return t("road card {i}: {why}", i=m["i"], why=_say_road_problem(m["why"], t))

@@ -18,7 +18,7 @@ from webui.speech import (
     SKIPBO_KEYS,
     STEN_KEYS,
     STIGESPILL_KEYS,
-    pretty_code,
+    pretty,
 )
 from webui.tables import DEALT_ELSEWHERE, HAND_FULL, NOT_YOURS
 
@@ -507,7 +507,7 @@ def test_a_new_games_problems_are_said_in_the_pages_language(client):
     def shown(text: str) -> str:  # the cards missing are named as the board shows them
         return re.sub(
             r"missing: ([^;]+)",
-            lambda m: "missing: " + " ".join(map(pretty_code, m[1].split())),
+            lambda m: "missing: " + " ".join(map(pretty, m[1].split())),
             text,
         )
 
