@@ -24,8 +24,23 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, request
 
-# What a page may be part of and load: framed by no other page, no plug-ins, no other base.
-CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
+# What a page may be part of and load: only Kortbord's own scripts (none inline: a player's
+# name that slipped past escaping still runs nothing), pictures, connections and form
+# targets; framed by no other page, no plug-ins, no other base. Styles may be inline (a
+# player's colour dot).
+CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+        "base-uri 'self'",
+    )
+)
 WRONG_CODES = 10  # wrong join codes one device may try…
 WRONG_CODES_S = 300.0  # …in this many seconds; then it waits (10^6 codes: years to guess)
 # Where home networks name their computers ("laptop.local", "laptop.fritz.box"): a name

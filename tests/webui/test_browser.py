@@ -35,16 +35,35 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
 
+class LenientBrowser:
+    """Chromium whose pages let the tests' own scripts run: Playwright evaluates a waiting
+    condition given as text, which the pages' policy forbids (no eval). The policy itself
+    is tested on pages that keep it (:func:`strict_page`)."""
+
+    def __init__(self, chromium) -> None:
+        self.chromium = chromium
+
+    def new_page(self, **options):
+        return self.chromium.new_page(bypass_csp=True, **options)
+
+    def new_context(self, **options):
+        return self.chromium.new_context(bypass_csp=True, **options)
+
+
 @pytest.fixture(scope="module")
-def browser():
+def chromium():
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (make test installs it)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        b.new_context().set_default_timeout(5000)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    return LenientBrowser(chromium)
 
 
 def render_demo(data: Path) -> dict | None:
@@ -627,6 +646,36 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         server.stop()
 
 
+def strict_page(chromium):
+    """A page that keeps the pages' Content-Security-Policy, and the errors it logs."""
+    page = chromium.new_page(viewport=PHONE)
+    return page, watch_errors(page)
+
+
+def test_the_pages_run_under_their_policy_and_refuse_inline_script(chromium, server):
+    page, errors = strict_page(chromium)
+    demo = next(t for t in server.get("/api/tables")["tables"] if t["name"] == "Demo")
+    page.goto(f"{server.base}/t/{demo['id']}")  # the camera's table
+    page.wait_for_selector("body[data-moves]")  # live.js started from its settings
+    for game in ("sten", "skipbo", "stigespill"):
+        status, t = server.post("/api/tables", {"game": game, "players": 2})
+        assert status == 201
+        for url in (t["url"], t["players"][0]["url"]):
+            page.goto(f"{server.base}{url}")
+            page.wait_for_selector("body[data-moves]")
+    page.goto(f"{server.base}/new?game=sten")
+    page.fill("input[name=players]", "2")
+    assert page.locator("#dealer option").count() == 2  # forms.js ran
+    assert not errors, errors
+    # A script slipped into the page does not run, and the browser says why.
+    try:
+        page.add_script_tag(content="document.body.dataset.slipped = 'ran'")
+    except Exception:
+        pass  # refused outright
+    assert page.evaluate("document.body.dataset.slipped") is None
+    assert any("Content Security Policy" in e for e in errors), errors
+
+
 def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     page = browser.new_page(viewport=PHONE)
     errors = watch_errors(page)
@@ -637,6 +686,12 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert solo.is_visible()
     page.select_option("select[name=variant]", "strategy")  # hands: one device may show them
     assert shared.is_visible()
+    # Sten's dealer is chosen among the names typed (the form's script, a file of its own).
+    page.goto(f"{server.base}/new?game=sten")
+    page.fill("input[name=players]", "3")
+    page.fill("[name=names]", "Mor, Far, Ida")
+    options = page.locator("#dealer option").all_inner_texts()
+    assert options == ["Mor", "Far", "Ida"] and page.input_value("#dealer") == "3"
     assert not errors, errors
 
 

@@ -3,6 +3,7 @@ family member's browser, may not do (from an audit of LAN mode)."""
 
 from __future__ import annotations
 
+import re
 import socket
 
 import cv2
@@ -139,6 +140,32 @@ def test_every_answer_carries_protective_headers(client, make_table):
         assert "frame-ancestors 'none'" in h["Content-Security-Policy"]
         assert h["Referrer-Policy"] in ("same-origin", "no-referrer")
     assert client.get(t["players"][0]["url"]).headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_pages_run_only_kortbords_own_script_files(client, make_table):
+    """The pages hold no inline script (the policy forbids it: a name slipped past escaping
+    could run nothing): every script is a file of ours or data."""
+    t = make_table("sten")
+    policy = client.get("/").headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["script-src"] == "'self'" and directives["default-src"] == "'self'"
+    pages = [
+        client.get(path)
+        for path in ("/", "/new?game=sten", "/new?game=stigespill", "/matches", "/no-such-page")
+    ]
+    pages += [client.get(t["url"]), client.get(t["players"][0]["url"])]
+    # A refused form, and a refused post's answer with its button back to the form.
+    pages.append(client.post("/new", data={"game": "sten", "players": "1"}))
+    pages.append(client.post("/new", data={"game": "sten"}, headers={"Origin": "http://evil"}))
+    assert [p.status_code for p in pages[-4:]] == [200, 200, 400, 403]
+    assert "data-back" in pages[-1].get_data(as_text=True)
+    for page in pages:
+        html = page.get_data(as_text=True)
+        scripts = re.findall(r"<script\b([^>]*)>", html)
+        for attrs in scripts:
+            assert "src=" in attrs or 'type="application/json"' in attrs, attrs
+        assert not re.search(r"\son[a-z]+=", html), "an inline event handler"
+        assert "javascript:" not in html
 
 
 def test_a_picture_whose_size_its_header_does_not_give_is_not_decoded(client, make_table):

@@ -970,3 +970,7 @@ const Kortbord = (() => {
 
   return { start, snapshot: () => snap };
 })();
+
+// The page's settings come as data, not as a script of their own: the pages allow no inline
+// script (Content-Security-Policy), so a script slipped into a page by a name cannot run.
+Kortbord.start(JSON.parse(document.getElementById("page-settings").textContent));

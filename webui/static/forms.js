@@ -1,0 +1,40 @@
+/* The form pages' small behaviours (the new-game form, a refused form's answer). The pages
+   allow no inline script (Content-Security-Policy), so they live here. */
+"use strict";
+
+(() => {
+  // After a refused form, the reason is read first.
+  document.getElementById("form-error")?.focus();
+
+  // A refused form's answer goes back to the form, with what was typed.
+  for (const button of document.querySelectorAll("[data-back]")) {
+    button.addEventListener("click", () => history.back());
+  }
+
+  // Sten's dealer is one of the players named (the last by default; the next game's deal
+  // passes on by itself).
+  const sel = document.getElementById("dealer");
+  const players = document.querySelector("#new-game [name=players]");
+  const names = document.querySelector("#new-game [name=names]");
+  if (sel && players && names) {
+    const fill = () => {
+      const n = Math.max(0, Math.min(10, +players.value || 0));
+      const given = names.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+      const keep = sel.value || sel.dataset.typed || String(n);
+      sel.replaceChildren(...Array.from({ length: n }, (_, k) =>
+        new Option(given[k] || sel.dataset.player.replace("{n}", k + 1), String(k + 1))));
+      sel.value = +keep >= 1 && +keep <= n ? keep : String(n);
+    };
+    players.addEventListener("input", fill);
+    names.addEventListener("input", fill);
+    fill();
+  }
+
+  // A solo player's tokens matter only with one player.
+  const solo = document.getElementById("solo-tokens");
+  if (players && solo) {
+    const show = () => { solo.hidden = players.value !== "1"; };
+    players.addEventListener("input", show);
+    show();
+  }
+})();
