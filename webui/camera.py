@@ -20,6 +20,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from vision.exposure import ONE_COLOUR, TOO_DARK, UnreadableWatch
 from webui.pipeline_adapter import WAITING
 
 log = logging.getLogger("kortbord.web.camera")
@@ -45,8 +46,9 @@ class TableCamera:
 
     ``state`` and ``message`` are what its source last said (see
     :class:`vision.sources.SourceStatus`): ``starting``, ``open``, ``lost``, ``reconnecting``,
-    ``ended``, ``error`` or ``closed``, and a sentence naming the camera; ``on_change(cam)`` is
-    called when the state changes, so the table's pages can show it.
+    ``ended``, ``error`` or ``closed``, and a sentence naming the camera; ``unreadable`` is
+    why no card can be read in its pictures (too dark: ``watch(frame)``'s word, "" while they
+    can be); ``on_change(cam)`` is called when either changes, so the table's pages can show it.
     """
 
     def __init__(
@@ -60,6 +62,7 @@ class TableCamera:
         close: Callable[[], None] | None = None,
         realtime: bool = False,
         on_change: Callable[[TableCamera], None] | None = None,
+        watch: Callable[[Any], str] | None = None,  # a frame → why none can be read, or ""
     ):
         self.realtime = realtime  # a recorded video plays at its own pace, not as fast as read
         self.table_id = table_id
@@ -74,6 +77,8 @@ class TableCamera:
         self.status = "starting"  # the reader's word on the last frame
         self.state = "starting"
         self.message = ""
+        self.unreadable = ""
+        self._watch = watch
         self._on_change = on_change
         self.cond = threading.Condition()
         self.stopped = threading.Event()
@@ -107,7 +112,27 @@ class TableCamera:
             changed = state != self.state
             self.state, self.message = state, message
             self.cond.notify_all()  # a viewer waiting for a picture that will not come
-        if changed and self._on_change is not None:
+        if changed:
+            self._tell_pages()
+
+    def _see(self, frame: Any) -> None:
+        """Note whether cards can be read in the frame's picture; tell the pages when that
+        changes (a light turned off, or on again)."""
+        if self._watch is None or not hasattr(frame, "image"):
+            return
+        try:
+            why = self._watch(frame)
+        except Exception:  # a picture the measure cannot take must never stop the camera
+            log.exception("camera of table %s: could not measure a frame", self.table_id)
+            return
+        with self.cond:
+            changed = why != self.unreadable
+            self.unreadable = why
+        if changed:
+            self._tell_pages()
+
+    def _tell_pages(self) -> None:
+        if self._on_change is not None:
             try:
                 self._on_change(self)
             except Exception:  # telling the pages must never stop the camera
@@ -128,6 +153,7 @@ class TableCamera:
                 except Exception as e:  # a bad frame must never stop the table's camera
                     log.exception("camera reader failed on table %s", self.table_id)
                     reading = Reading(status=f"reader error: {e}")
+                self._see(frame)  # after the reader: a dark frame is still read as ever
                 if self.state == "starting":  # pushed frames: their source never says "open"
                     self._set("open", "")
                 with self.cond:
@@ -225,18 +251,26 @@ class CameraHub:
 
     def view(self, table_id: str) -> dict[str, str]:
         """Return what the table's pages show of its camera: ``{"state", "message",
-        "waiting"}``, the state ``off`` when none was started, ``error`` when it would not
-        open; ``waiting``: what the camera waits to see before it can follow the game."""
+        "waiting", "unreadable"}``, the state ``off`` when none was started, ``error`` when
+        it would not open; ``waiting``: what the camera waits to see before it can follow the
+        game; ``unreadable``: why no card can be read in its pictures (too dark)."""
         with self._lock:
             cam = self.cameras.get(table_id)
             failure = self.failures.get(table_id)
         if cam is not None:
             with cam.cond:
                 waiting = cam.status[len(WAITING) :] if cam.status.startswith(WAITING) else ""
-                return {"state": cam.state, "message": cam.message, "waiting": waiting}
+                # a camera giving no pictures says why; its last pictures are old news
+                unreadable = "" if cam.state in NO_PICTURES else cam.unreadable
+                return {
+                    "state": cam.state,
+                    "message": cam.message,
+                    "waiting": waiting,
+                    "unreadable": unreadable,
+                }
         if failure is not None:
-            return {"state": "error", "message": failure, "waiting": ""}
-        return {"state": "off", "message": "", "waiting": ""}
+            return {"state": "error", "message": failure, "waiting": "", "unreadable": ""}
+        return {"state": "off", "message": "", "waiting": "", "unreadable": ""}
 
     def ensure(self, table_id: str) -> TableCamera | None:
         """Start the table's camera if it has a source and none runs; return it, or ``None``
@@ -332,6 +366,7 @@ class CameraHub:
                 dropped=lambda: src.dropped,
                 close=src.close,
                 on_change=self._changed,
+                watch=UnreadableWatch().update,
             )
             src.on_status = cam.source_status
             return cam
@@ -350,6 +385,7 @@ class CameraHub:
             close=src.close,
             realtime=source.startswith("video:"),
             on_change=self._changed,
+            watch=UnreadableWatch().update,
         )
         src.on_status = cam.source_status
         return cam
@@ -380,9 +416,10 @@ class CameraHub:
             cam.stop()
 
 
-# What a camera's source says (vision.sources speaks English), and what its reader waits for
-# (vision.layouts.skipbo: propose_zones), as the table's page says it. The page hears of
-# changes of state, not of each reconnection attempt: no attempt's time.
+# What a camera's source says (vision.sources speaks English), why its pictures cannot be read
+# (vision.exposure), and what its reader waits for (vision.layouts.skipbo: propose_zones), as
+# the table's page says it. The page hears of changes of state, not of each reconnection
+# attempt: no attempt's time.
 SOURCE_SENTENCES = [
     (r"reconnecting to (?P<name>.+) in [\d.]+ s \(attempt \d+\)", "reconnecting to {name}…"),
     (
@@ -401,6 +438,7 @@ SOURCE_SENTENCES = [
     (r"end of (?P<name>.+) after (?P<n>\d+) frames", "end of {name} after {n} frames"),
     (r"end of (?P<name>.+)", "end of {name}"),
     (r"the camera gives no more pictures", "the camera gives no more pictures"),
+    *((re.escape(why), why) for why in (TOO_DARK, ONE_COLOUR)),
     (
         r"(?P<name>.+) enters their card on their own phone",
         "{name} enters their card on their own phone",

@@ -183,6 +183,7 @@ def test_a_video_that_ends_damaged_says_how_much_was_read(camera_app, monkeypatc
         "state": "ended",
         "message": "end of clip.avi after 4 frames (1 could not be read)",
         "waiting": "",
+        "unreadable": "",
     }
 
 
@@ -205,9 +206,80 @@ def test_a_camera_table_without_a_camera_yet_shows_it_off(camera_app):
         "state": "off",
         "message": "",
         "waiting": "",
+        "unreadable": "",
     }
     none = _table(client, "none")
     assert "camera" not in client.get(f"/api/tables/{none}").get_json()
+
+
+def _jpeg(image: Any) -> bytes:
+    cv2 = pytest.importorskip("cv2")
+    return cv2.imencode(".jpg", image)[1].tobytes()
+
+
+def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(camera_app):
+    """Pictures too dark to read a card in (the light off, the lens covered) are said on the
+    table's page, in its language, once they have come for a second; the page is woken to
+    show it, every picture is still read, and the first good picture ends it."""
+    from vision.exposure import TOO_DARK
+    from webui import i18n
+
+    client = camera_app.test_client()
+    table_id = _table(client, "phone")
+    url = f"/api/tables/{table_id}"
+    lit = np.full((120, 160, 3), 60, np.uint8)
+    lit[30:100, 40:90] = 240  # a card on the cloth
+    dark = _jpeg(np.zeros((120, 160, 3), np.uint8))
+    page = camera_app.extensions["kortbord.broadcaster"].subscribe(table_id)
+
+    def push(jpeg: bytes, until: Callable[[dict], bool], lang: str = "en") -> dict:
+        """Send the picture (as a phone does, a steady view each) till the page shows it."""
+        deadline = time.monotonic() + 10
+        while True:
+            r = client.post(f"{url}/frame?still=1", data=jpeg, content_type="image/jpeg")
+            assert r.status_code == 200
+            snap = client.get(url, headers={"Accept-Language": lang}).get_json()
+            if until(snap["camera"]) or time.monotonic() > deadline:
+                return snap
+            time.sleep(0.1)
+
+    def wakeups() -> list[int]:
+        woken = []
+        while not page.queue.empty():
+            woken.append(page.queue.get_nowait())
+        return woken
+
+    def read(jpeg: bytes, frames: int) -> dict:
+        """Send one picture; return the camera's status once it has read ``frames`` in all."""
+        assert client.post(f"{url}/frame?still=1", data=jpeg).status_code == 200
+        return _wait(
+            lambda: client.get(f"{url}/camera").get_json(), lambda c: c["frames"] == frames
+        )
+
+    assert read(_jpeg(lit), 3)["state"] == "open"
+    wakeups()
+    # one dark picture (a hand passing, a flicker) is read, and not said
+    assert read(dark, 6)["frames"] == 6
+    assert client.get(url).get_json()["camera"]["unreadable"] == ""
+    said = push(dark, lambda cam: cam["unreadable"] != "", "nb")
+    assert said["camera"]["unreadable"] == (
+        "Bildet er for mørkt til å lese kortene: slå på et lys eller ta bort det som dekker "
+        "kameraet."
+    )
+    time.sleep(0.1)
+    assert wakeups()  # the page was woken to show it (server-sent events)
+    for lang in i18n.LANGUAGES:
+        camera = client.get(url, headers={"Accept-Language": lang}).get_json()["camera"]
+        assert camera["unreadable"] == i18n.translator(lang)(TOO_DARK)
+        assert (camera["unreadable"] == TOO_DARK) == (lang == "en")
+    shown = client.get(f"{url}/camera").get_json()
+    assert shown["unreadable"] == TOO_DARK and shown["state"] == "open"
+    assert shown["frames"] > 6  # the dark pictures were read all the same
+    # the light is back: said no more, at the first good picture
+    back = push(_jpeg(lit), lambda cam: cam["unreadable"] == "")
+    assert back["camera"]["unreadable"] == ""
+    time.sleep(0.1)
+    assert wakeups()
 
 
 def _camera_threads(table_id: str) -> list[threading.Thread]:

@@ -557,9 +557,11 @@ const Kortbord = (() => {
     const box = $("camera-state"), cam = snap.camera;
     if (!box || !cam) return;
     const trouble = CAMERA_TROUBLE.includes(cam.state);
-    box.hidden = !trouble && !cam.waiting;
-    box.className = "cam-state" + (trouble && cam.state !== "ended" ? " bad" : "");
+    box.hidden = !trouble && !cam.unreadable && !cam.waiting;
+    box.className = "cam-state" + ((trouble && cam.state !== "ended") || cam.unreadable ? " bad" : "");
+    // pictures too dark to read come before what the camera waits for: it cannot see that
     box.textContent = trouble ? t("camera_state", { message: cam.message })
+      : cam.unreadable ? cam.unreadable
       : cam.waiting ? t("camera_waiting", { reason: cam.waiting }) : "";
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
     const img = $("camera");
