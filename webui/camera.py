@@ -115,6 +115,11 @@ class TableCamera:
         if changed:
             self._tell_pages()
 
+    @property
+    def waiting(self) -> str:
+        """What the camera waits to see before it can follow the game ("" when nothing)."""
+        return self.status[len(WAITING) :] if self.status.startswith(WAITING) else ""
+
     def _see(self, frame: Any) -> None:
         """Note whether cards can be read in the frame's picture; tell the pages when that
         changes (a light turned off, or on again)."""
@@ -160,10 +165,13 @@ class TableCamera:
                     if reading.jpeg is not None:
                         self.jpeg = reading.jpeg
                         self.frame_no += 1
+                    waited = self.waiting
                     if reading.status:
                         self.status = reading.status
                     self.cond.notify_all()
                 self._on_reading(self.table_id, reading)
+                if self.waiting != waited:  # the camera line says what the camera waits for
+                    self._tell_pages()
             self.status = "ended"
             if self.state not in ("ended", "closed"):  # a source that ends without a word
                 self._set("ended", "the camera gives no more pictures")
@@ -259,7 +267,7 @@ class CameraHub:
             failure = self.failures.get(table_id)
         if cam is not None:
             with cam.cond:
-                waiting = cam.status[len(WAITING) :] if cam.status.startswith(WAITING) else ""
+                waiting = cam.waiting
                 # a camera giving no pictures says why; its last pictures are old news
                 unreadable = "" if cam.state in NO_PICTURES else cam.unreadable
                 return {

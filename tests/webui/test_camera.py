@@ -217,6 +217,39 @@ def _jpeg(image: Any) -> bytes:
     return cv2.imencode(".jpg", image)[1].tobytes()
 
 
+def test_what_the_camera_waits_for_is_shown_as_soon_as_it_changes(camera_app, monkeypatch):
+    """The camera line says what the camera waits to see (the road's missing cards, a stock
+    card): the pages are woken when that changes, not at some later change of the game."""
+    import webui.camera as camera
+    from webui.pipeline_adapter import WAITING
+
+    def waits(*args, **kwargs) -> Callable[[Any], Reading]:
+        # What it waits for follows the picture: a white card in its left or right half.
+        def read(frame) -> Reading:
+            side = "left" if frame.image[:, :80].mean() > frame.image[:, 80:].mean() else "right"
+            return Reading(jpeg=b"\xff\xd8\xff", status=f"{WAITING}the card on the {side}")
+
+        return read
+
+    monkeypatch.setattr(camera, "make_reader", waits)
+    client = camera_app.test_client()
+    table_id = _table(client, "phone")
+    url = f"/api/tables/{table_id}"
+    page = camera_app.extensions["kortbord.broadcaster"].subscribe(table_id)
+    for side, columns in (("left", slice(10, 60)), ("right", slice(100, 150))):
+        picture = np.full((120, 160, 3), 60, np.uint8)
+        picture[30:100, columns] = 240
+        while not page.queue.empty():
+            page.queue.get_nowait()
+        r = client.post(f"{url}/frame?still=1", data=_jpeg(picture), content_type="image/jpeg")
+        assert r.status_code == 200
+        shown = _wait(
+            lambda: client.get(url).get_json()["camera"], lambda c, side=side: side in c["waiting"]
+        )
+        assert shown["waiting"] == f"the card on the {side}"
+        assert _wait(lambda: not page.queue.empty(), bool, 2.0), "the page was not woken"
+
+
 def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(camera_app):
     """Pictures too dark to read a card in (the light off, the lens covered) are said on the
     table's page, in its language, once they have come for a second; the page is woken to
