@@ -381,6 +381,32 @@ def test_an_outline_drawn_round_two_road_cards_is_no_third_card():
     )
 
 
+def outline_across(cards: list[tuple[str, np.ndarray]], a: str, b: str) -> np.ndarray:
+    """Return an outline ``(4, 2)`` across the neighbouring cards of codes ``a`` and ``b``,
+    holding neither whole: 1.4 times a card, centred between them (as a 640×360 frame's)."""
+    where = dict(cards)
+    quad = where[a]
+    return (quad - quad.mean(axis=0)) * 1.4 + (quad.mean(axis=0) + where[b].mean(axis=0)) / 2
+
+
+def test_an_outline_a_tracker_kept_on_road_cards_is_no_card():
+    """A camera's tracker keeps an outline it read surely once (small cards: one across two,
+    or a card read now and then as another) for good; the card of its code lying on its own
+    is the road's."""
+    cards, truth = lay_road("serpentine", 3)
+    across = outline_across(cards, truth[2], truth[3])
+    twin = dict(cards)[truth[5]] + [1.5, -1.0]  # the 6th card read as the 12th
+    for misread in ((truth[8], across), (truth[11], twin)):
+        laid = [*cards, misread]
+        tracked = (TrackedCard(i, c, q, 0.0, 0.0) for i, (c, q) in enumerate(laid))
+        reading = RoadReader().read(TableState(9.0, tuple(tracked)))
+        assert reading.ok, reading.problems
+        assert reading.road == truth
+    # Two cards of one code lying on their own stay two: the road reports the code doubled.
+    apart = across + np.array([0, 6 * H])
+    assert "doubled: " + truth[8] in RoadReader().read([*cards, (truth[8], apart)]).problems
+
+
 def _road_readings(swap: dict[int, str], conf: float = 0.9, extra=()):
     """Readings of a serpentine road (27 codes read surely, one card per road code) in which
     the cards at the indices of ``swap`` read other codes, and ``extra`` (code, quad) cards."""

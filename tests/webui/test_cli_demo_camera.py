@@ -360,8 +360,9 @@ def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
 
 def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     """Make a Stigespill table with real cards and a webcam that sees ``laid["cards"]``
-    ((code, quad) pairs, read surely); return (app, table, roads, read): the roads the
-    camera handed the table, and ``read(k)`` reading frame ``k`` (at 0.1 s a frame)."""
+    ((code, quad) pairs, read surely, or (code, quad, confidence)); return (app, table,
+    roads, read): the roads the camera handed the table, and ``read(k)`` reading frame ``k``
+    (at 0.1 s a frame)."""
     np = pytest.importorskip("numpy")
     pytest.importorskip("vision.pipeline")
     from vision.detections import Detections
@@ -374,9 +375,10 @@ def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     hub = app.extensions["kortbord.hub"]
 
     def recognizer(image):
-        codes = tuple(c for c, _ in laid["cards"])
-        corners = np.stack([q + 400 for _, q in laid["cards"]]).astype(np.float32)
-        return Detections(corners, codes, np.full(len(codes), 0.95, np.float32))
+        codes = tuple(card[0] for card in laid["cards"])
+        corners = np.stack([card[1] + 400 for card in laid["cards"]]).astype(np.float32)
+        sure = [card[2] if len(card) > 2 else 0.95 for card in laid["cards"]]
+        return Detections(corners, codes, np.array(sure, np.float32))
 
     def on_road(road, grid):
         roads.append(road)
@@ -465,6 +467,34 @@ def test_a_road_in_straight_rows_read_as_a_snake_is_offered_again_like_text(tmp_
         read(k)
     snap = client.get(url).get_json()
     assert [tile["code"] for tile in snap["view"]["road"]] == truth and "road_grid" not in snap
+
+
+def test_a_road_read_before_is_read_again_past_an_outline_kept_across_two(tmp_path, monkeypatch):
+    """Small cards (a 640×360 camera): an outline across two road cards now and then reads
+    surely as a third card, which the tracker keeps. "Read the road again" still reads the
+    road it read before, not that card's code doubled."""
+    pytest.importorskip("numpy")
+    from tests.vision.test_road import lay_road, outline_across
+
+    cards, truth = lay_road("serpentine", 3)
+    laid = {"cards": cards}
+    app, t, roads, read = _camera_road_table(tmp_path, monkeypatch, laid)
+    client, url = app.test_client(), f"/api/tables/{t['id']}"
+    for k in range(20):
+        read(k)
+    assert roads == [truth]
+    across = outline_across(cards, truth[2], truth[3])
+    laid["cards"] = [*cards, (truth[8], across, 0.55)]  # read surely for a moment…
+    for k in range(20, 25):
+        read(k)
+    laid["cards"] = [*cards, (truth[8], across, 0.35)]  # …and unsurely from then on
+    for k in range(25, 40):
+        read(k)
+    r = client.post(f"{url}/road/again")
+    assert r.status_code == 200 and r.get_json()["road_pending"]
+    waiting = [read(k).status for k in range(40, 60)]
+    assert roads == [truth, truth], waiting[-1]
+    assert [tile["code"] for tile in client.get(url).get_json()["view"]["road"]] == truth
 
 
 def test_a_camera_waits_quietly_for_a_card_only_a_phone_may_say(tmp_path, monkeypatch):

@@ -94,6 +94,17 @@ def _share_covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
     return float(on / area)
 
 
+def _drop_lying_on_others(road_cards: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
+    """Return the road cards less misread outlines: of a code read twice, one lying
+    ``ON_OTHERS`` on other road cards and one on its own, the latter is the card. A camera's
+    tracker keeps such an outline for good once read surely (small cards: one drawn across
+    two, or a card read now and then as another code), so the road would stay doubled."""
+    quads = [q for _, q in road_cards]
+    on = [_share_covered(q, quads[:i] + quads[i + 1 :]) >= ON_OTHERS for i, q in enumerate(quads)]
+    alone = {code for (code, _), o in zip(road_cards, on, strict=True) if not o}
+    return [card for card, o in zip(road_cards, on, strict=True) if not (o and card[0] in alone)]
+
+
 def _iou_like(a: np.ndarray, b: np.ndarray) -> float:
     """Return how much two cards coincide: 1 − centre distance / card size, floored at 0."""
     d = float(np.linalg.norm(a.mean(0) - b.mean(0)))
@@ -146,6 +157,7 @@ class RoadReader:
                 road_cards.append((code, quad))
             else:
                 piles.append({"code": code, "center": _round(quad.mean(0))})
+        road_cards = _drop_lying_on_others(road_cards)
         problems: list[str] = []
         fatal = False
         codes = [c for c, _ in road_cards]
