@@ -680,6 +680,12 @@ _CARD_CODE_PROBLEMS = [
 _ROAD_PROBLEMS = [
     *_CARD_CODE_PROBLEMS,
     (
+        r"the cards are about (?P<px>\d+) px wide in the picture: a camera closer to the table"
+        r" reads them better",
+        "the cards are about {px} px wide in the picture: a camera closer to the table reads"
+        " them better",
+    ),
+    (
         r"road card (?P<i>\d+) is a joker: the joker is the goal, not a road card",
         "road card {i} is a joker: the joker is the goal, not a road card",
     ),

@@ -147,6 +147,21 @@ def test_missing_and_doubled_cards_are_named():
     assert any(p.startswith("doubled: 9C") for p in problems)
 
 
+def test_a_road_of_small_cards_that_cannot_be_read_says_a_closer_camera_helps():
+    cards, _ = lay_road("serpentine", 3)
+    hint = (
+        "the cards are about 30 px wide in the picture: "
+        "a camera closer to the table reads them better"
+    )
+    for scale in (1.0, 30 / W):  # the cards 63 px wide in the picture, then 30
+        without_qh = [(c, q * scale) for c, q in cards if c != "QH"]
+        problems = RoadReader().read(without_qh).problems
+        assert (hint in problems) == (scale < 1), problems
+        # a road read whole says nothing of the cards' size
+        whole = RoadReader().read([(c, q * scale) for c, q in cards])
+        assert whole.ok and whole.problems == []
+
+
 def lay_ring() -> list[tuple[str, np.ndarray]]:
     """Return the road and its goal joker laid in a circle, as (code, quad)."""
     codes = [*ROAD_CODES, "JK"]

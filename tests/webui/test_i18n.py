@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cards import parse_card
-from webui import i18n
+from webui import i18n, speech
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
 from webui.snapshot import UNDONE
@@ -280,6 +280,14 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
     }
     for english, there in said.items():
         assert say_camera(english, norwegian) == there
+    road = (
+        "the road cannot be read yet: missing: QH; the cards are about 30 px wide in the "
+        "picture: a camera closer to the table reads them better"
+    )
+    assert speech.say_road_problems(road, norwegian) == (
+        "veien kan ikke leses ennå: mangler: Q♥; kortene er omtrent 30 px brede i bildet: et "
+        "kamera nærmere bordet leser dem bedre"
+    )
     # the page hears of changes of state, not of each attempt: in English too
     english = i18n.translator("en")
     assert say_camera("reconnecting to rtsp://cam in 4.0 s (attempt 3)", english) == (
