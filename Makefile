@@ -20,9 +20,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/activate
 run: $(VENV)/.installed
 	$(BIN)/kortbord run
 
-test: $(VENV)/.installed-dev
+lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+test: lint
 	# the web tests drive Debian's chromium; without it (no root) they skip and say so
 	-command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/pytest -q

@@ -1,4 +1,6 @@
-"""Run every ``bench/bench_*.py`` module's ``main()`` in turn (``python -m bench``)."""
+"""Run every ``bench/bench_*.py`` module's ``main()`` in turn (``python -m bench``), or the ones
+named (``python -m bench bench_referee bench_web``), each with its default settings; a
+module's own settings: ``python -m bench.bench_pipeline --help``."""
 
 from __future__ import annotations
 
@@ -10,18 +12,24 @@ import time
 import bench
 
 
-def main() -> int:
-    """Run all benchmark modules in name order; return 1 if any of them failed."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark modules named (all by default) in name order; return 1 if any of them
+    failed, 2 for a name that is none."""
     failed = []
     names = sorted(
         m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_")
     )
-    for name in names:
+    asked = sys.argv[1:] if argv is None else argv
+    unknown = [a for a in asked if a not in names]
+    if unknown:
+        print(f"no benchmark {unknown[0]!r}; the benchmarks: {', '.join(names)}", file=sys.stderr)
+        return 2
+    for name in sorted(asked) or names:
         print(f"== bench.{name}", flush=True)
         start = time.perf_counter()
         try:
             module = importlib.import_module(f"bench.{name}")
-            rc = module.main()
+            rc = module.main([])  # its defaults: the runner's arguments are not its own
         except Exception as e:  # one broken benchmark must not hide the others' figures
             print(f"bench.{name} failed: {type(e).__name__}: {e}", file=sys.stderr)
             rc = 1

@@ -9,7 +9,7 @@ p50/p95 latency from a card landing on the table to its event (video time: ``lai
 stock pile onto a building pile), and
 processed frames per second (pipeline alone, and with JPEG decoding).
 
-    python -m bench bench_pipeline --games 20 [--recognizer truth|model] [--cache DIR]
+    python -m bench.bench_pipeline --games 20 [--recognizer truth|model] [--cache DIR]
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import sys
 
 # One line per layer that contributes commands (dependency order: referee, vision, webui).
 COMMAND_MODULES = [
-    "referee.cli",  # simulate, play
+    "referee.cli",  # simulate
     "vision.synth.cli",  # dataset build | video | preview
     "vision.cli",  # detect, eval, train, road, watch, replay
     "webui.cli",  # serve, run

@@ -464,8 +464,8 @@ def register_road(sub: argparse._SubParsersAction) -> None:
     )
     _add_source_options(
         p,
-        "a generated scene's truth JSON, e.g. truth/train/000001.json; IMAGE.json when "
-        "no path is given",
+        "a generated scene's truth JSON, e.g. truth/train/000001.json; without a path, the "
+        "image's name ending in .json (road.jpg: road.json)",
     )
     p.set_defaults(func=cmd_road)
 
@@ -478,7 +478,10 @@ def _image_truth(image: str, truth: str) -> object:
     path = Path(image).with_suffix(".json") if truth == "auto" else Path(truth)
     try:
         data = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
+    except OSError as e:  # "no such file or directory", not Python's "[Errno 2] …: 'path'"
+        why = (e.strerror or str(e)).lower()
+        raise CommandError(f"cannot read ground truth {str(path)!r}: {why}") from e
+    except ValueError as e:
         raise CommandError(f"cannot read ground truth {str(path)!r}: {e}") from e
     cards = data.get("cards", data) if isinstance(data, dict) else data
     try:

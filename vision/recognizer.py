@@ -11,7 +11,7 @@ Three small ONNX networks run in onnxruntime:
    outline and moves each corner onto the card's true corner; run twice. Optional: without it
    the detector's corners are used as they are.
 3. ``card_classifier.onnx`` — a small CNN that reads one index corner, cut from the full-resolution
-   frame and rectified with the card's homography, into one of the 67 card codes or "background"
+   frame and rectified with the card's homography, into one of the 66 card codes or "background"
    (no index there: a covered corner, the wrong corner, a back).
 
 For every card both index corners are read under both ways the quad can be the card's upright

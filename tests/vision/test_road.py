@@ -258,8 +258,6 @@ def test_road_command_reads_a_rendered_road_scene(tmp_path):
     if shape == "rows":
         args += ["--shape", "rows"]
     done = _cli(*args)
-    if shape == "spiral":
-        pytest.skip("spirals whose outer ring closes are ambiguous (see README)")
     assert done.returncode == 0, done.stdout + done.stderr
     out = json.loads(done.stdout)
     assert out["road"] == truth and out["goal"] == "JK"
@@ -752,3 +750,14 @@ def test_a_road_code_read_off_the_road_beside_a_surer_one_in_it_is_a_misreading(
     x, y, _ = road_slots(np.random.default_rng(3), "serpentine", 30, W, H)[29]  # a free place
     card = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
     assert any(f"doubled: {truth[5]}" in p for p in road(0.6, card + np.array([x, y])).problems)
+
+
+def test_a_missing_truth_file_is_named_plainly(tmp_path):
+    from kortbord.cli import CommandError
+    from vision.cli import _image_truth
+
+    with pytest.raises(CommandError) as e:
+        _image_truth(str(tmp_path / "road.jpg"), "auto")  # its truth: road.json beside it
+    assert str(e.value) == (
+        f"cannot read ground truth {str(tmp_path / 'road.json')!r}: no such file or directory"
+    )

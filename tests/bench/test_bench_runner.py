@@ -1,0 +1,35 @@
+"""The benchmark runner and each benchmark's command line."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+import bench
+from bench.__main__ import main
+
+NAMES = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_benchmark_says_what_it_does_when_asked_instead_of_running(name, capsys):
+    module = importlib.import_module(f"bench.{name}")
+    with pytest.raises(SystemExit) as done:
+        module.main(["--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage:")
+
+
+def test_the_runner_runs_the_benchmarks_named_and_refuses_a_name_that_is_none(monkeypatch, capsys):
+    ran = []
+    for name in NAMES:
+        module = importlib.import_module(f"bench.{name}")
+        monkeypatch.setattr(module, "main", lambda argv, name=name: ran.append((name, argv)) or 0)
+    assert main(["bench_web", "bench_referee"]) == 0
+    assert ran == [("bench_referee", []), ("bench_web", [])]  # in name order, their defaults
+    assert main(["bench_nope"]) == 2
+    assert "no benchmark 'bench_nope'" in capsys.readouterr().err
+    ran.clear()
+    assert main([]) == 0 and [n for n, _ in ran] == NAMES
