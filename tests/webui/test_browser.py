@@ -1071,6 +1071,43 @@ def test_tabs_in_the_background_leave_the_connections_to_the_tab_in_use(browser,
     ctx.close()
 
 
+def test_a_camera_table_page_open_across_a_server_restart_starts_its_camera_again(
+    browser, tmp_path
+):
+    """The server is killed and started again (without --source, so no new table): the table's
+    page, not reloaded, opens its camera picture again when it is back, which starts the
+    camera, and the table follows the video again (the page had kept a dead picture, and the
+    camera never started)."""
+    try:
+        from vision.synth.video import VideoSettings, make_video
+    except ImportError:
+        pytest.skip("the scene generator (vision.synth) is not installed")
+    video = tmp_path / "video"
+    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
+    make_video("stigespill", 2, 7, video, max_moves=16, settings=settings)
+    server = Server(tmp_path / "data", extra=["--source", str(video)]).start()
+    try:
+        table = server.get("/api/tables")["tables"][0]
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(f"{server.base}/t/{table['id']}")
+        page.wait_for_function("document.body.dataset.moves >= 2", timeout=15000)
+        server.kill9()
+        page.wait_for_selector("#offline:not([hidden])", timeout=10000)
+        server.extra = []
+        server.start()
+        page.wait_for_selector("#offline", state="hidden", timeout=15000)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            camera = server.get(f"/api/tables/{table['id']}/camera")
+            if camera["frames"]:
+                break
+            time.sleep(0.2)
+        assert camera["frames"] > 0, camera
+        page.close()
+    finally:
+        server.stop()
+
+
 def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):
     status, t = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "app"})
     assert status == 201

@@ -564,11 +564,15 @@ const Kortbord = (() => {
       : cam.unreadable ? cam.unreadable
       : cam.waiting ? t("camera_waiting", { reason: cam.waiting }) : "";
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
-    const img = $("camera");
-    if (img && img.getAttribute("src") && CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) {
-      img.src = `${img.src.split("?")[0]}?t=${Date.now()}`;
-    }
+    if (CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) reopenCamera();
     cameraState = cam.state;
+  }
+
+  // The camera's picture asked anew: its stream starts the table's camera if none runs (a
+  // server started again runs none until a page asks for its picture).
+  function reopenCamera() {
+    const img = $("camera");
+    if (img && img.getAttribute("src")) img.src = `${img.src.split("?")[0]}?t=${Date.now()}`;
   }
 
   // ---- Skip-Bo camera zones: shown over the camera picture, dragged, confirmed ------------
@@ -679,7 +683,11 @@ const Kortbord = (() => {
     const banner = $("offline");
     banner.textContent = yes ? "" : t("offline");
     banner.hidden = yes;
-    if (yes) render();  // what waited for the table (a noted dealt card) goes now
+    if (!yes) return;
+    // Back after a cut: the camera's picture broke with the connection, and a server killed
+    // and started again runs the camera only once its picture is asked for.
+    reopenCamera();
+    render();  // what waited for the table (a noted dealt card) goes now
   }
 
   function watchConnection() {
