@@ -8,8 +8,10 @@ move with the referee, commits it, updates the in-memory states, then wakes ever
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
+import sqlite3
 import threading
 import time
 import zlib
@@ -26,6 +28,8 @@ from referee.stigespill import HAND_SIZE, ROAD_CARDS, even_order
 from webui import games, speech
 from webui.db import EventStore
 from webui.live import Broadcaster
+
+log = logging.getLogger("kortbord.web.tables")
 
 
 class Refusal(IllegalMove):
@@ -286,7 +290,21 @@ class TableHub:
             raise TableNotFound(table_id)
         rt = self._load(table)
         with self._lock:
-            return self._tables.setdefault(table_id, rt)
+            rt = self._tables.setdefault(table_id, rt)
+        self._deal_cut_off(rt)
+        return rt
+
+    def _deal_cut_off(self, rt: Runtime) -> None:
+        """Draw the cards the app deals that a server killed between writing a new game and
+        writing its deal (two commits) left undrawn: the table would wait for them for good,
+        asking the phones which cards they were dealt."""
+        with rt.lock:
+            state = rt.state
+            if rt.app_deals and not rt.rules.is_over(state) and rt.rules.to_move(state) == CHANCE:
+                try:
+                    self._commit(rt, [], "app")
+                except sqlite3.OperationalError as e:  # read-only, full: the next load deals
+                    log.warning("table %s: cannot write its deal: %s", rt.table["id"], e)
 
     def _load(self, table: dict[str, Any]) -> Runtime:
         game = self.store.current_game(table["id"])

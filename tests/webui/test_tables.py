@@ -425,6 +425,48 @@ def test_a_data_folder_that_cannot_be_written_refuses_changes_clearly(
     assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
 
 
+class Killed(BaseException):
+    """The server killed (no handler of the app catches it)."""
+
+
+@pytest.mark.parametrize("change", ["new table", "next game"])
+def test_a_deal_cut_off_by_a_kill_is_dealt_when_the_table_is_loaded(
+    app, client, make_table, tmp_path, monkeypatch, change
+):
+    """Killed between a new game's write and the app's deal (two commits), a table where
+    the app deals came back waiting for dealt cards nobody draws: each phone was asked
+    which card it was dealt, as at a real table."""
+    from webui.tables import TableHub
+
+    def killed(*args, **kwargs):
+        raise Killed
+
+    if change == "new table":
+        monkeypatch.setattr(TableHub, "_commit", killed)
+        with pytest.raises(Killed):
+            client.post("/api/tables", json={"game": "stigespill", "variant": "strategy"})
+        table_id = client.get("/api/tables").get_json()["tables"][0]["id"]
+    else:
+        t = make_table("stigespill", variant="strategy", tokens=2, names="Anna")
+        table_id = t["id"]
+        hub = app.extensions["kortbord.hub"]
+        rt = hub.get(table_id)
+        while not rt.rules.is_over(rt.state):  # the app plays the game to its end
+            rng = random.Random(len(rt.moves))
+            hub.play(table_id, [rt.rules.greedy_move(rt.state, rng).to_json()], source="demo")
+        monkeypatch.setattr(TableHub, "_commit", killed)
+        with pytest.raises(Killed):
+            client.post(f"/api/tables/{table_id}/next", json={})
+    monkeypatch.undo()
+    again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    snap = again.test_client().get(f"/api/tables/{table_id}").get_json()
+    assert "chance" not in snap  # nobody is asked for a card the app deals
+    assert snap["moves_made"] == 6 and snap["to_move"] >= 0
+    third = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    later = third.test_client().get(f"/api/tables/{table_id}").get_json()
+    assert later["position"] == snap["position"]  # dealt once, and written
+
+
 def test_a_team_plays_labels_say_whose_pile():
     """Own stock and the partner's may show the same card: the buttons must differ."""
     from referee import make_rules
