@@ -8,6 +8,7 @@ told about it; a state is never stored, only the log that replays to it. WAL mod
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+
+log = logging.getLogger("kortbord.web.db")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -108,8 +111,24 @@ def init_db(path: str | Path) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Create the schema."""
+    """Create the schema; hold one connection open for the app's life."""
     init_db(app.config["DATABASE"])
+    # The WAL's files (-wal, -shm) go with the last connection, and every short connection
+    # after it makes them anew: on a full disk that fails, and the phones' pages could not
+    # even be read. Held open, they stay, and a full disk refuses only changes.
+    keeper = connect(app.config["DATABASE"])
+    keeper.execute("SELECT 1 FROM tables LIMIT 1").fetchall()
+    app.extensions["kortbord.db_keeper"] = keeper
+
+
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    """Copy what was committed from the WAL into the database file, so the file alone holds
+    every game (a copy of it is a backup), though the WAL is held open (:func:`init_app`).
+    The change is committed already: a checkpoint that fails (a full disk) is only logged."""
+    try:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except sqlite3.Error as e:
+        log.warning("cannot copy the WAL into the database file: %s", e)
 
 
 class EventStore:
@@ -127,15 +146,17 @@ class EventStore:
         """Yield a connection inside BEGIN IMMEDIATE … COMMIT; roll back on any error."""
         conn = self._conn()
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            # Not when BEGIN itself failed (a read-only file), or SQLite already rolled back
-            # (a full disk): a ROLLBACK then would hide the error that says why.
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                # Not when BEGIN itself failed (a read-only file), or SQLite already rolled
+                # back (a full disk): a ROLLBACK then would hide the error that says why.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            _checkpoint(conn)
         finally:
             conn.close()
 
@@ -226,6 +247,7 @@ class EventStore:
         conn = self._conn()
         try:
             conn.execute("UPDATE tables SET options=? WHERE id=?", (json.dumps(options), table_id))
+            _checkpoint(conn)
         finally:
             conn.close()
 
@@ -234,6 +256,7 @@ class EventStore:
         conn = self._conn()
         try:
             conn.execute("UPDATE tables SET source=? WHERE id=?", (source, table_id))
+            _checkpoint(conn)
         finally:
             conn.close()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -423,6 +424,103 @@ def test_a_data_folder_that_cannot_be_written_refuses_changes_clearly(
     assert client.get("/api/tables").status_code == 200
     monkeypatch.setattr(webui.db, "connect", connect)
     assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
+
+
+FULL_DISK = """
+import json, subprocess, sys
+from pathlib import Path
+from webui import create_app
+
+mnt = Path(sys.argv[1])
+if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)]).returncode:
+    sys.exit(77)  # no mounting here
+app = create_app({"TESTING": True, "DATA_DIR": str(mnt / "data"), "CAMERA": False})
+client = app.test_client()
+t = client.post("/api/tables", json={"game": "sten", "players": 2}).get_json()
+token = t["players"][0]["url"].rsplit("/", 1)[1]
+with open(mnt / "filler", "wb", buffering=0) as f:  # the disk fills up, to the last byte
+    for size in (65536, 4096, 1):
+        try:
+            while True:
+                f.write(bytes(size))
+        except OSError:
+            pass
+out = {}
+for name, url in {
+    "phone": f"/api/p/{token}",
+    "phone page": f"/p/{token}",
+    "table": f"/api/tables/{t['id']}",
+    "list": "/api/tables",
+}.items():
+    r = client.get(url)
+    out[name] = [r.status_code, (r.get_json(silent=True) or {}).get("error")]
+# Changes go on while the files have room (each one kept), then are refused, saying why.
+made = 0
+for _ in range(1000):
+    r = client.post("/api/tables", json={"game": "sten", "players": 8})
+    if r.status_code != 201:
+        out["change"] = [r.status_code, r.get_json()["error"]]
+        break
+    made += 1
+out["made"] = made
+out["tables"] = len(client.get("/api/tables").get_json()["tables"])
+print(json.dumps(out))
+"""
+
+
+def test_a_full_disk_refuses_changes_and_the_phones_pages_still_read(tmp_path):
+    """On a full disk every new connection failed to make the WAL's files, so a phone could
+    not even open its page ('cannot save the table's data (disk I/O error)' on a read).
+    Changes go on while the WAL has room, then are refused with the reason."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("a small full disk needs root (unshare -m, a tmpfs)")
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    root = str(Path(__file__).resolve().parents[2])
+    run = subprocess.run(
+        ["unshare", "-m", sys.executable, "-c", FULL_DISK, str(mnt)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": root},
+    )
+    if run.returncode == 77 or "unshare failed" in run.stderr:
+        pytest.skip("no private mount here")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    for read in ("phone", "phone page", "table", "list"):
+        assert out[read][0] == 200, (read, out[read])
+    assert out["change"][0] == 503 and "disk is full" in out["change"][1], out
+    assert out["tables"] == 1 + out["made"]  # each table answered 201 is kept, no other
+
+
+def test_the_database_file_alone_holds_every_accepted_move(app, client, make_table, tmp_path):
+    """The WAL is held open (pages read on a full disk), and every change is copied into the
+    database file too: a copy of that file alone, a family's backup, misses no move."""
+    import shutil
+
+    t = make_table("stigespill", deal="table")
+    for card in ("5H", "3S", "4C"):
+        r = client.post(
+            f"/api/tables/{t['id']}/moves",
+            json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": card}]},
+        )
+        assert r.status_code == 200
+    copy = tmp_path / "backup" / "kortbord.sqlite3"
+    copy.parent.mkdir()
+    shutil.copy(app.config["DATABASE"], copy)
+    conn = sqlite3.connect(copy)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 6
+    finally:
+        conn.close()
 
 
 class Killed(BaseException):
