@@ -115,6 +115,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be 1–65535, not {args.port}")
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
     data = Path(args.data) if args.data else default_data_dir()
+    if data.exists() and not data.is_dir():
+        raise CommandError(f"--data {str(data)!r} is a file, not a folder")
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as e:

@@ -93,8 +93,16 @@ class StoreError(Exception):
 
 
 def init_db(path: str | Path) -> None:
-    """Create the schema if missing; raise :class:`StoreError` if the file cannot hold it."""
+    """Create the schema if missing; raise :class:`StoreError` if the file cannot hold it, or
+    was emptied (SQLite would take a file of 0 bytes for a new database, and the home page
+    would show a family's games gone without a word)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # (A WAL beside it does not help: SQLite reads it as the log of an empty database.)
+    if Path(path).is_file() and Path(path).stat().st_size == 0:
+        raise StoreError(
+            f"{path} is empty (0 bytes): the tables it held are gone; put back a copy of it,"
+            " or delete it to start with no tables"
+        )
     try:
         conn = connect(path)
         try:

@@ -358,6 +358,31 @@ def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
+def test_serve_refuses_an_emptied_database_rather_than_start_with_no_tables(tmp_path, capsys):
+    """A database of 0 bytes (a failed copy, a sync gone wrong) held a family's games: it is
+    named and left as it is, not taken for a new, empty one."""
+    import socket
+
+    db = tmp_path / "kortbord.sqlite3"
+    db.write_bytes(b"")
+    with socket.socket() as taken:  # a server that got past the database could not listen
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--data", str(tmp_path), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kortbord serve: {db} is empty (0 bytes)"), err
+    assert len(err.strip().splitlines()) == 1
+    assert db.stat().st_size == 0
+
+
+def test_serve_says_a_data_path_that_is_a_file_is_no_folder(tmp_path, capsys):
+    data = tmp_path / "data"
+    data.write_text("notes\n")
+    assert main(["serve", "--data", str(data), "--port", "1"]) == 2
+    assert capsys.readouterr().err == f"kortbord serve: --data '{data}' is a file, not a folder\n"
+
+
 def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     """Make a Stigespill table with real cards and a webcam that sees ``laid["cards"]``
     ((code, quad) pairs, read surely, or (code, quad, confidence)); return (app, table,
