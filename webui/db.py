@@ -92,10 +92,11 @@ class StoreError(Exception):
     """The database cannot be opened, or is not Kortbord's; the message names the file."""
 
 
-def init_db(path: str | Path) -> None:
-    """Create the schema if missing; raise :class:`StoreError` if the file cannot hold it, or
-    was emptied (SQLite would take a file of 0 bytes for a new database, and the home page
-    would show a family's games gone without a word)."""
+def init_db(path: str | Path) -> sqlite3.Connection:
+    """Create the schema if missing and check the file; return the connection, open. Raise
+    :class:`StoreError` if the file cannot hold the schema, is damaged (cut short: pages the
+    WAL holds can make it look whole), or was emptied (SQLite would take a file of 0 bytes
+    for a new database, and the home page would show a family's games gone without a word)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     # (A WAL beside it does not help: SQLite reads it as the log of an empty database.)
     if Path(path).is_file() and Path(path).stat().st_size == 0:
@@ -110,23 +111,29 @@ def init_db(path: str | Path) -> None:
             # and would make every read fail where the folder turned read-only).
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
-        finally:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
+        except BaseException:
             conn.close()
+            raise
     except sqlite3.OperationalError as e:  # permissions, a folder in its place, locked
         raise StoreError(f"cannot open the database {path}: {e}") from None
     except sqlite3.DatabaseError as e:  # it opens, but holds something else
+        if "malformed" in str(e):
+            raise StoreError(f"{path} is damaged ({e}); put back a copy of it") from None
         raise StoreError(f"{path} is not a Kortbord database ({e})") from None
+    if problems != ["ok"]:
+        conn.close()
+        found = " ".join(problems[0].replace("*** in database main ***", "").split())
+        raise StoreError(f"{path} is damaged ({found}); put back a copy of it")
+    return conn
 
 
 def init_app(app: Flask) -> None:
     """Create the schema; hold one connection open for the app's life."""
-    init_db(app.config["DATABASE"])
     # The WAL's files (-wal, -shm) go with the last connection, and every short connection
     # after it makes them anew: on a full disk that fails, and the phones' pages could not
     # even be read. Held open, they stay, and a full disk refuses only changes.
-    keeper = connect(app.config["DATABASE"])
-    keeper.execute("SELECT 1 FROM tables LIMIT 1").fetchall()
-    app.extensions["kortbord.db_keeper"] = keeper
+    app.extensions["kortbord.db_keeper"] = init_db(app.config["DATABASE"])
 
 
 def _checkpoint(conn: sqlite3.Connection) -> None:

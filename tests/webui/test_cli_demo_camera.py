@@ -376,6 +376,37 @@ def test_serve_refuses_an_emptied_database_rather_than_start_with_no_tables(tmp_
     assert db.stat().st_size == 0
 
 
+@pytest.mark.parametrize("keep", [0.5, 4096 + 100])
+def test_serve_refuses_a_truncated_database_even_beside_its_wal(tmp_path, capsys, keep):
+    """A database cut short (a copy that stopped half-way) is refused, naming it, also when
+    its WAL lies beside it (as after any server stopped without closing it): pages from the
+    WAL had made it look whole, and the server started with no tables, or fell over."""
+    import shutil
+
+    from tests.webui.conftest import new_table
+
+    app = create_app({"DATA_DIR": str(tmp_path / "home"), "CAMERA": False})
+    client = app.test_client()
+    for _ in range(8):
+        new_table(client, "sten", players=4)
+    data = tmp_path / "copy"
+    shutil.copytree(tmp_path / "home", data)  # the WAL too: the app above holds it open
+    db = data / "kortbord.sqlite3"
+    assert (data / "kortbord.sqlite3-wal").exists()
+    with open(db, "r+b") as f:
+        f.truncate(int(db.stat().st_size * keep) if keep < 1 else keep)
+    import socket
+
+    with socket.socket() as taken:  # a server that got past the database could not listen
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--data", str(data), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kortbord serve: {db} is damaged"), err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_serve_says_a_data_path_that_is_a_file_is_no_folder(tmp_path, capsys):
     data = tmp_path / "data"
     data.write_text("notes\n")
