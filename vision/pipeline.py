@@ -171,6 +171,10 @@ class Guard:
         """Compare the stable table at ``time`` with the game; return what was decided."""
         now = table.time if time is None else time
         observed = self.reader.observe(table)
+        align = getattr(self.reader, "align", None)  # optional: the table first seen is the game
+        if self._observed is None and align is not None:
+            align(table, self.reader.expect(self.rules, self.state))
+            observed = self.reader.observe(table)
         if not self._same_view(observed, self._observed):
             self._since = now
             self._sightings.append((now, observed))

@@ -15,13 +15,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
 
 from vision.exposure import ONE_COLOUR, TOO_DARK, UnreadableWatch
-from webui.pipeline_adapter import WAITING
+from webui.pipeline_adapter import WAITING, WARMUP
 
 log = logging.getLogger("kortbord.web.camera")
 
@@ -49,6 +50,9 @@ class TableCamera:
     ``ended``, ``error`` or ``closed``, and a sentence naming the camera; ``unreadable`` is
     why no card can be read in its pictures (too dark: ``watch(frame)``'s word, "" while they
     can be); ``on_change(cam)`` is called when either changes, so the table's pages can show it.
+    ``progress(time)``: a recorded video's camera tells how far the game has followed it (the
+    frame time of each reading that made moves, and of its last frame), so that a camera
+    started again goes on from there instead of playing the moves again.
     """
 
     def __init__(
@@ -63,6 +67,7 @@ class TableCamera:
         realtime: bool = False,
         on_change: Callable[[TableCamera], None] | None = None,
         watch: Callable[[Any], str] | None = None,  # a frame → why none can be read, or ""
+        progress: Callable[[float], None] | None = None,
     ):
         self.realtime = realtime  # a recorded video plays at its own pace, not as fast as read
         self.table_id = table_id
@@ -79,6 +84,7 @@ class TableCamera:
         self.message = ""
         self.unreadable = ""
         self._watch = watch
+        self._progress = progress
         self._on_change = on_change
         self.cond = threading.Condition()
         self.stopped = threading.Event()
@@ -136,6 +142,14 @@ class TableCamera:
         if changed:
             self._tell_pages()
 
+    def _tell_progress(self, frame_time: float) -> None:
+        if self._progress is None:
+            return
+        try:
+            self._progress(frame_time)
+        except Exception:  # a full disk: the camera goes on; a restart reads a little again
+            log.exception("camera of table %s: could not note how far it read", self.table_id)
+
     def _tell_pages(self) -> None:
         if self._on_change is not None:
             try:
@@ -145,12 +159,14 @@ class TableCamera:
 
     def _run(self) -> None:
         try:
-            start = time.monotonic()
+            start, first, last = time.monotonic(), None, None
             for frame in self._frames():
                 if self.stopped.is_set():
                     break
-                if self.realtime:
-                    ahead = getattr(frame, "time", 0.0) - (time.monotonic() - start)
+                last = getattr(frame, "time", None)
+                if self.realtime:  # at its pace from the first frame read (it may go on mid-way)
+                    first = last if first is None else first
+                    ahead = (last or 0.0) - (first or 0.0) - (time.monotonic() - start)
                     if ahead > 0 and self.stopped.wait(ahead):
                         break
                 try:
@@ -170,9 +186,13 @@ class TableCamera:
                         self.status = reading.status
                     self.cond.notify_all()
                 self._on_reading(self.table_id, reading)
+                if reading.moves and last is not None:
+                    self._tell_progress(last)
                 if self.waiting != waited:  # the camera line says what the camera waits for
                     self._tell_pages()
             self.status = "ended"
+            if last is not None and not self.stopped.is_set():
+                self._tell_progress(last)  # read to its end: nothing left to follow
             if self.state not in ("ended", "closed"):  # a source that ends without a word
                 self._set("ended", "the camera gives no more pictures")
         except Exception as e:  # a video that cannot be read, a driver that fell over
@@ -353,6 +373,13 @@ class CameraHub:
         from vision.sources import QueueSource, SourceError, open_source
 
         hub = self.app.extensions["kortbord.hub"]
+        # A recorded game goes on from the last frame that made moves (the server was
+        # stopped, the page opened again after its end): played from its first frame again,
+        # its draws would be taken for new ones. It starts a warm-up before that frame, so the
+        # table is seen whole as the game stands, the last card laid on top.
+        read = hub.video_read(table_id) if source.startswith("video:") else None
+        if read is not None:
+            read = max(0.0, read - WARMUP)
         reader = make_reader(
             rules,
             table_id,
@@ -362,6 +389,7 @@ class CameraHub:
             on_zones=lambda zones, frame: hub.propose_zones(table_id, zones, frame),
             on_road=lambda road, grid: hub.set_road(table_id, road, by_camera=True, grid=grid),
             current_rules=lambda: hub.get(table_id).rules,
+            starts_at=read or 0.0,
         )
         if source == "phone":
             src = QueueSource(name=f"phone camera of table {table_id}")
@@ -379,21 +407,25 @@ class CameraHub:
             src.on_status = cam.source_status
             return cam
         spec = source.split(":", 1)[1] if source.startswith(("webcam:", "video:")) else source
+        frames, progress = None, None
         if source.startswith("video:"):
             if not Path(spec).exists():  # moved or deleted since the table was made
                 raise SourceError(f"cannot open video {spec!r}: no such file")
             src = open_video(spec)
+            frames = src.frames if read is None else _after(src.frames, read)
+            progress = partial(hub.note_video_read, table_id)
         else:
             src = open_source(spec)
         cam = TableCamera(
             table_id,
-            src.frames,
+            frames or src.frames,
             reader,
             self._on_reading,
             close=src.close,
             realtime=source.startswith("video:"),
             on_change=self._changed,
             watch=UnreadableWatch().update,
+            progress=progress,
         )
         src.on_status = cam.source_status
         return cam
@@ -422,6 +454,11 @@ class CameraHub:
             self.failures.clear()
         for cam in cams:
             cam.stop()
+
+
+def _after(frames: Callable[[], Iterator[Any]], read: float) -> Callable[[], Iterator[Any]]:
+    """Return ``frames`` without those up to frame time ``read`` (seconds)."""
+    return lambda: (f for f in frames() if f.time > read)
 
 
 # What a camera's source says (vision.sources speaks English), why its pictures cannot be read

@@ -13,6 +13,7 @@ from typing import Any
 
 log = logging.getLogger("kortbord.web.vision")
 DEFAULT_OUT_OF_SYNC = "the table does not match the game"  # an out-of-sync event that says nothing
+WARMUP = 1.0  # seconds of the first frames that show the table whole before a move is read
 WAITING = "camera: "  # a reading's status while the game's reader waits for the table
 ON_PHONE = "enters their card on their own phone"  # …after a seat's name: the camera waits
 
@@ -147,6 +148,7 @@ def pipeline_reader(
     on_zones: Callable[[dict[str, Any], tuple[int, int]], None] | None = None,
     on_road: Callable[[list[str], bool], Any] | None = None,
     current_rules: Callable[[], Any] | None = None,
+    starts_at: float = 0.0,
 ):
     """Return a frame → Reading function driven by the vision pipeline, or ``None``.
 
@@ -157,7 +159,8 @@ def pipeline_reader(
     table given no road (``options()["road_from_camera"]``) waits for the camera to read the
     laid-out road and hands it to ``on_road(codes, grid)`` (``grid``: straight rows read as
     a serpentine, which may run like text instead); ``current_rules()`` then gives the
-    rules with that road.
+    rules with that road. ``starts_at``: the frame time its first frame comes at (a recorded
+    video going on from where the game followed it).
     """
     if not available() or current is None:
         return None
@@ -169,7 +172,7 @@ def pipeline_reader(
 
     tracker = tracker_for(rules)
     box: dict[str, Any] = {"guard": None, "zones": None, "rules": rules}
-    warmup = 1.0
+    warmup = starts_at + WARMUP
 
     def confirmed_zones() -> Any:
         zones = (options() if options else {}).get("zones")

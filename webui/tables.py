@@ -48,6 +48,7 @@ class Refusal(IllegalMove):
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet
 ROAD_GRID = "road_grid"  # …the camera read straight rows as a serpentine: perhaps like text
 ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
+VIDEO_READ = "video_read"  # a recorded video's table: {"game", "time"} its game followed it to
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
 
@@ -700,6 +701,20 @@ class TableHub:
             new.version = max(new.version, rt.version)  # a page never sees one go back
             self._publish(new)
         return True
+
+    def note_video_read(self, table_id: str, frame_time: float) -> None:
+        """Keep how far the table's game has followed its recorded video (frame time)."""
+        with self._locked(table_id) as rt:
+            options = {**rt.table["options"], VIDEO_READ: {"game": rt.game_id, "time": frame_time}}
+            self.store.set_options(table_id, options)
+            rt.table["options"] = options
+
+    def video_read(self, table_id: str) -> float | None:
+        """Return how far the current game followed the table's recorded video (frame time),
+        or ``None`` when it has not (a new game starts the video from its first frame)."""
+        rt = self.get(table_id)
+        read = rt.table["options"].get(VIDEO_READ)
+        return read["time"] if isinstance(read, dict) and read.get("game") == rt.game_id else None
 
     def propose_zones(self, table_id: str, zones: dict[str, Any], frame: tuple[int, int]) -> None:
         """Show the camera's proposed Skip-Bo zones on the table's pages, for confirming."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import subprocess
 import sys
 
@@ -227,6 +228,31 @@ def test_discard_reader_ignores_a_card_read_on_the_road_itself():
     phantom = on_road + np.array([W / 2, 0.0])
     tracked.append(TrackedCard(101, "4C", phantom, 2.0, 2.0))
     assert reader.observe(TableState(2.0, tuple(tracked))) == {"discard": "3D"}
+
+
+def test_a_camera_started_mid_game_takes_the_games_top_card_for_the_piles_top():
+    """A camera started during a game (the server started again) sees the discard pile's
+    cards all at once, in no order: the game's own top card is taken to lie on the others,
+    not a lower card, which left the table out of sync until the next draw."""
+    from referee import make_rules
+    from referee.core import CHANCE
+    from vision.pipeline import Guard
+
+    cards, road = lay_road("uturn", 9)
+    rules = make_rules("stigespill", players=2, road=road)
+    state = rules.initial_state(random.Random(0))
+    for card in ("2S", "3S"):  # two draws: 3♠ lies on 2♠
+        while rules.to_move(state) != CHANCE:
+            state = rules.apply(state, rules.legal_moves(state)[0])
+        state = rules.apply(state, rules.move_from_json({"kind": "reveal", "card": card}))
+    tracked = [TrackedCard(i, c, q, 0.0, 0.0) for i, (c, q) in enumerate(cards)]
+    pile = np.array([[-900, 0], [-837, 0], [-837, 88], [-900, 88]], float)
+    # confirmed in the same frame, the lower card last
+    tracked += [TrackedCard(100, "3S", pile, 1.0, 1.0), TrackedCard(101, "2S", pile + 9, 1.0, 1.0)]
+    table = TableState(1.0, tuple(tracked))
+    guard = Guard(rules, state, StigespillReader())
+    assert guard.update(table, 1.0) == [] and guard.finish(table, 9.0) == []
+    assert StigespillReader().observe(table) == {"discard": "2S"}  # without the game's word
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:

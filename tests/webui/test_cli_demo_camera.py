@@ -574,3 +574,47 @@ def test_a_camera_waits_quietly_for_a_card_only_a_phone_may_say(tmp_path, monkey
         name_seats(readings[-1].status[len("camera: ") :], ["Mor", "Far"]), i18n.translator("nb")
     )
     assert said == "Mor taster inn kortet sitt på sin egen telefon"
+
+
+def test_a_recorded_game_goes_on_from_where_its_camera_stopped(tmp_path):
+    """A table following a recorded video, its server stopped mid-game and started again (and
+    its page opened again after the video's end), goes on from the last frame that made moves:
+    played from its first frame again, the video's draws were taken for new ones."""
+    pytest.importorskip("cv2")
+    from vision.synth.video import VideoSettings, make_video
+    from webui import games
+
+    settings = VideoSettings(size=(320, 180), jpeg=70, hold=1.0)
+    events = make_video("stigespill", 2, 7, tmp_path / "video", max_moves=12, settings=settings)
+    data = tmp_path / "data"
+    setup = games.parse_setup("stigespill", {"players": 2, "deal": "table"})
+
+    def server():  # one run of the server: the app on the same data folder
+        app = create_app({"DATA_DIR": str(data), "CAMERA": True})
+        return app.extensions["kortbord.hub"], app.extensions["kortbord.cameras"]
+
+    def table(hub) -> str:
+        return hub.create(setup, source=f"video:{tmp_path / 'video'}", initial=events["initial"])[
+            "id"
+        ]
+
+    def moves(hub, table_id: str) -> list[dict]:
+        return [m["move"] for m in hub.get(table_id).moves]
+
+    hub, cams = server()
+    whole, cut = table(hub), table(hub)
+    cams.ensure(whole).thread.join(20)  # the video followed in one go
+    followed = moves(hub, whole)
+    assert len(followed) >= 6
+    cams.ensure(cut)
+    deadline = time.monotonic() + 20
+    while len(moves(hub, cut)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    cams.stop_all()  # the server stopped mid-game
+    assert 3 <= len(moves(hub, cut)) < len(followed)
+    for _ in range(2):  # started again, and its page opened again after the video's end
+        hub, cams = server()
+        cams.ensure(cut).thread.join(20)
+        assert moves(hub, cut) == followed
+        assert hub.get(cut).prompt is None  # nothing seen that the game did not explain
+        cams.stop_all()

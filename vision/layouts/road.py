@@ -930,6 +930,16 @@ class StigespillReader:
         self.goal_distance = goal_distance
         self.goal_id: int | None = None
         self.goal_at: np.ndarray | None = None
+        self.under: set[int] = set()  # cards first seen under the game's top card (align)
+
+    def align(self, table: TableState, expected: dict[str, Any]) -> None:
+        """Take the table as first seen to be the game as it stands. A camera started during
+        a game (the server started again) sees the discard pile's cards all at once, in no
+        order, and a lower card taken for the top was a draw; the game's top card, when it
+        is among them, lies on the others."""
+        top = expected.get("discard")
+        if any(c.code == top for c in table.cards):
+            self.under = {c.id for c in table.cards if c.code != top}
 
     def observe(self, table: TableState) -> dict[str, Any]:
         """Return ``{"discard": top code or None}`` from the stable table."""
@@ -944,7 +954,7 @@ class StigespillReader:
                 self.goal_at = next(c.center for c in table.cards if c.id == self.goal_id)
         top = None
         for c in table.cards:  # in the order they were laid: the last is on top
-            if _is_road_code(c.code) or c.id == self.goal_id:
+            if _is_road_code(c.code) or c.id == self.goal_id or c.id in self.under:
                 continue
             if _share_covered(c.corners, [r.corners for r in road]) > ON_ROAD:
                 continue  # read on the road itself: parts of road cards taken for one card
