@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import socket
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 DEFAULT_PORT = 5000
 
@@ -31,7 +33,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--source",
         default=None,
-        help="a camera for a new table: webcam index, stream URL, video file or image folder",
+        help="a camera's table: webcam index, stream URL, video file or image folder (the "
+        "game in progress on it goes on; a new table when there is none)",
+    )
+    p.add_argument(
+        "--new-table",
+        action="store_true",
+        help="with --source: a new table even when a game on that camera is in progress",
     )
     p.add_argument(
         "--game",
@@ -139,6 +147,11 @@ def _serve(args: argparse.Namespace) -> int:
         socket.getaddrinfo(host, args.port)
     except OSError as e:
         raise CommandError(f"--host {host!r}: {(e.strerror or str(e)).lower()}") from None
+    if _port_in_use(host, args.port):  # werkzeug would print its own words and exit
+        raise CommandError(
+            f"cannot listen on --host {host} --port {args.port}: the port is in use (is "
+            "Kortbord running already? --port picks another)"
+        )
     try:
         server = make_server(host, args.port, app, threaded=True, request_handler=request_handler())
     except OSError as e:  # a port in use, a --host that is no address here
@@ -164,6 +177,32 @@ def _serve(args: argparse.Namespace) -> int:
         app.extensions["kortbord.cameras"].stop_all()
         server.server_close()
     return 0
+
+
+def _port_in_use(host: str, port: int) -> bool:
+    """Return whether another program listens on ``host``'s ``port`` already."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            return e.errno == errno.EADDRINUSE
+    return False
+
+
+def _in_progress(app, source: str, game: str, setup: Any) -> dict | None:
+    """Return the newest table watching ``source`` whose game of ``game`` is not over, with
+    as many players as ``setup`` (a summary: ``id``, ``name``, ``moves``), or ``None``."""
+    for row in app.extensions["kortbord.hub"].store.list_tables():  # newest first
+        if (
+            row["source"] == source
+            and row["game"] == game
+            and not row["finished"]
+            and len(row["player_names"]) == len(setup.names)
+        ):
+            return row
+    return None
 
 
 def _recorded_game(path: Path) -> dict | None:
@@ -239,6 +278,15 @@ def _source_table(app, args: argparse.Namespace) -> str:
         setup = games.parse_setup(game, form)
     except games.SetupError as e:
         raise CommandError(str(e)) from None
+    going = None if args.new_table else _in_progress(app, source, game, setup)
+    if going is not None:  # the family's game, after a crash or an evening's pause
+        print(
+            f"Going on with {going['name']!r} ({going['moves']} moves made); "
+            "--new-table starts another",
+            flush=True,
+        )
+        app.extensions["kortbord.cameras"].ensure(going["id"])
+        return f"/t/{going['id']}"
     table = app.extensions["kortbord.hub"].create(
         setup, source=source, name=f"Camera {Path(spec).name or spec}", initial=initial
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import socket
 import subprocess
 import sys
 import threading
@@ -27,6 +29,36 @@ from webui.demo import AutoPlayer, ensure_demo
 def test_serve_refuses_bad_options_with_a_message(argv, words, tmp_path, capsys):
     assert main([*argv, "--data", str(tmp_path)]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_serve_on_a_port_in_use_says_so(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--data", str(tmp_path), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on --host 127.0.0.1 --port {port}: the port is in use" in err
+
+
+def test_serve_with_a_camera_goes_on_with_the_game_in_progress_on_it(tmp_path, capsys):
+    """The family starts the server again on the same camera (after a crash, the next
+    evening): the game in progress on it goes on; a new table only when none is, or asked."""
+    from webui.cli import _common, _source_table
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    parser = argparse.ArgumentParser()
+    _common(parser)
+
+    def serve(*argv: str) -> str:
+        return _source_table(app, parser.parse_args(["--source", "7", "--game", "sten", *argv]))
+
+    first = serve("--players", "3")
+    assert serve("--players", "3") == first
+    assert "Going on with 'Camera 7' (0 moves made)" in capsys.readouterr().out
+    assert serve("--players", "4") != first  # another game: another table
+    assert serve("--players", "3", "--new-table") not in (first, serve("--players", "4"))
+    assert len(app.extensions["kortbord.hub"].store.list_tables()) == 3
 
 
 def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
