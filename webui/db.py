@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -116,6 +117,12 @@ def init_db(path: str | Path) -> sqlite3.Connection:
             conn.close()
             raise
     except sqlite3.OperationalError as e:  # permissions, a folder in its place, locked
+        folder = Path(path).parent
+        if not os.access(folder, os.W_OK):  # SQLite says only "unable to open database file"
+            raise StoreError(
+                f"cannot open the database {path}: its folder {folder} is read-only (the "
+                "database needs to write beside it; --data picks another)"
+            ) from None
         raise StoreError(f"cannot open the database {path}: {e}") from None
     except sqlite3.DatabaseError as e:  # it opens, but holds something else
         if "malformed" in str(e):

@@ -426,6 +426,22 @@ def test_a_data_folder_that_cannot_be_written_refuses_changes_clearly(
     assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
 
 
+def test_a_database_in_a_read_only_folder_is_said_so(tmp_path, monkeypatch):
+    """SQLite says only "unable to open database file" where it cannot write beside the
+    database (a read-only mount, where even root may not)."""
+    import sqlite3
+
+    import webui.db
+
+    def cannot(path):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(webui.db, "connect", cannot)
+    monkeypatch.setattr(webui.db.os, "access", lambda path, mode: path != tmp_path)
+    with pytest.raises(webui.db.StoreError, match=r"its folder .* is read-only"):
+        webui.db.init_db(tmp_path / "kortbord.sqlite")
+
+
 FULL_DISK = """
 import json, subprocess, sys
 from pathlib import Path
