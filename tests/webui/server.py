@@ -104,6 +104,17 @@ class Server:
     def post(self, path: str, body: Any = None):
         return self.request("POST", path, body if body is not None else {})
 
+    def post_bytes(self, path: str, data: bytes, content_type: str) -> int:
+        """POST raw bytes (a picture); return the status."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("POST", path, data, {"Content-Type": content_type})
+            r = conn.getresponse()
+            r.read()
+            return r.status
+        finally:
+            conn.close()
+
 
 class EventReader:
     """A server-sent-events client: read snapshots from one stream."""

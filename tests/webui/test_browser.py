@@ -646,6 +646,30 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         server.stop()
 
 
+def test_a_camera_table_page_loads_while_its_camera_sends_nothing(browser, server):
+    """The camera's picture streams for as long as the camera runs: in the page's HTML it held
+    up the page's load for good while no picture came (a phone not sending yet), and the
+    browser showed the page loading. It is asked for once the page has loaded."""
+    import cv2
+    import numpy as np
+
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "source": "phone"})
+    assert status == 201
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", timeout=5000)  # waits for the page's load event
+    assert page.evaluate("document.readyState") == "complete"
+    picture = np.full((180, 320, 3), 90, np.uint8)
+    picture[40:140, 120:190] = 240
+    jpeg = cv2.imencode(".jpg", picture)[1].tobytes()
+    deadline = time.monotonic() + 10
+    while not page.evaluate("document.getElementById('camera').naturalWidth > 0"):
+        assert time.monotonic() < deadline, "the camera's picture never showed"
+        server.post_bytes(f"/api/tables/{t['id']}/frame?still=1", jpeg, "image/jpeg")
+        time.sleep(0.3)
+    assert not errors, errors
+
+
 def strict_page(chromium):
     """A page that keeps the pages' Content-Security-Policy, and the errors it logs."""
     page = chromium.new_page(viewport=PHONE)

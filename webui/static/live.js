@@ -568,11 +568,18 @@ const Kortbord = (() => {
     cameraState = cam.state;
   }
 
+  // The camera's picture streams for as long as the camera runs: it is asked for once the
+  // page has loaded, which it would otherwise hold up for good (the browser showing the page
+  // still loading), and not while the page is hidden (it holds a connection).
+  function showCamera() {
+    const img = $("camera");
+    if (img && img.dataset.stream && !document.hidden) img.src = `${img.dataset.stream}?t=${Date.now()}`;
+  }
+
   // The camera's picture asked anew: its stream starts the table's camera if none runs (a
   // server started again runs none until a page asks for its picture).
   function reopenCamera() {
-    const img = $("camera");
-    if (img && img.getAttribute("src")) img.src = `${img.src.split("?")[0]}?t=${Date.now()}`;
+    if ($("camera")?.getAttribute("src")) showCamera();
   }
 
   // ---- Skip-Bo camera zones: shown over the camera picture, dragged, confirmed ------------
@@ -702,10 +709,10 @@ const Kortbord = (() => {
       const cam = $("camera");  // the camera's picture holds a connection too
       if (document.hidden) {
         if (source) { source.close(); source = null; }
-        if (cam && cam.getAttribute("src")) { cam.dataset.stream = cam.src.split("?")[0]; cam.removeAttribute("src"); }
+        if (cam) cam.removeAttribute("src");
       } else {
         connect();
-        if (cam && cam.dataset.stream) cam.src = `${cam.dataset.stream}?t=${Date.now()}`;
+        showCamera();
       }
     });
     window.addEventListener("online", () => { if (!document.hidden) connect(); });
@@ -974,6 +981,8 @@ const Kortbord = (() => {
     document.querySelector("main").prepend(el("p", { id: "offline", class: "offline-banner", role: "status", hidden: true }));
     connect();
     watchConnection();
+    if (document.readyState === "complete") showCamera();
+    else window.addEventListener("load", showCamera, { once: true });
     phoneCamera();
     photoForm();
   }
