@@ -95,6 +95,7 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
 
     class Handler(WSGIRequestHandler):
         timeout = 30
+        connections = held  # open connections by device (the tests wait on it)
 
         def handle(self) -> None:
             device = self.client_address[0]

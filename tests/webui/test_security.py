@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import socket
+import time
 
 import cv2
 import numpy as np
@@ -232,10 +233,8 @@ def test_one_device_cannot_hold_every_connection(app):
 
     from webui.cli import request_handler
 
-    server = make_server(
-        "127.0.0.1", 0, app, threaded=True,
-        request_handler=request_handler(per_device=2, trust_this_computer=False),
-    )  # fmt: skip
+    handler = request_handler(per_device=2, trust_this_computer=False)
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_port
 
@@ -248,6 +247,9 @@ def test_one_device_cannot_hold_every_connection(app):
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
         for s in idle:
             s.sendall(b"GET / HTTP/1.1\r\n")  # and then nothing
+        deadline = time.monotonic() + 5  # each connection is counted in its own thread
+        while handler.connections.get("127.0.0.1", 0) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert get() == b""  # a third connection of the device: closed unanswered
         idle.pop().close()
         for _ in range(50):  # the server notices the closed one
