@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -84,6 +85,23 @@ def server(tmp_path_factory):
     s.demo_events = events
     yield s
     s.stop()
+
+
+@contextmanager
+def camera_video_server(tmp_path: Path, game: str, players: int, seed: int, max_moves: int):
+    """Serve a generated video of ``game`` as the camera of a new table: ``(server, table)``."""
+    try:
+        from vision.synth.video import VideoSettings, make_video
+    except ImportError:
+        pytest.skip("the scene generator (vision.synth) is not installed")
+    video = tmp_path / f"{game}-video"
+    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
+    make_video(game, players, seed, video, max_moves=max_moves, settings=settings)
+    server = Server(tmp_path / "data", extra=["--source", str(video)]).start()
+    try:
+        yield server, server.get("/api/tables")["tables"][0]
+    finally:
+        server.stop()
 
 
 def shot(page, name: str) -> None:
@@ -596,16 +614,7 @@ def test_cards_are_named_in_words_for_screen_readers(browser, server):
 def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
     """A Skip-Bo video as the camera: the page shows the piles the pipeline found; the user
     drags one marker, confirms, and the moves the camera reads appear on the board."""
-    try:
-        from vision.synth.video import VideoSettings, make_video
-    except ImportError:
-        pytest.skip("the scene generator (vision.synth) is not installed")
-    video = tmp_path / "skipbo-video"
-    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
-    make_video("skipbo", 2, 3, video, max_moves=10, settings=settings)
-    server = Server(tmp_path / "data", extra=["--source", str(video)]).start()
-    try:
-        table = server.get("/api/tables")["tables"][0]
+    with camera_video_server(tmp_path, "skipbo", 2, 3, max_moves=10) as (server, table):
         page = browser.new_page(viewport=LAPTOP)
         errors = watch_errors(page)
         page.goto(f"{server.base}/t/{table['id']}")
@@ -642,8 +651,6 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         assert set(server.get(f"/api/tables/{table['id']}/log")["sources"]) == {"camera"}
         shot(page, "skipbo-camera-laptop")
         assert not errors, errors
-    finally:
-        server.stop()
 
 
 def test_a_camera_table_page_loads_while_its_camera_sends_nothing(browser, server):
@@ -1102,16 +1109,7 @@ def test_a_camera_table_page_open_across_a_server_restart_starts_its_camera_agai
     page, not reloaded, opens its camera picture again when it is back, which starts the
     camera, and the table follows the video again (the page had kept a dead picture, and the
     camera never started)."""
-    try:
-        from vision.synth.video import VideoSettings, make_video
-    except ImportError:
-        pytest.skip("the scene generator (vision.synth) is not installed")
-    video = tmp_path / "video"
-    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
-    make_video("stigespill", 2, 7, video, max_moves=16, settings=settings)
-    server = Server(tmp_path / "data", extra=["--source", str(video)]).start()
-    try:
-        table = server.get("/api/tables")["tables"][0]
+    with camera_video_server(tmp_path, "stigespill", 2, 7, max_moves=16) as (server, table):
         page = browser.new_page(viewport=LAPTOP)
         page.goto(f"{server.base}/t/{table['id']}")
         page.wait_for_function("document.body.dataset.moves >= 2", timeout=15000)
@@ -1128,8 +1126,6 @@ def test_a_camera_table_page_open_across_a_server_restart_starts_its_camera_agai
             time.sleep(0.2)
         assert camera["frames"] > 0, camera
         page.close()
-    finally:
-        server.stop()
 
 
 def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):

@@ -390,19 +390,25 @@ def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
-def test_serve_refuses_an_emptied_database_rather_than_start_with_no_tables(tmp_path, capsys):
-    """A database of 0 bytes (a failed copy, a sync gone wrong) held a family's games: it is
-    named and left as it is, not taken for a new, empty one."""
+def serve_refused(data, capsys) -> str:
+    """Run ``kortbord serve`` on ``data``, its port taken (a server that got past the
+    database could not listen); assert it is refused, and return what it said."""
     import socket
 
-    db = tmp_path / "kortbord.sqlite3"
-    db.write_bytes(b"")
-    with socket.socket() as taken:  # a server that got past the database could not listen
+    with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["serve", "--data", str(tmp_path), "--port", str(port)]) == 2
-    err = capsys.readouterr().err
+        assert main(["serve", "--data", str(data), "--port", str(port)]) == 2
+    return capsys.readouterr().err
+
+
+def test_serve_refuses_an_emptied_database_rather_than_start_with_no_tables(tmp_path, capsys):
+    """A database of 0 bytes (a failed copy, a sync gone wrong) held a family's games: it is
+    named and left as it is, not taken for a new, empty one."""
+    db = tmp_path / "kortbord.sqlite3"
+    db.write_bytes(b"")
+    err = serve_refused(tmp_path, capsys)
     assert err.startswith(f"kortbord serve: {db} is empty (0 bytes)"), err
     assert len(err.strip().splitlines()) == 1
     assert db.stat().st_size == 0
@@ -427,14 +433,7 @@ def test_serve_refuses_a_truncated_database_even_beside_its_wal(tmp_path, capsys
     assert (data / "kortbord.sqlite3-wal").exists()
     with open(db, "r+b") as f:
         f.truncate(int(db.stat().st_size * keep) if keep < 1 else keep)
-    import socket
-
-    with socket.socket() as taken:  # a server that got past the database could not listen
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        assert main(["serve", "--data", str(data), "--port", str(port)]) == 2
-    err = capsys.readouterr().err
+    err = serve_refused(data, capsys)
     assert err.startswith(f"kortbord serve: {db} is damaged"), err
     assert len(err.strip().splitlines()) == 1
 
