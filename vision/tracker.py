@@ -7,6 +7,11 @@ there looks like the table (see :class:`TableModel`) and is calm — in ``remove
 frames in a row. A hand over the table hides cards without removing them; one misread
 frame neither creates nor removes a card. Every change of the stable state is a
 :class:`TableEvent` (``laid``, ``removed``, ``moved``) with its frame time.
+
+A camera bumped or pushed (its stand knocked) moves the whole view at once, for good: every
+lying card shifts, turns and grows alike. The tracker takes that for one move of the camera
+and carries every card along, and its stable state keeps the table as first seen, so the
+layout readers' places (Skip-Bo's zones, Stigespill's goal) stay where the cards lie.
 """
 
 from __future__ import annotations
@@ -61,6 +66,12 @@ MISREAD_MARGIN = 0.05
 SPORADIC_SURE = 0.75
 SPORADIC = 3
 TABLE_SAMPLE = 3  # the table's colour is sampled every 3rd row and column
+# A bumped camera turns the view by this many degrees at most, and zooms it by this factor:
+# a card's own move beyond that is no camera move.
+VIEW_TURN = 20.0
+VIEW_ZOOM = 1.3
+# Every card shifted alike by more than this (card sizes) is the camera moved, not its shake.
+VIEW_SHIFT = 0.3
 
 
 @dataclass(frozen=True)
@@ -319,9 +330,11 @@ class _Track:
     def size(self) -> float:
         return float(np.median(self.sizes))
 
-    def card(self) -> TrackedCard:
+    def card(self, back: tuple[complex, complex] | None = None) -> TrackedCard:
+        """Return the card, its corners moved by ``back`` (the camera's moves taken out)."""
+        corners = self.corners.copy() if back is None else _moved(self.corners, back)
         return TrackedCard(
-            self.id, self.code, self.corners.copy(), self.first_seen, self.last_seen, self.relaid
+            self.id, self.code, corners, self.first_seen, self.last_seen, self.relaid
         )
 
 
@@ -383,15 +396,22 @@ class Tracker:
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._order = 0
+        # The camera's moves since the first frame (see _moved): the table as first seen
+        # shows there now.
+        self._view: tuple[complex, complex] = (1, 0)
+        self._held = 0  # frames in a row the lying cards lay shifted by more than ``still``
         self.time = 0.0
 
     # ---- public ---------------------------------------------------------------
     @property
     def state(self) -> TableState:
         """Return the stable state: confirmed cards in the order they were laid (a card laid
-        onto one of its code counts as laid then)."""
+        onto one of its code counts as laid then), where they lie in the view as first seen
+        (a camera bumped since is taken out)."""
         cards = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.order)
-        return TableState(self.time, tuple(t.card() for t in cards))
+        a, b = self._view
+        back = None if self._view == (1, 0) else (1 / a, -b / a)
+        return TableState(self.time, tuple(t.card(back) for t in cards))
 
     def seed(self, cards: list[tuple[str, np.ndarray]], time: float = 0.0) -> None:
         """Start from known cards (code, corners ``(4, 2)``) as already present, no events."""
@@ -408,9 +428,13 @@ class Tracker:
             detections = detections[detections.confidence >= self.min_confidence]
         if len(detections) and self.codes is not None:
             detections = detections[np.array([c in self.codes for c in detections.codes])]
+        matched = self._match(detections)
+        camera = self._camera_move(detections, matched)
+        if camera is not None:
+            self._carry(camera)
+            matched = self._match(detections)
         confirmed_quads = [t.corners for t in self._tracks if t.confirmed]
         self.table_model.new_frame(image, confirmed_quads + list(detections.corners))
-        matched = self._match(detections)
         events: list[TableEvent] = []
         seen_tracks: set[int] = set()
         watched: list[_Track] = []
@@ -539,6 +563,154 @@ class Tracker:
         self._tracks.append(t)
         return t
 
+    def _camera_move(
+        self, detections: Detections, matched: dict[int, _Track]
+    ) -> tuple[complex, complex] | None:
+        """Return the camera's move (see :func:`_moved`) when the lying cards all moved alike
+        from where they lie (:func:`_place`), more than its shake moves them, else None.
+
+        The lying cards found again, most of them, tell the move at once (a push of the
+        stand, or a slow sag). Else (a bump of half a card or more, or a hand over the table)
+        each card read elsewhere, under its code, proposes the move that took it there. A
+        move counts the cards it finds where it takes them, within their wobble; it must find
+        more than the camera keeping still but for its shake does, half the lying cards at
+        least, and two it moved (one card moved is a card, not the camera).
+        """
+        lying = [t for t in self._tracks if t.confirmed and t.hidden < self.window]
+        if len(lying) < 2:
+            return None
+        ids = {t.id for t in lying}
+        found = [(t, i) for i, t in matched.items() if t.id in ids]
+        places = [_place(t) for t, _ in found]
+        before = np.array([p.mean(axis=0) for p in places]).reshape(-1, 2)
+        after = detections.centers[[i for _, i in found]].reshape(-1, 2)
+        shake = np.median(after - before, axis=0) if found else np.zeros(2)
+        shifted = float(np.linalg.norm(shake)) / np.median([card_size(p) for p in places] or [1])
+        at_once = _similarity(before, after) if len(found) >= 2 else None
+        held = False
+        if at_once is not None and len(found) >= len(lying) / 2:
+            # A shift held for a window of frames is the camera moved, however little (it
+            # sagged, or stopped short of a carry): a shake comes and goes.
+            self._held = self._held + 1 if shifted > self.still else 0
+            held = self._held >= self.window
+            if not self._moves_cards(at_once, lying, held):
+                return None
+        # The cards that lie where they lay, but for the camera's shake (a shift this large,
+        # or held, is no shake).
+        still = (1, 0j if shifted > VIEW_SHIFT or held else complex(*shake))
+        kept = {t.id for t, _ in self._found_after(still, lying, detections)}
+        need = max(2, int(np.ceil(len(lying) / 2)), len(kept) + 1)
+
+        def judged(move: tuple[complex, complex] | None) -> tuple[Any, list]:
+            move = self._fitted(move, lying, detections)
+            pairs = self._found_after(move, lying, detections) if move is not None else []
+            moved = sum(t.id not in kept for t, _ in pairs)
+            if len(pairs) >= need and moved >= 2 and self._moves_cards(move, lying, held):
+                return move, pairs
+            return None, pairs
+
+        best, pairs = judged(at_once)
+        if best is not None:
+            return best
+        codes = np.array(detections.codes)
+        seen = {(t.id, j) for t, j in pairs}
+        for t in lying:
+            for i in np.flatnonzero(codes == t.code):
+                if (t.id, int(i)) in seen:
+                    continue  # the card lies where a move tried already takes it
+                move, pairs = judged(_card_move(_place(t), detections.corners[i]))
+                seen.update((p.id, j) for p, j in pairs)
+                if move is not None:
+                    best, need = move, len(pairs) + 1
+        return best
+
+    def _fitted(
+        self, move: tuple[complex, complex] | None, lying: list[_Track], detections: Detections
+    ) -> tuple[complex, complex] | None:
+        """Return ``move`` fitted to the lying cards it finds (within ``match_distance``, then
+        within their wobble), or None when it finds fewer than two or is no camera's."""
+        if move is None or not _camera_like(move):
+            return None
+        for tol in (self.match_distance, None):
+            pairs = self._found_after(move, lying, detections, tol)
+            if len(pairs) < 2:
+                return None
+            move = _similarity(
+                np.array([_place(t).mean(axis=0) for t, _ in pairs]),
+                detections.centers[[j for _, j in pairs]],
+            )
+            if not _camera_like(move):
+                return None
+        return move
+
+    def _found_after(
+        self,
+        move: tuple[complex, complex],
+        tracks: list[_Track],
+        detections: Detections,
+        tol: float | None = None,
+    ) -> list[tuple[_Track, int]]:
+        """Return the tracks with a detection of their code within ``tol`` card sizes (None:
+        within their wobble, :meth:`_still_limit`) of where ``move`` takes them, each with
+        the nearest such detection."""
+        out = []
+        centres = detections.centers
+        codes = np.array(detections.codes)
+        for t in tracks:
+            same = np.flatnonzero(codes == t.code)
+            if not len(same):
+                continue
+            to = _moved(_place(t).mean(axis=0, keepdims=True), move)[0]
+            d = np.linalg.norm(centres[same] - to, axis=1)
+            k = int(np.argmin(d))
+            limit = self._still_limit(t)[0] if tol is None else tol
+            if d[k] <= limit * t.size * abs(move[0]):
+                out.append((t, int(same[k])))
+        return out
+
+    def _still_limit(self, track: _Track) -> np.ndarray:
+        """Return how far (card sizes) and how turned (degrees) a lying card may seem to
+        move, its reading's wobble and the camera's shake taken out, and still lie there."""
+        return np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
+
+    def _moves_cards(
+        self, move: tuple[complex, complex], lying: list[_Track], held: bool = False
+    ) -> bool:
+        """Return whether ``move`` moves the lying cards more than the camera's shake: all
+        of them by more than ``VIEW_SHIFT`` (``still``, the shift ``held``), or one of them,
+        the shake taken out, off its place (:meth:`_still_limit`)."""
+        places = [_place(t) for t in lying]
+        centres = np.array([p.mean(axis=0) for p in places])
+        sizes = np.array([card_size(p) for p in places])
+        shifts = (_moved(centres, move) - centres) / sizes[:, None]
+        shake = np.median(shifts, axis=0)
+        if float(np.linalg.norm(shake)) > (self.still if held else VIEW_SHIFT):
+            return True
+        turn = abs(float(np.degrees(np.angle(move[0]))))
+        off = np.linalg.norm(shifts - shake, axis=1)
+        wobble = WOBBLE_MARGIN * np.array([t.wobble for t in lying])
+        limits = np.maximum([self.relay_shift, self.relay_angle], wobble)
+        return bool(np.any(off > limits[:, 0]) or np.any(turn > limits[:, 1]))
+
+    def _carry(self, move: tuple[complex, complex]) -> None:
+        """Carry every card along with the camera's ``move``: where it lies, its outline
+        and its anchor (its wobble stays), and count the move in the view."""
+        a, b = move
+        turn, zoom = float(np.degrees(np.angle(a))), abs(a)
+        for t in self._tracks:
+            t.corners = _moved(t.corners, move)
+            t.sizes = deque((s * zoom for s in t.sizes), maxlen=SIZE_MEMORY)
+            if t.anchor is not None:
+                t.anchor = _moved(t.anchor[None], move)[0]
+                t.anchor_corners = _moved(t.anchor_corners, move)
+                t.anchor_angle += turn
+                t.anchor_size *= zoom
+            t.pending = [(_moved(p[None], move)[0], g + turn, s * zoom) for p, g, s in t.pending]
+        va, vb = self._view
+        self._view = (a * va, a * vb + b)
+        self._held = 0
+        self._pictures.keep_only(set())  # their pictures lie elsewhere now
+
     def _shake(self, matched: dict[int, _Track], detections: Detections) -> np.ndarray:
         """Return how far the camera moved the table (the median shift of the lying cards)."""
         shifts = [
@@ -568,7 +740,7 @@ class Tracker:
         if track.anchor is None:
             _anchor(track, outline, angle, size)
             return
-        limit = np.maximum([self.relay_shift, self.relay_angle], WOBBLE_MARGIN * track.wobble)
+        limit = self._still_limit(track)
 
         def differs(place: np.ndarray, turned: float, sized: float) -> tuple[bool, float, float]:
             shift = float(np.linalg.norm(here - place)) / size
@@ -765,6 +937,55 @@ class Tracker:
             out[i] = track
             used.add(track.id)
         return out
+
+
+def _place(track: _Track) -> np.ndarray:
+    """Return where a card lies: its outline with the camera's shake taken out (its anchor),
+    or, not yet anchored, as last seen."""
+    return track.anchor_corners if track.anchor_corners is not None else track.corners
+
+
+def _moved(points: np.ndarray, move: tuple[complex, complex]) -> np.ndarray:
+    """Return ``points`` ``(..., 2)`` moved by a similarity ``move`` ``(a, b)``: a point z,
+    taken as the complex number x + iy, goes to a·z + b (|a| the zoom, its angle the turn)."""
+    a, b = move
+    z = a * (points[..., 0] + 1j * points[..., 1]) + b
+    return np.stack([z.real, z.imag], axis=-1).astype(np.float32)
+
+
+def _similarity(src: np.ndarray, dst: np.ndarray) -> tuple[complex, complex]:
+    """Return the similarity (see :func:`_moved`) that best takes points ``src`` ``(n, 2)``
+    to ``dst`` (least squares; one point: a shift)."""
+    z = src[:, 0] + 1j * src[:, 1]
+    w = dst[:, 0] + 1j * dst[:, 1]
+    zc, wc = z - z.mean(), w - w.mean()
+    norm = float(np.sum(np.abs(zc) ** 2))
+    a = complex(np.sum(wc * np.conj(zc)) / norm) if norm > 1e-9 else 1 + 0j
+    return a, complex(w.mean() - a * z.mean())
+
+
+def _card_move(before: np.ndarray, after: np.ndarray) -> tuple[complex, complex]:
+    """Return the similarity that takes one card's outline ``before`` to ``after`` (its
+    centre, size and long side; the corners may start anywhere)."""
+    turn = (_long_angle(after) - _long_angle(before) + 90.0) % 180.0 - 90.0
+    zoom = card_size(after) / card_size(before)
+    a = complex(zoom * np.exp(1j * np.radians(turn)))
+    c0, c1 = before.mean(axis=0), after.mean(axis=0)
+    return a, complex(c1[0], c1[1]) - a * complex(c0[0], c0[1])
+
+
+def _camera_like(move: tuple[complex, complex]) -> bool:
+    """Return whether a bumped camera could move the view by ``move``."""
+    turn = abs(float(np.degrees(np.angle(move[0]))))
+    return turn <= VIEW_TURN and 1 / VIEW_ZOOM <= abs(move[0]) <= VIEW_ZOOM
+
+
+def _long_angle(corners: np.ndarray) -> float:
+    """Return the direction (degrees) of a quad's longer sides."""
+    d0 = (corners[1] - corners[0]) + (corners[2] - corners[3])
+    d1 = (corners[3] - corners[0]) + (corners[2] - corners[1])
+    d = d0 if np.linalg.norm(d0) >= np.linalg.norm(d1) else d1
+    return float(np.degrees(np.arctan2(d[1], d[0])))
 
 
 def _anchor(track: _Track, outline: np.ndarray, angle: float, size: float) -> None:

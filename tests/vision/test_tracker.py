@@ -337,6 +337,84 @@ def test_camera_shake_is_not_a_card_laid_again():
     assert all(c.relaid == 0 for c in tr.state.cards)
 
 
+def bumped(q: np.ndarray, shift=(0.0, 0.0), degrees: float = 0.0, zoom: float = 1.0):
+    """Return where a camera turned and zoomed about the picture's middle, then shifted,
+    shows ``q``."""
+    a = np.radians(degrees)
+    rot = zoom * np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    middle = np.float32([320, 180])
+    return ((q - middle) @ rot.T + middle + np.float32(shift)).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "bump",
+    [
+        {"shift": (70, 0)},  # a card's width: no card is found where it lay
+        {"degrees": 4.0},
+        {"zoom": 1.07},
+        {"shift": (-40, 25), "degrees": -3.0, "zoom": 0.95},
+    ],
+)
+def test_a_bumped_camera_carries_the_cards_along(bump):
+    # The phone stand knocked: the whole view moves at once and stays so. No card was laid,
+    # taken away or laid onto (Skip-Bo: two 5s, a wild); the table stays as first seen.
+    table = [
+        ("SB5", quad(120, 100)),
+        ("SBW", quad(240, 110)),
+        ("SB5", quad(380, 120)),
+        ("SB9", quad(180, 250)),
+        ("SB2", quad(330, 260)),
+    ]
+    tr = Tracker()
+    run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
+    first = tr.state
+    now = [(c, bumped(q, **bump)) for c, q in table]
+    assert run(tr, [(dets(*now), scene([q for _, q in now]))] * 10, t0=1.0) == []
+    assert tr.state.codes() == first.codes()
+    for card, was in zip(tr.state.cards, first.cards, strict=True):
+        assert card.id == was.id and card.relaid == 0
+        assert np.allclose(card.corners, was.corners, atol=0.5)
+    # A card laid since lies, in the table as first seen, where it lies among the others.
+    new = ("SB3", quad(470, 250))
+    now.append((new[0], bumped(new[1], **bump)))
+    events = run(tr, [(dets(*now), scene([q for _, q in now]))] * 4, t0=2.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "SB3")]
+    assert np.allclose(tr.state.cards[-1].corners, new[1], atol=0.5)
+
+
+def test_a_camera_sagging_slowly_carries_the_cards_along():
+    # Two pixels a frame, about the camera's shake from one frame to the next, for 20 frames;
+    # then it stays. A card laid since lies, in the table as first seen, where it lies, give
+    # or take what a shake would move it (``still``).
+    table = [("QS", A), ("KH", B), ("7D", quad(270, 280))]
+    tr = Tracker()
+    run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
+    events = []
+    for i in range(1, 31):
+        sag = np.float32([0, 2 * min(i, 20)])
+        now = [(c, q + sag) for c, q in table]
+        events += tr.update(dets(*now), 1.0 + 0.1 * i, scene([q for _, q in now]))
+    assert events == []
+    new = quad(520, 150)
+    now.append(("5H", new + sag))
+    events = run(tr, [(dets(*now), scene([q for _, q in now]))] * 4, t0=5.0)
+    assert [(e.kind, e.code) for e in events] == [("laid", "5H")]
+    off = np.linalg.norm(tr.state.cards[-1].corners - new, axis=1).max()
+    assert off < tr.still * card_size(new)
+
+
+def test_one_card_moved_among_still_ones_is_no_camera_move():
+    # A card taken to another place moves alone: the camera kept still.
+    table = [("QS", A), ("KH", B), ("7D", quad(270, 280))]
+    tr = Tracker()
+    run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
+    pushed = [("QS", A + np.float32([0, 80])), *table[1:]]
+    events = run(tr, [(dets(*pushed), scene([q for _, q in pushed]))] * 6, t0=1.0)
+    assert [(e.kind, e.code) for e in events] == [("moved", "QS")]
+    assert np.allclose(tr.state.cards[-1].corners, pushed[0][1])
+    assert [c.code for c in tr.state.cards if np.allclose(c.corners, B)] == ["KH"]
+
+
 def test_a_wobbly_reading_is_not_a_card_laid_again_but_a_new_card_is():
     # A recognizer's outline of a lying card wobbles a little from frame to frame (each
     # corner a pixel or two); a wild laid onto the wild moves it clearly more.
