@@ -409,9 +409,24 @@ class Tracker:
         onto one of its code counts as laid then), where they lie in the view as first seen
         (a camera bumped since is taken out)."""
         cards = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.order)
-        a, b = self._view
-        back = None if self._view == (1, 0) else (1 / a, -b / a)
+        back = None if self._view == (1, 0) else _inverse(self._view)
         return TableState(self.time, tuple(t.card(back) for t in cards))
+
+    @property
+    def view(self) -> tuple[complex, complex]:
+        """Return the camera's moves since the first frame: a point z = x + iy of the table
+        as first seen shows now at a·z + b (|a| how much larger the cards look)."""
+        return self._view
+
+    def to_view(self, points: np.ndarray) -> np.ndarray:
+        """Return ``points`` ``(n, 2)`` of the table as first seen where they show now (the
+        camera's moves since, a bump, put in)."""
+        return _moved(np.asarray(points, np.float32), self._view)
+
+    def to_table(self, points: np.ndarray) -> np.ndarray:
+        """Return ``points`` ``(n, 2)`` of the view now where they lay in the table as first
+        seen (the camera's moves since taken out): the stable state's pixels."""
+        return _moved(np.asarray(points, np.float32), _inverse(self._view))
 
     def seed(self, cards: list[tuple[str, np.ndarray]], time: float = 0.0) -> None:
         """Start from known cards (code, corners ``(4, 2)``) as already present, no events."""
@@ -951,6 +966,12 @@ def _moved(points: np.ndarray, move: tuple[complex, complex]) -> np.ndarray:
     a, b = move
     z = a * (points[..., 0] + 1j * points[..., 1]) + b
     return np.stack([z.real, z.imag], axis=-1).astype(np.float32)
+
+
+def _inverse(move: tuple[complex, complex]) -> tuple[complex, complex]:
+    """Return the similarity that undoes ``move`` (see :func:`_moved`)."""
+    a, b = move
+    return 1 / a, -b / a
 
 
 def _similarity(src: np.ndarray, dst: np.ndarray) -> tuple[complex, complex]:

@@ -171,7 +171,9 @@ def pipeline_reader(
     from webui.camera import Reading, encode_jpeg
 
     tracker = tracker_for(rules)
-    box: dict[str, Any] = {"guard": None, "zones": None, "rules": rules}
+    # the guard, the zones the user confirmed, the rules it follows, the camera's view the
+    # page's zones were shown for
+    box: dict[str, Any] = {"guard": None, "zones": None, "rules": rules, "view": (1, 0)}
     warmup = starts_at + WARMUP
 
     def confirmed_zones() -> Any:
@@ -181,7 +183,20 @@ def pipeline_reader(
         from vision.layouts.skipbo import SkipBoReader, ZoneMap
 
         box["zones"] = zones
-        return SkipBoReader(ZoneMap.from_json(zones), rules.codes())
+        box["view"] = tracker.view
+        # placed on the camera's picture as it showed then; the reader reads the table as
+        # the tracker first saw it (a bumped camera taken out)
+        shown = ZoneMap.from_json(zones)
+        zoom = abs(tracker.view[0])
+        return SkipBoReader(shown.moved(tracker.to_table, 1 / zoom), rules.codes())
+
+    def show_zones(reader: Any, frame: Any) -> None:
+        """Show the page the reader's zones where their piles show in the camera's picture."""
+        box["view"] = tracker.view
+        if on_zones is not None:
+            h, w = frame.image.shape[:2]
+            zones = reader.zones.moved(tracker.to_view, abs(tracker.view[0]))
+            on_zones(zones.to_json(), (int(w), int(h)))
 
     def read(frame: Any) -> Reading:
         detections = _recognize(recognizer, frame)
@@ -215,14 +230,15 @@ def pipeline_reader(
                 except ValueError as e:  # e.g. not every stock card is in sight yet
                     reading.status = f"{WAITING}{e}"
                     return reading
-                if rules.name == "skipbo" and on_zones is not None:
-                    h, w = frame.image.shape[:2]
-                    on_zones(reader.zones.to_json(), (int(w), int(h)))
+                if rules.name == "skipbo":
+                    show_zones(reader, frame)
             guard = box["guard"] = Guard(rules, state, reader)
         elif box["rules"].name == "skipbo":
             reader = confirmed_zones()
             if reader is not None:
                 guard.reader = reader  # the user moved the zones: read through the new map
+            elif tracker.view != box["view"]:
+                show_zones(guard.reader, frame)  # the camera was bumped: the piles show elsewhere
         if guard.state is not state:
             guard.state = state  # the page changed the game (a tap, undo): follow it
         owner = _phone_card(box["rules"], state)

@@ -86,7 +86,8 @@ def snapshot(
         proposed = rt.zones
         if proposed is not None or confirmed is not None:
             out["zones"] = {
-                "map": confirmed or proposed["map"],
+                # what the camera shows now: proposed, confirmed, or moved by a bumped camera
+                "map": (proposed or {}).get("map") or confirmed,
                 "frame": rt.table["options"].get("zones_frame") or (proposed or {}).get("frame"),
                 "confirmed": confirmed is not None,
             }

@@ -374,6 +374,9 @@ def test_a_bumped_camera_carries_the_cards_along(bump):
     for card, was in zip(tr.state.cards, first.cards, strict=True):
         assert card.id == was.id and card.relaid == 0
         assert np.allclose(card.corners, was.corners, atol=0.5)
+    # What the page draws over the picture goes by the view now (Skip-Bo's zones).
+    assert np.allclose(tr.to_view(first.cards[1].corners), now[1][1], atol=0.5)
+    assert np.allclose(tr.to_table(now[1][1]), first.cards[1].corners, atol=0.5)
     # A card laid since lies, in the table as first seen, where it lies among the others.
     new = ("SB3", quad(470, 250))
     now.append((new[0], bumped(new[1], **bump)))

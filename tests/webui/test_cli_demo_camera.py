@@ -275,6 +275,72 @@ def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
     cams.stop_all()
 
 
+def test_skipbo_zones_follow_a_bumped_camera_on_the_page(tmp_path, monkeypatch):
+    """The camera's stand knocked after the piles were placed: the page shows the zones where
+    the piles show now, and zones confirmed there are read where the table first lay (the
+    camera's tracker keeps the table as first seen)."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline")
+    from vision.detections import Detections
+    from vision.layouts import skipbo
+    from vision.sources import Frame
+    from webui import pipeline_adapter
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    t = client.post("/api/tables", json={"game": "skipbo", "source": "webcam"}).get_json()
+    hub, url = app.extensions["kortbord.hub"], f"/api/tables/{t['id']}"
+    tops = tuple(s[-1].code for s in hub.get(t["id"]).state.stocks)
+    box = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    places = np.stack([box + np.float32([300, 60 + 250 * k]) for k in range(2)])
+    shift = {"by": np.zeros(2, np.float32)}
+    readers: list = []
+
+    class Reader(skipbo.SkipBoReader):
+        def __init__(self, zones, codes):
+            super().__init__(zones, codes)
+            readers.append(self)
+
+    def recognizer(image):
+        return Detections(places + shift["by"], tops, np.full(2, 0.95, np.float32))
+
+    def stocks() -> np.ndarray:
+        zones = client.get(url).get_json()["zones"]["map"]["zones"]
+        return np.array([z["center"] for z in zones if z["kind"] == "stock"])
+
+    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
+    monkeypatch.setattr(skipbo, "SkipBoReader", Reader)
+    read = pipeline_adapter.pipeline_reader(
+        hub.get(t["id"]).rules,
+        t["id"],
+        "webcam:0",
+        lambda: hub.get(t["id"]).state,
+        options=lambda: hub.get(t["id"]).table["options"],
+        on_zones=lambda zones, frame: hub.propose_zones(t["id"], zones, frame),
+    )
+    image = np.zeros((400, 640, 3), np.uint8)
+    for k in range(30):
+        read(Frame(0.1 * k, image, k))
+    first = stocks()
+    assert np.allclose(first, places.mean(axis=1), atol=1)
+    shift["by"] = np.float32([90, 30])  # more than a card's width
+    readings = [read(Frame(0.1 * k, image, k)) for k in range(30, 50)]
+    assert not any(r.moves or r.prompt for r in readings)
+    assert np.allclose(stocks(), first + shift["by"], atol=1)  # the page shows them there
+    shown = client.get(url).get_json()["zones"]
+    r = client.post(f"{url}/zones", json={"zones": shown["map"], "frame": shown["frame"]})
+    assert r.status_code == 200
+    read(Frame(5.0, image, 50))
+    assert client.get(url).get_json()["zones"]["confirmed"]
+    read_at = np.array([z.center for z in readers[-1].zones.zones if z.kind == "stock"])
+    assert np.allclose(read_at, first, atol=1)  # where the stable state has the piles
+    shift["by"] = np.float32([-60, 20])  # knocked again: the confirmed zones follow
+    readings = [read(Frame(0.1 * k, image, k)) for k in range(51, 71)]
+    assert not any(r.moves or r.prompt for r in readings)
+    assert np.allclose(stocks(), first + shift["by"], atol=1)
+    assert client.get(url).get_json()["zones"]["confirmed"]
+
+
 @pytest.mark.parametrize(
     ("game", "moves", "label"),
     [

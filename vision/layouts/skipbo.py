@@ -12,8 +12,8 @@ confirm or drag, and stores it per table as JSON (:meth:`ZoneMap.to_json`,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -91,6 +91,16 @@ class ZoneMap:
             "card_size": round(self.card_size, 1),
             "zones": [z.to_json() for z in self.zones],
         }
+
+    def moved(self, points: Callable[[np.ndarray], np.ndarray], zoom: float) -> ZoneMap:
+        """Return the same piles seen by a camera that moved: each zone's centre taken by
+        ``points`` (``(n, 2)`` to ``(n, 2)``), the card size by ``zoom``."""
+        centres = points(np.array([z.center for z in self.zones], np.float32))
+        zones = tuple(
+            replace(z, center=(float(x), float(y)))
+            for z, (x, y) in zip(self.zones, centres, strict=True)
+        )
+        return replace(self, zones=zones, card_size=self.card_size * zoom)
 
     @classmethod
     def from_json(cls, data: Any) -> ZoneMap:
