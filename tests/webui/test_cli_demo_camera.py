@@ -221,6 +221,21 @@ def _until(get, timeout: float = 5.0):
         time.sleep(0.02)
 
 
+def _camera_reader(hub, table_id: str, monkeypatch, recognizer, **callbacks):
+    """Return the pipeline's frame reader for a table whose camera ``recognizer`` reads."""
+    from webui import pipeline_adapter
+
+    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
+    return pipeline_adapter.pipeline_reader(
+        hub.get(table_id).rules,
+        table_id,
+        "webcam:0",
+        lambda: hub.get(table_id).state,
+        options=lambda: hub.get(table_id).table["options"],
+        **callbacks,
+    )
+
+
 def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
     """Until every seat's stock card is in sight the camera cannot place the piles: the table
     page says so (in its language), and no longer once they are."""
@@ -228,7 +243,6 @@ def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
     pytest.importorskip("vision.pipeline")
     from vision.detections import Detections
     from vision.sources import Frame
-    from webui import pipeline_adapter
     from webui.camera import TableCamera
 
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
@@ -244,10 +258,7 @@ def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
         corners = np.stack([box + np.float32([300, 60 + 250 * k]) for k in range(n)])
         return Detections(corners, tuple(seen["codes"]), np.full(n, 0.95, np.float32))
 
-    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
-    read = pipeline_adapter.pipeline_reader(
-        hub.get(t["id"]).rules, t["id"], "webcam:0", lambda: hub.get(t["id"]).state
-    )
+    read = _camera_reader(hub, t["id"], monkeypatch, recognizer)
     image = np.zeros((400, 640, 3), np.uint8)
     readings = [read(Frame(0.1 * k, image, k)) for k in range(30)]
     seen["codes"] = tops
@@ -284,7 +295,6 @@ def test_skipbo_zones_follow_a_bumped_camera_on_the_page(tmp_path, monkeypatch):
     from vision.detections import Detections
     from vision.layouts import skipbo
     from vision.sources import Frame
-    from webui import pipeline_adapter
 
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
     client = app.test_client()
@@ -308,14 +318,12 @@ def test_skipbo_zones_follow_a_bumped_camera_on_the_page(tmp_path, monkeypatch):
         zones = client.get(url).get_json()["zones"]["map"]["zones"]
         return np.array([z["center"] for z in zones if z["kind"] == "stock"])
 
-    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
     monkeypatch.setattr(skipbo, "SkipBoReader", Reader)
-    read = pipeline_adapter.pipeline_reader(
-        hub.get(t["id"]).rules,
+    read = _camera_reader(
+        hub,
         t["id"],
-        "webcam:0",
-        lambda: hub.get(t["id"]).state,
-        options=lambda: hub.get(t["id"]).table["options"],
+        monkeypatch,
+        recognizer,
         on_zones=lambda zones, frame: hub.propose_zones(t["id"], zones, frame),
     )
     image = np.zeros((400, 640, 3), np.uint8)
@@ -520,7 +528,6 @@ def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     pytest.importorskip("vision.pipeline")
     from vision.detections import Detections
     from vision.sources import Frame
-    from webui import pipeline_adapter
 
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
     body = {"game": "stigespill", "players": 2, "deal": "table", "source": "webcam", **table}
@@ -537,14 +544,12 @@ def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
         roads.append(road)
         hub.set_road(t["id"], road, by_camera=True, grid=grid)
 
-    monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
     roads: list[list[str]] = []
-    reader = pipeline_adapter.pipeline_reader(
-        hub.get(t["id"]).rules,
+    reader = _camera_reader(
+        hub,
         t["id"],
-        "webcam:0",
-        lambda: hub.get(t["id"]).state,
-        options=lambda: hub.get(t["id"]).table["options"],
+        monkeypatch,
+        recognizer,
         on_road=on_road,
         current_rules=lambda: hub.get(t["id"]).rules,
     )
