@@ -428,6 +428,17 @@ class Tracker:
         seen (the camera's moves since taken out): the stable state's pixels."""
         return _moved(np.asarray(points, np.float32), _inverse(self._view))
 
+    def out_of_view(self, width: int, height: int) -> list[TrackedCard]:
+        """Return the lying cards (as :attr:`state` gives them) that a camera moved since no
+        longer shows: their middles lie outside its ``width`` × ``height`` picture. What is
+        laid on them or taken from them cannot be seen."""
+        cards = self.state.cards
+        if not cards or self._view == (1, 0):
+            return []
+        middles = self.to_view(np.array([c.corners.mean(axis=0) for c in cards]))
+        inside = (middles >= 0).all(axis=1) & (middles < [width, height]).all(axis=1)
+        return [c for c, shown in zip(cards, inside, strict=True) if not shown]
+
     def seed(self, cards: list[tuple[str, np.ndarray]], time: float = 0.0) -> None:
         """Start from known cards (code, corners ``(4, 2)``) as already present, no events."""
         for code, corners in cards:

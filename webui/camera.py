@@ -22,7 +22,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from vision.exposure import ONE_COLOUR, TOO_DARK, UnreadableWatch
-from webui.pipeline_adapter import WAITING, WARMUP
+from webui.pipeline_adapter import OUT_OF_VIEW, OUT_OF_VIEW_ONE, WAITING, WARMUP
 
 log = logging.getLogger("kortbord.web.camera")
 
@@ -484,6 +484,8 @@ SOURCE_SENTENCES = [
     (r"end of (?P<name>.+)", "end of {name}"),
     (r"the camera gives no more pictures", "the camera gives no more pictures"),
     *((re.escape(why), why) for why in (TOO_DARK, ONE_COLOUR)),
+    (re.escape(OUT_OF_VIEW_ONE), OUT_OF_VIEW_ONE),
+    (re.escape(OUT_OF_VIEW).replace(re.escape("{n}"), r"(?P<n>\d+)"), OUT_OF_VIEW),
     (
         r"(?P<name>.+) enters their card on their own phone",
         "{name} enters their card on their own phone",

@@ -16,6 +16,9 @@ DEFAULT_OUT_OF_SYNC = "the table does not match the game"  # an out-of-sync even
 WARMUP = 1.0  # seconds of the first frames that show the table whole before a move is read
 WAITING = "camera: "  # a reading's status while the game's reader waits for the table
 ON_PHONE = "enters their card on their own phone"  # …after a seat's name: the camera waits
+# A camera knocked aside no longer shows some lying cards: what is laid on them goes unseen.
+OUT_OF_VIEW_ONE = "a card lies outside the picture: turn the camera back to the whole table"
+OUT_OF_VIEW = "{n} cards lie outside the picture: turn the camera back to the whole table"
 
 _recognizer: Any = None
 _recognizer_error: str | None = None
@@ -261,6 +264,12 @@ def pipeline_reader(
                         for seq in event.candidates
                     ],
                 }
+        if not reading.moves and reading.prompt is None:
+            h, w = frame.image.shape[:2]
+            unseen = len(tracker.out_of_view(w, h))
+            if unseen:
+                said = OUT_OF_VIEW_ONE if unseen == 1 else OUT_OF_VIEW.format(n=unseen)
+                reading.status = f"{WAITING}{said}"
         return reading
 
     return read

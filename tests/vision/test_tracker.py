@@ -385,6 +385,22 @@ def test_a_bumped_camera_carries_the_cards_along(bump):
     assert np.allclose(tr.state.cards[-1].corners, new[1], atol=0.5)
 
 
+def test_cards_a_bumped_camera_no_longer_shows_are_kept_and_named():
+    # Knocked 160 px to the left: the card at the left edge lies outside the picture now.
+    # It stays on the table (its place cannot be seen bare), and is named as out of view.
+    table = [("QS", quad(100, 120)), ("KH", quad(330, 150)), ("7D", quad(450, 260))]
+    tr = Tracker()
+    run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
+    assert tr.out_of_view(640, 360) == []
+    now = [(c, q - np.float32([160, 0])) for c, q in table[1:]]
+    assert run(tr, [(dets(*now), scene([q for _, q in now]))] * 30, t0=1.0) == []
+    assert tr.state.codes() == ["QS", "KH", "7D"]
+    assert [c.code for c in tr.out_of_view(640, 360)] == ["QS"]
+    # Turned back to the whole table, it shows again.
+    assert run(tr, [(dets(*table), scene([q for _, q in table]))] * 10, t0=5.0) == []
+    assert tr.out_of_view(640, 360) == []
+
+
 def test_a_camera_sagging_slowly_carries_the_cards_along():
     # Two pixels a frame, about the camera's shake from one frame to the next, for 20 frames;
     # then it stays. A card laid since lies, in the table as first seen, where it lies, give

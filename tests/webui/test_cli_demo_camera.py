@@ -557,6 +557,39 @@ def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     return app, t, roads, lambda k: reader(Frame(0.1 * k, image, k))
 
 
+def test_a_camera_knocked_aside_says_the_cards_it_no_longer_shows(tmp_path, monkeypatch):
+    """The camera's stand knocked so that the road's leftmost cards lie outside the picture:
+    the camera says so (a card laid there would go unseen), in the page's language, and no
+    longer once it shows the whole table again."""
+    np = pytest.importorskip("numpy")
+    from tests.vision.test_road import lay_road
+    from webui import i18n
+    from webui.camera import say_camera
+
+    cards, truth = lay_road("serpentine", 3)
+    laid = {"cards": cards}
+    _, _, roads, read = _camera_road_table(tmp_path, monkeypatch, laid)
+    assert [read(k).status for k in range(30)][-1] == "camera" and roads == [truth]
+    # where the camera shows them: their right edges, their middles
+    right = np.array([q[:, 0].max() for _, q in cards]) + 400
+    middle = np.array([q[:, 0].mean() for _, q in cards]) + 400
+    shift = np.float32([-right.min() - 5, 0])  # the leftmost column out of sight
+    seen = right + shift[0] >= 0  # a card partly in the picture is still read
+    laid["cards"] = [(c, q + shift) for (c, q), keep in zip(cards, seen, strict=True) if keep]
+    n = int((middle + shift[0] < 0).sum())
+    assert 0 < (~seen).sum() <= n < 29 / 2
+    readings = [read(k) for k in range(30, 60)]
+    assert not any(r.moves or r.prompt for r in readings)
+    said = f"{n} cards lie outside the picture" if n > 1 else "a card lies outside the picture"
+    assert readings[-1].status.startswith(f"camera: {said}: turn the camera back"), readings[-1]
+    waiting = readings[-1].status.removeprefix("camera: ")
+    assert say_camera(waiting, i18n.translator("nb")).startswith(
+        f"{n} kort ligger utenfor bildet" if n > 1 else "et kort ligger utenfor bildet"
+    )
+    laid["cards"] = cards  # turned back to the whole table
+    assert [read(k).status for k in range(60, 80)][-1] == "camera"
+
+
 def test_a_stigespill_camera_table_given_no_road_reads_it_from_the_camera(tmp_path, monkeypatch):
     """Real cards, a camera, no road typed: the board shows the road's places until the camera
     has read the laid-out road, says what is missing meanwhile, then plays on the road read."""
