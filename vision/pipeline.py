@@ -25,6 +25,7 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Protocol
 
 import numpy as np
@@ -166,6 +167,7 @@ class Guard:
         self._near_cache: tuple | None = None  # the last _nearest search and its answer
         self._deep_last: tuple | None = None  # (state id, time, view, tries) of the last _deep
         self._sightings: list[tuple[float, Observation]] = []  # (time, view) seen lately
+        self._unsure = False  # the reader: a card that may have moved is out of sight now
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Compare the stable table at ``time`` with the game; return what was decided."""
@@ -182,9 +184,13 @@ class Guard:
         *older, last = self._sightings or [(now, observed)]
         self._sightings = [s for s in older if now - s[0] <= self.memory] + [last]
         self._observed = observed
+        unsure = getattr(
+            self.reader, "unsure", None
+        )  # optional: a card that may have moved is out of sight
+        self._unsure = bool(unsure and unsure(table))
         events = self._decide(observed, now, final=False)
-        if not any(e.kind == "move" for e in events):
-            self._note_on_trail(observed)
+        if not any(e.kind == "move" for e in events) and not self._unsure:
+            self._note_on_trail(observed)  # (a view with a card out of sight is no evidence)
         return events
 
     def _note_on_trail(self, observed: Observation) -> None:
@@ -249,8 +255,9 @@ class Guard:
         else:
             full, partial = self._search(observed)
             self._cache = (key, (full, partial))
-        if len(_distinct(self.rules, full)) > 1 and self._trail:
-            # What was seen on the way (a drawn joker shown, a card soon covered) decides.
+        if len(full) > 1 and self._trail:
+            # What was seen on the way (a drawn joker shown, a card soon covered) decides,
+            # also the order of moves that end alike (a wild played, then a 1 on another pile).
             full = self._most_seen(full, observed)
         waited = final or now - self._since >= self.patience
         # Out of sync once the table has disagreed for a while and the latest view has
@@ -258,8 +265,17 @@ class Guard:
         stuck = final or (now - self._unexplained >= self.patience and now - self._since >= QUIET)
         outcomes = _distinct(self.rules, full)
         settled = final or now - self._since >= self.settle
-        if len(outcomes) == 1 and settled and (not partial or waited):
-            best = min(full, key=lambda h: (len(h.moves), h.branching))
+        # A card out of sight that may have moved (see the reader's ``unsure``) waits to show
+        # where it went, or for the patience to run out.
+        if (
+            len(outcomes) == 1
+            and settled
+            and (not partial or waited)
+            and (waited or not self._unsure)
+        ):
+            # Moves that end alike in another order: the order nearest what was seen on the
+            # way (a wild on one pile seen before a 1 on another, its pile still hidden).
+            best = min(full, key=lambda h: (len(h.moves), self._order_off(h), h.branching))
             return self._accept(best, now)
         if len(outcomes) > 1 and stuck:
             shortest = min(len(h.moves) for h in full)
@@ -294,6 +310,24 @@ class Guard:
             for v, weight in self._trail_weights(observed)
             if any(self._fits(w, v) for w in h.views)
         )
+
+    def _order_off(self, h: Hypothesis) -> int:
+        """Return how many pairs of ``h``'s moves the camera showed the other way round: each
+        move shows when a pile it changes (the reader's ``parts``) was first seen as it
+        leaves it (0: in ``h``'s order, or not known)."""
+        parts = getattr(self.reader, "parts", None)
+        if parts is None or len(h.moves) < 2:
+            return 0
+        start, final = (self.reader.expect(self.rules, s) for s in (self.state, h.state))
+        views = [parts(v) for v in (start, *h.views, final)]
+        seen = [(t, parts(v)) for t, v in self._sightings]
+        shown = []
+        for before, after in pairwise(views):
+            changed = [(k, v) for k, v in after.items() if before.get(k) != v]
+            times = [t for t, p in seen if any(p.get(k) == v for k, v in changed)]
+            if times:
+                shown.append(min(times))
+        return sum(a > b for i, a in enumerate(shown) for b in shown[i + 1 :])
 
     def _correct(self, observed: Observation, now: float) -> list[GuardEvent]:
         """Re-read the last accepted moves when only a different reading explains the table.
@@ -383,7 +417,7 @@ class Guard:
             if full:  # the fewest choices first, then what was seen on the way
                 full = self._most_seen(full, observed)
                 if len(_distinct(self.rules, full)) == 1:
-                    best = min(full, key=lambda h: len(h.moves))
+                    best = min(full, key=lambda h: (len(h.moves), self._order_off(h)))
                 break
         self._deep_last = (id(self.state), now, observed, tries)
         return best

@@ -15,7 +15,14 @@ from referee import make_rules
 from referee.cards import parse_card
 from referee.skipbo import Discard, Play, SkipBo
 from vision.layouts.road import StigespillReader
-from vision.layouts.skipbo import SkipBoReader, Zone, ZoneError, ZoneMap, propose_zones
+from vision.layouts.skipbo import (
+    UNSEEN,
+    SkipBoReader,
+    Zone,
+    ZoneError,
+    ZoneMap,
+    propose_zones,
+)
 from vision.layouts.sten import StenReader
 from vision.pipeline import Guard
 from vision.synth.faces import ProceduralDeck, SkipBoDeck
@@ -263,6 +270,49 @@ def test_a_card_glimpsed_on_two_piles_for_a_frame_weighs_less_than_what_held():
     events += guard.finish(ids.state(tables[10], t + 5))
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
     assert not [e for e in events if e.kind == "out_of_sync"]
+
+
+def test_a_card_out_of_sight_on_its_pile_waits_to_show_where_it_went():
+    # Skip-Bo 1003 again: a wild played from a discard pile shows on the building pile while
+    # a hand still lies over the discard pile, so the tracker keeps the wild there, unseen,
+    # for a second. A wild played from the hand (the hand holds one too) fits that view;
+    # the guard waits for the pile to show, and takes the wild from the discard pile.
+    rules, state, moves = play_script("skipbo", 3, 3, max_moves=11)
+    stager = SkipBoStager(np.random.default_rng(3), SkipBoDeck(0), 3)
+    table, _ = stager.setup(rules, state)
+    ids = Ids()
+    reader = SkipBoReader(_skipbo_zones(stager, 3))
+    guard = Guard(rules, state, reader)
+    tables = []
+    for move in moves:
+        after = rules.apply(state, move)
+        table = list(stager.stage(rules, state, move, after, table))[-1][0]
+        tables.append(table)
+        state = after
+    t, events = 0.0, []
+
+    def show(table, frames, unseen=None, since=0.0):
+        nonlocal t, events
+        for _ in range(frames):
+            t += 0.125
+            seen = ids.state(table, t)
+            if unseen is not None:  # the wild under the hand: last seen before it moved
+                cards = [replace(c, last_seen=since) if c.id == unseen else c for c in seen.cards]
+                seen = TableState(seen.time, tuple(cards))
+                assert reader.unsure(seen) == (t - since > UNSEEN)
+            events += guard.update(seen)
+
+    for table in tables[:9]:
+        show(table, 8)
+    assert len(guard.history) == 9
+    left = [(k, c) for k, c in tables[8].cards if k.startswith("disc2.3")][-1]
+    show(Table([*tables[9].cards, left]), 10, ids.ids[id(left[1])], since=t)  # 1.25 s
+    assert len(guard.history) == 9  # waits
+    show(tables[9], 6)
+    show(tables[10], 40)
+    events += guard.finish(ids.state(tables[10], t + 5))
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+    assert not [e for e in events if e.kind in ("out_of_sync", "corrected")]
 
 
 def _after(rules, state, moves):

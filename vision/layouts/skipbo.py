@@ -50,6 +50,9 @@ TWIN_DISTANCE = 0.6
 # A card new to a discard pile this near (card sizes) a card of the seat's piles is laid on
 # that card's pile (a fan's step is about a third of a card; the piles lie a card apart).
 NEAR_PILE = 0.6
+# A pile's top card not seen for this long (seconds: a frame at 8 fps) is out of sight
+# (see SkipBoReader.unsure).
+UNSEEN = 0.1
 
 
 class ZoneError(ValueError):
@@ -313,6 +316,24 @@ class SkipBoReader:
         self._twin_of: dict[int, int] = {}  # a discard pile's card found again: id → beside id
 
     def observe(self, table: TableState) -> dict[str, Any]:
+        view = self._piles(table)
+        view["stock"] = [c.code if c else None for c in view["stock"]]
+        for piles in view["discard"]:
+            piles[:] = [[c.code for c in pile] for pile in piles]
+        return view
+
+    def unsure(self, table: TableState) -> bool:
+        """Return whether a stock's or discard pile's top card is out of sight (a hand over
+        it, or just taken away) while a building pile shows its code: a card played from
+        there and one of its code played from a hand look alike until its place shows."""
+        view = self._piles(table)
+        tops = [c for c in view["stock"] if c] + [p[-1] for s in view["discard"] for p in s if p]
+        shown = set(view["building"])
+        return any(c.code in shown and table.time - c.last_seen > UNSEEN for c in tops)
+
+    def _piles(self, table: TableState) -> dict[str, Any]:
+        """Return the view (see :meth:`expect`) with each stock's top and each discard
+        pile's cards, bottom to top, as the cards themselves."""
         n = self.zones.players
         view: dict[str, Any] = {
             "building": [None] * PILES,
@@ -337,15 +358,14 @@ class SkipBoReader:
                 top_wilds = view["wilds"][z.index] if wild else 0
                 view["wilds"][z.index] = top_wilds + (1 + card.relaid if wild else 0)
             elif z.kind == "stock" and z.owner is not None and z.owner < n:
-                view["stock"][z.owner] = card.code
+                view["stock"][z.owner] = card
             elif z.kind == "discard" and z.owner is not None and z.owner < n:
                 view["discard"][z.owner][z.index].append(card)
         for seat, piles in enumerate(view["discard"]):
             fan = self.zones._fan_dirs.get(seat)
             for k, pile in enumerate(piles):
                 if fan is not None:
-                    pile = _along_fan(pile, fan)
-                piles[k] = [c.code for c in pile]
+                    piles[k] = pile = _along_fan(pile, fan)
                 view["relaid"][seat][k] = pile[-1].relaid if pile else 0
         return view
 
