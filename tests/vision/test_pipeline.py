@@ -232,26 +232,33 @@ def test_skipbo_wild_laid_on_a_wild_is_followed(seed):
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
 
 
-def test_a_card_glimpsed_on_two_piles_for_a_frame_weighs_less_than_what_held():
-    # Skip-Bo 1003: a wild played from a discard pile shows for one frame on the building
-    # pile before its place on the discard pile shows bare; then the pile shows bare for a
-    # while, and a card is discarded there. The one frame fits a wild played from the hand
-    # (the hand holds one too); what held fits the wild played from the discard pile.
+def _staged_skipbo_1003():
+    """Return Skip-Bo 1003's first 11 moves staged: (rules, initial state, moves, stager,
+    the table after each move). Move 9 plays a wild from a discard pile; the hand holds one."""
     rules, state, moves = play_script("skipbo", 3, 3, max_moves=11)
-    assert moves[9].kind == "play" and moves[9].source == "discard"
-    assert moves[10].kind == "discard" and moves[10].pile == moves[9].index
-    assert any(c.code == "SBW" for c in _after(rules, state, moves[:9]).hands[2])
     stager = SkipBoStager(np.random.default_rng(3), SkipBoDeck(0), 3)
     table, _ = stager.setup(rules, state)
-    ids = Ids()
-    guard = Guard(rules, state, SkipBoReader(_skipbo_zones(stager, 3)))
-    t = 0.0
-    tables = []
+    initial, tables = state, []
     for move in moves:
         after = rules.apply(state, move)
         table = list(stager.stage(rules, state, move, after, table))[-1][0]
         tables.append(table)
         state = after
+    return rules, initial, moves, stager, tables
+
+
+def test_a_card_glimpsed_on_two_piles_for_a_frame_weighs_less_than_what_held():
+    # Skip-Bo 1003: a wild played from a discard pile shows for one frame on the building
+    # pile before its place on the discard pile shows bare; then the pile shows bare for a
+    # while, and a card is discarded there. The one frame fits a wild played from the hand
+    # (the hand holds one too); what held fits the wild played from the discard pile.
+    rules, state, moves, stager, tables = _staged_skipbo_1003()
+    assert moves[9].kind == "play" and moves[9].source == "discard"
+    assert moves[10].kind == "discard" and moves[10].pile == moves[9].index
+    assert any(c.code == "SBW" for c in _after(rules, state, moves[:9]).hands[2])
+    ids = Ids()
+    guard = Guard(rules, state, SkipBoReader(_skipbo_zones(stager, 3)))
+    t = 0.0
     events = []
 
     def show(table, frames):
@@ -277,18 +284,10 @@ def test_a_card_out_of_sight_on_its_pile_waits_to_show_where_it_went():
     # a hand still lies over the discard pile, so the tracker keeps the wild there, unseen,
     # for a second. A wild played from the hand (the hand holds one too) fits that view;
     # the guard waits for the pile to show, and takes the wild from the discard pile.
-    rules, state, moves = play_script("skipbo", 3, 3, max_moves=11)
-    stager = SkipBoStager(np.random.default_rng(3), SkipBoDeck(0), 3)
-    table, _ = stager.setup(rules, state)
+    rules, state, moves, stager, tables = _staged_skipbo_1003()
     ids = Ids()
     reader = SkipBoReader(_skipbo_zones(stager, 3))
     guard = Guard(rules, state, reader)
-    tables = []
-    for move in moves:
-        after = rules.apply(state, move)
-        table = list(stager.stage(rules, state, move, after, table))[-1][0]
-        tables.append(table)
-        state = after
     t, events = 0.0, []
 
     def show(table, frames, unseen=None, since=0.0):
