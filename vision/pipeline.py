@@ -184,9 +184,8 @@ class Guard:
         *older, last = self._sightings or [(now, observed)]
         self._sightings = [s for s in older if now - s[0] <= self.memory] + [last]
         self._observed = observed
-        unsure = getattr(
-            self.reader, "unsure", None
-        )  # optional: a card that may have moved is out of sight
+        # optional: whether a card that may have moved is out of sight
+        unsure = getattr(self.reader, "unsure", None)
         self._unsure = bool(unsure and unsure(table))
         events = self._decide(observed, now, final=False)
         if not any(e.kind == "move" for e in events) and not self._unsure:

@@ -314,13 +314,17 @@ class SkipBoReader:
         # two zones must not flicker from one to the other with the camera's shake.
         self._zone_of: dict[int, Zone | None] = {}
         self._twin_of: dict[int, int] = {}  # a discard pile's card found again: id → beside id
+        self._piles_of: tuple[TableState, dict[str, Any]] | None = None  # the last table's piles
 
     def observe(self, table: TableState) -> dict[str, Any]:
-        view = self._piles(table)
-        view["stock"] = [c.code if c else None for c in view["stock"]]
-        for piles in view["discard"]:
-            piles[:] = [[c.code for c in pile] for pile in piles]
-        return view
+        piles = self._piles(table)
+        return {
+            "building": list(piles["building"]),
+            "wilds": list(piles["wilds"]),
+            "stock": [c.code if c else None for c in piles["stock"]],
+            "discard": [[[c.code for c in pile] for pile in seat] for seat in piles["discard"]],
+            "relaid": [list(seat) for seat in piles["relaid"]],
+        }
 
     def unsure(self, table: TableState) -> bool:
         """Return whether a stock's or discard pile's top card is out of sight (a hand over
@@ -333,7 +337,10 @@ class SkipBoReader:
 
     def _piles(self, table: TableState) -> dict[str, Any]:
         """Return the view (see :meth:`expect`) with each stock's top and each discard
-        pile's cards, bottom to top, as the cards themselves."""
+        pile's cards, bottom to top, as the cards themselves (worked out once per table:
+        the guard asks :meth:`observe` and :meth:`unsure` of each)."""
+        if self._piles_of is not None and self._piles_of[0] is table:
+            return self._piles_of[1]
         n = self.zones.players
         view: dict[str, Any] = {
             "building": [None] * PILES,
@@ -367,6 +374,7 @@ class SkipBoReader:
                 if fan is not None:
                     piles[k] = pile = _along_fan(pile, fan)
                 view["relaid"][seat][k] = pile[-1].relaid if pile else 0
+        self._piles_of = (table, view)
         return view
 
     def _pile_of(self, card: TrackedCard, present: dict[int, TrackedCard]) -> Zone | None:
