@@ -72,6 +72,10 @@ VIEW_TURN = 20.0
 VIEW_ZOOM = 1.3
 # Every card shifted alike by more than this (card sizes) is the camera moved, not its shake.
 VIEW_SHIFT = 0.3
+# A slow turn or zoom of the camera is told from this many lying cards, whose places it fits
+# with this many times less squared error than a shift does (:meth:`Tracker._turned`).
+TURN_CARDS = 4
+TURN_EVIDENCE = 4.0
 
 
 @dataclass(frozen=True)
@@ -488,7 +492,7 @@ class Tracker:
             )
             if track.confirmed and not drawn_round:
                 relaid = track.relaid
-                self._check_relaid(track, corners, size, shake, events)
+                self._check_relaid(track, corners, shake, events)
                 if track.code in self.watch:
                     if track.relaid != relaid:
                         self._pictures.forget(track.id)
@@ -737,21 +741,59 @@ class Tracker:
         self._held = 0
         self._pictures.keep_only(set())  # their pictures lie elsewhere now
 
-    def _shake(self, matched: dict[int, _Track], detections: Detections) -> np.ndarray:
-        """Return how far the camera moved the table (the median shift of the lying cards)."""
-        shifts = [
-            detections.corners[i].mean(axis=0) - t.anchor
+    def _shake(self, matched: dict[int, _Track], detections: Detections) -> tuple[complex, complex]:
+        """Return how the camera moved the table since its lying cards were anchored (its
+        shake, or a slow sag, turn or zoom not yet carried), as a similarity (see
+        :func:`_moved`): the lying cards' median shift, so that one card moved by a hand
+        does not move the others; a turn and zoom as well only where their places show one
+        clearly (:meth:`_turned`)."""
+        found = [
+            (t, detections.corners[i])
             for i, t in matched.items()
             if t.confirmed and t.anchor is not None and t.hidden == 0
         ]
-        return np.median(shifts, axis=0) if len(shifts) >= 2 else np.zeros(2)
+        if len(found) < 2:
+            return 1, 0j
+        src = np.array([t.anchor for t, _ in found])
+        dst = np.array([c.mean(axis=0) for _, c in found])
+        sizes = np.array([t.anchor_size for t, _ in found])
+        shift = np.median(dst - src, axis=0)
+        move = (1 + 0j, complex(shift[0], shift[1]))
+        return self._turned(src, dst, sizes) or move
+
+    def _turned(
+        self, src: np.ndarray, dst: np.ndarray, sizes: np.ndarray
+    ) -> tuple[complex, complex] | None:
+        """Return the similarity fitted to cards anchored at ``src`` and found at ``dst`` when
+        it explains their places clearly better than a shift does, else None.
+
+        A camera turning or zooming slowly (a drooping holder) moves far cards more than near
+        ones: a shift alone would have each card learn that as its own drift, late, and take
+        it for a card laid onto it. The outlines' own wobble fits no turn. So the fit counts
+        from ``TURN_CARDS`` cards, leaving out those it finds twice the median off (moved by a
+        hand), and only where it leaves ``TURN_EVIDENCE`` times less squared error than the
+        shift, which leaves them off by more than half a re-lay's move (root mean square)."""
+        if len(src) < TURN_CARDS:
+            return None
+        fit = _similarity(src, dst)
+        off = np.linalg.norm(dst - _moved(src, fit), axis=1) / sizes
+        keep = off <= max(2 * float(np.median(off)), self.relay_shift / 2)
+        if keep.sum() < TURN_CARDS:
+            return None
+        src, dst, sizes = src[keep], dst[keep], sizes[keep]
+        fit = _similarity(src, dst)
+        fitted = float(np.sum((np.linalg.norm(dst - _moved(src, fit), axis=1) / sizes) ** 2))
+        moves = dst - src
+        plain = float(np.sum((np.linalg.norm(moves - moves.mean(axis=0), axis=1) / sizes) ** 2))
+        if plain <= len(src) * (self.relay_shift / 2) ** 2 or plain < TURN_EVIDENCE * fitted:
+            return None
+        return fit if _camera_like(fit) else None
 
     def _check_relaid(
         self,
         track: _Track,
         corners: np.ndarray,
-        size: float,
-        shake: np.ndarray,
+        shake: tuple[complex, complex],
         events: list[TableEvent],
     ) -> None:
         """Follow where a lying card lies; ``RELAY_SIGHTINGS`` sightings in a row that lie
@@ -761,8 +803,8 @@ class Tracker:
         onto it, which would be its size: they say only where its outline now lies (more of
         the card shows once the hand laying it is drawn back; an outline drawn round the
         pile below it for a while)."""
-        outline = corners - shake
-        here, angle = outline.mean(axis=0), _axis_angle(corners)
+        outline = _moved(corners, _inverse(shake))
+        here, angle, size = outline.mean(axis=0), _axis_angle(outline), card_size(outline)
         if track.anchor is None:
             _anchor(track, outline, angle, size)
             return
@@ -817,7 +859,7 @@ class Tracker:
         image: np.ndarray,
         watched: list[_Track],
         seen: list[_Track],
-        shake: np.ndarray,
+        shake: tuple[complex, complex],
         events: list[TableEvent],
     ) -> None:
         """Look for a card laid squarely onto a watched card in the picture (see
@@ -834,8 +876,8 @@ class Tracker:
             if self._pictures.check(gray, track.id, track.corners, [t.corners for t in around]):
                 self._laid_onto(track, track.corners, events)
                 # Its outline now is the new card's: the outline check starts from there.
-                c = track.corners
-                _anchor(track, c - shake, _axis_angle(c), card_size(c))
+                o = _moved(track.corners, _inverse(shake))
+                _anchor(track, o, _axis_angle(o), card_size(o))
                 track.pending = []
         self._pictures.keep_only({t.id for t in self._tracks})
 
