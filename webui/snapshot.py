@@ -77,6 +77,7 @@ def snapshot(
         out["road_proposed"] = True  # the app's road: lay it out so, or type the one laid out
     elif rules.name == "stigespill" and seat is None and not rt.moves and _real_road(rt):
         out["road_editable"] = True  # a road typed or read wrong may be put right till play
+        out["road_shape"] = rt.table["options"].get("road_shape", "auto")  # as the camera reads it
         if rt.table["options"].get(ROAD_GRID):
             out["road_grid"] = True  # straight rows read as a snake: they may run like text
     if seat is None and camera is not None:

@@ -803,6 +803,38 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     assert not errors, errors
 
 
+def test_the_camera_reads_the_road_again_as_the_family_says_it_runs(browser, server):
+    """Before the first move a camera table's road may be read again, as a snake or like
+    text: the family knows how they laid it, where small cards hide the grid from the
+    camera. The shape chosen is kept for the next reading and shown."""
+    from referee.stigespill import ROAD_CARDS
+
+    status, t = server.post(
+        "/api/tables",
+        {"game": "stigespill", "players": 2, "deal": "table", "source": "phone", "name": "Rows"},
+    )
+    assert status == 201
+    road = " ".join(c.code for c in ROAD_CARDS)
+    assert server.post(f"/api/tables/{t['id']}/road", {"road": road})[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.click("#road-fix summary")
+    assert page.input_value("#road-again-shape") == "auto"
+    snake = "like a snake: each row turns back"
+    assert page.inner_text("#road-again-shape option:checked") == snake
+    page.select_option("#road-again-shape", "rows")
+    page.click("#road-again")
+    unread = "[...document.querySelectorAll('.road .tile-big')].filter(e => e.textContent === '?')"
+    page.wait_for_function(f"{unread}.length === 28")  # the board waits for the camera again
+    assert server.post(f"/api/tables/{t['id']}/road", {"road": road})[0] == 200
+    page.wait_for_function(f"{unread}.length === 0")
+    page.click("#road-fix summary")
+    assert page.input_value("#road-again-shape") == "rows"
+    page.close()
+    assert not errors, errors
+
+
 def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server):
     """The referee does not know the hand: the phone's notes decide what it offers first and
     what its hint says; the notes outlive an undo (a laid card comes back)."""

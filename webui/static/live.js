@@ -483,10 +483,21 @@ const Kortbord = (() => {
       ontoggle: () => { roadDraft.fixOpen = fix.open; } },
       el("summary", { text: t("road_fix") }),
       el("p", { class: "small muted", text: t(camera ? "road_fix_camera" : "road_fix_typed") }),
-      camera ? el("button", { class: "btn", type: "button", id: "road-again", text: t("road_again"),
-        onclick: () => act("road/again", {}) }) : null,
+      camera ? roadAgain() : null,
       roadTyped(road));
     box.replaceChildren(...[grid, fix].filter(Boolean));
+  }
+
+  // The camera reads the road again, as the family says it runs: small or tilted cards may
+  // keep straight rows from being seen as a grid, where the page would have asked.
+  function roadAgain() {
+    const shape = el("select", { id: "road-again-shape" },
+      ...["auto", "rows"].map((s) => el("option", { value: s, text: t("shape_" + s),
+        selected: s === snap.road_shape || null })));
+    return el("div", { class: "form road-again" },
+      el("label", {}, el("span", { text: t("road_shape") }), shape),
+      el("button", { class: "btn", type: "button", id: "road-again", text: t("road_again"),
+        onclick: () => act("road/again", { shape: shape.value }) }));
   }
 
   // Sten at a real table before the first card: 7♥ is laid by whoever holds it.
