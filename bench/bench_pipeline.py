@@ -10,6 +10,11 @@ stock pile onto a building pile), and
 processed frames per second (pipeline alone, and with JPEG decoding).
 
     python -m bench.bench_pipeline --games 20 [--recognizer truth|model] [--cache DIR]
+        [--camera-move turn5 --camera-move zoom0.92 … [--move-over SECONDS]]
+
+``--camera-move`` follows each video again with the camera moved halfway through the game
+(knocked aside, or over ``--move-over`` seconds like a drooping holder) and counts the games
+still exact.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import json
 import sys
 import time
 from pathlib import Path
+
+from bench.camera_moves import MOVES, moved_copy
 
 GAMES = ("stigespill", "sten", "skipbo")
 
@@ -104,7 +111,16 @@ def _pct(values: list[float], q: float) -> float | None:
 
 
 def run(
-    games: int, recognizer: str, cache: Path, seed0: int, game_types, size, fps, noise=None
+    games: int,
+    recognizer: str,
+    cache: Path,
+    seed0: int,
+    game_types,
+    size,
+    fps,
+    noise=None,
+    camera_moves=(),
+    move_over: float = 0.0,
 ) -> dict:
     from vision.pipeline import GroundTruthRecognizer, VideoRecognizer, replay_events
     from vision.sources import FolderSource
@@ -121,6 +137,7 @@ def run(
         result["noise"] = dict(zip(("miss", "misread", "jitter_px"), noise, strict=True))
     for game in game_types:
         exact, same, failures, lat, frames, busy, wall = 0, 0, [], [], 0, 0.0, 0.0
+        moved_tally: dict = {}  # camera move → exact games (and those exact unmoved too)
         render_s = 0.0
         for k in range(games):
             seed = seed0 + k
@@ -133,17 +150,20 @@ def run(
                 t = time.perf_counter()
                 events = make_video(game, players, seed, folder, settings=settings)
                 render_s += time.perf_counter() - t
-            rec = (
-                GroundTruthRecognizer(str(folder / "labels.jsonl"))
-                if model is None
-                else VideoRecognizer(model)  # one per video: it follows the last frame's cards
-            )
-            if noise is not None and model is None:
-                rec = Noisy(rec, *noise, seed=seed)
+
+            def follow(folder: Path, events: dict, seed: int = seed):
+                rec = (
+                    GroundTruthRecognizer(str(folder / "labels.jsonl"))
+                    if model is None
+                    else VideoRecognizer(model)  # one per video: it follows the last frame's
+                )
+                if noise is not None and model is None:
+                    rec = Noisy(rec, *noise, seed=seed)
+                frames = FolderSource(folder / "frames", fps=events["fps"]).frames()
+                return replay_events(events, frames, rec)
+
             t = time.perf_counter()
-            tr = replay_events(
-                events, FolderSource(folder / "frames", fps=events["fps"]).frames(), rec
-            )
+            tr = follow(folder, events)
             wall += time.perf_counter() - t
             busy += tr.seconds
             frames += tr.frames
@@ -175,6 +195,20 @@ def run(
                 file=sys.stderr,
                 flush=True,
             )
+            for kind in camera_moves:
+                moved = cache / f"{folder.name}-{kind}-{move_over:g}s"
+                if (moved / "events.json").is_file():
+                    moved_events = json.loads((moved / "events.json").read_text())
+                else:
+                    moved_events = moved_copy(folder, moved, kind, move_over)
+                moved_ok = follow(moved, moved_events).moves == events["moves"]
+                row = moved_tally.setdefault(kind, {"exact": 0, "unmoved_exact": 0, "lost": []})
+                row["exact"] += moved_ok
+                row["unmoved_exact"] += moved_ok and ok
+                if not moved_ok:
+                    row["lost"].append(seed)
+                print(f"{game} seed {seed}, camera {kind}: {'exact' if moved_ok else 'DIFFERS'}",
+                      file=sys.stderr, flush=True)  # fmt: skip
         result["games"][game] = {
             "games": games,
             "exact": exact,
@@ -189,6 +223,8 @@ def run(
             "fps_with_decoding": round(frames / wall, 1) if wall else None,
             "render_seconds": round(render_s, 1),
         }
+        if camera_moves:
+            result["games"][game]["camera_moves"] = moved_tally
     return result
 
 
@@ -287,6 +323,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--roads-only", action="store_true", help="only the road scenes")
     p.add_argument(
+        "--camera-move",
+        action="append",
+        default=[],
+        choices=sorted(MOVES),
+        help="also follow each video with the camera moved halfway (bench/camera_moves.py)",
+    )
+    p.add_argument(
+        "--move-over",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="the camera moves over this long (default 0: knocked, at once)",
+    )
+    p.add_argument(
         "--road-decks",
         nargs="+",
         type=Path,
@@ -319,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
             (w, h),
             args.fps,
             noise,
+            args.camera_move,
+            args.move_over,
         )
     if args.roads:
         rec = None
