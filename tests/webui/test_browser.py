@@ -826,11 +826,19 @@ def test_the_camera_reads_the_road_again_as_the_family_says_it_runs(browser, ser
     snake = "like a snake: each row turns back"
     assert page.inner_text("#road-again-shape option:checked") == snake
     page.select_option("#road-again-shape", "rows")
+    # a redraw meanwhile (here a refused move's notice) keeps the shape chosen
+    version = page.evaluate("document.body.dataset.version")
+    move = {"kind": "reveal", "card": "3H"}  # before any draw: refused, told to every page
+    assert server.post(f"/api/tables/{t['id']}/moves", {"moves": [move]})[0] == 409
+    page.wait_for_function(f"document.body.dataset.version > {version}")
+    assert page.input_value("#road-again-shape") == "rows"
     page.click("#road-again")
     unread = "[...document.querySelectorAll('.road .tile-big')].filter(e => e.textContent === '?')"
     page.wait_for_function(f"{unread}.length === 28")  # the board waits for the camera again
     assert server.post(f"/api/tables/{t['id']}/road", {"road": road})[0] == 200
     page.wait_for_function(f"{unread}.length === 0")
+    assert page.input_value("#road-again-shape") == "rows"
+    page.reload()  # not this page's choice only: the table keeps it
     page.click("#road-fix summary")
     assert page.input_value("#road-again-shape") == "rows"
     page.close()

@@ -444,7 +444,7 @@ const Kortbord = (() => {
   // The road typed on the table's page: in place of one the camera cannot read, or to put
   // right a road read or typed wrong (``prefill``: the road on the board). What is typed, and
   // which boxes are open, outlive a redraw (each camera picture redraws the page).
-  let roadDraft = { prefill: null, value: "", open: false, fixOpen: false };
+  let roadDraft = { prefill: null, value: "", open: false, fixOpen: false, shape: null };
 
   function roadTyped(prefill) {
     if (roadDraft.prefill !== prefill) roadDraft = { ...roadDraft, prefill, value: prefill, open: false };
@@ -491,9 +491,12 @@ const Kortbord = (() => {
   // The camera reads the road again, as the family says it runs: small or tilted cards may
   // keep straight rows from being seen as a grid, where the page would have asked.
   function roadAgain() {
-    const shape = el("select", { id: "road-again-shape" },
+    // the shape chosen outlives a redraw (a camera's frames redraw the page every second)
+    const chosen = roadDraft.shape || snap.road_shape;
+    const shape = el("select", { id: "road-again-shape",
+      onchange: () => { roadDraft.shape = shape.value; } },
       ...["auto", "rows"].map((s) => el("option", { value: s, text: t("shape_" + s),
-        selected: s === snap.road_shape || null })));
+        selected: s === chosen || null })));
     return el("div", { class: "form road-again" },
       el("label", {}, el("span", { text: t("road_shape") }), shape),
       el("button", { class: "btn", type: "button", id: "road-again", text: t("road_again"),
