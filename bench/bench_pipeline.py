@@ -135,6 +135,20 @@ def run(
     result: dict = {"recognizer": recognizer, "size": list(size), "fps": fps, "games": {}}
     if noise is not None:
         result["noise"] = dict(zip(("miss", "misread", "jitter_px"), noise, strict=True))
+
+    def follow(folder: Path, events: dict, seed: int):
+        """Replay one video folder with a recognizer of its own (it follows the last frame's
+        cards)."""
+        rec = (
+            GroundTruthRecognizer(str(folder / "labels.jsonl"))
+            if model is None
+            else VideoRecognizer(model)
+        )
+        if noise is not None and model is None:
+            rec = Noisy(rec, *noise, seed=seed)
+        frames = FolderSource(folder / "frames", fps=events["fps"]).frames()
+        return replay_events(events, frames, rec)
+
     for game in game_types:
         exact, same, failures, lat, frames, busy, wall = 0, 0, [], [], 0, 0.0, 0.0
         moved_tally: dict = {}  # camera move → exact games (and those exact unmoved too)
@@ -150,20 +164,8 @@ def run(
                 t = time.perf_counter()
                 events = make_video(game, players, seed, folder, settings=settings)
                 render_s += time.perf_counter() - t
-
-            def follow(folder: Path, events: dict, seed: int = seed):
-                rec = (
-                    GroundTruthRecognizer(str(folder / "labels.jsonl"))
-                    if model is None
-                    else VideoRecognizer(model)  # one per video: it follows the last frame's
-                )
-                if noise is not None and model is None:
-                    rec = Noisy(rec, *noise, seed=seed)
-                frames = FolderSource(folder / "frames", fps=events["fps"]).frames()
-                return replay_events(events, frames, rec)
-
             t = time.perf_counter()
-            tr = follow(folder, events)
+            tr = follow(folder, events, seed)
             wall += time.perf_counter() - t
             busy += tr.seconds
             frames += tr.frames
@@ -201,7 +203,7 @@ def run(
                     moved_events = json.loads((moved / "events.json").read_text())
                 else:
                     moved_events = moved_copy(folder, moved, kind, move_over)
-                moved_ok = follow(moved, moved_events).moves == events["moves"]
+                moved_ok = follow(moved, moved_events, seed).moves == events["moves"]
                 row = moved_tally.setdefault(kind, {"exact": 0, "unmoved_exact": 0, "lost": []})
                 row["exact"] += moved_ok
                 row["unmoved_exact"] += moved_ok and ok
