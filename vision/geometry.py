@@ -171,3 +171,28 @@ def visible_box(
             min((ys.max() + 1) * step, h),
         ]
     )
+
+
+def moved(points: np.ndarray, move: tuple[complex, complex]) -> np.ndarray:
+    """Return ``points`` ``(..., 2)`` moved by a similarity ``move`` ``(a, b)``: a point z,
+    taken as the complex number x + iy, goes to a·z + b (|a| the zoom, its angle the turn)."""
+    a, b = move
+    z = a * (points[..., 0] + 1j * points[..., 1]) + b
+    return np.stack([z.real, z.imag], axis=-1).astype(np.float32)
+
+
+def inverse(move: tuple[complex, complex]) -> tuple[complex, complex]:
+    """Return the similarity that undoes ``move`` (see :func:`moved`)."""
+    a, b = move
+    return 1 / a, -b / a
+
+
+def similarity(src: np.ndarray, dst: np.ndarray) -> tuple[complex, complex]:
+    """Return the similarity (see :func:`moved`) that best takes points ``src`` ``(n, 2)``
+    to ``dst`` (least squares; one point: a shift)."""
+    z = src[:, 0] + 1j * src[:, 1]
+    w = dst[:, 0] + 1j * dst[:, 1]
+    zc, wc = z - z.mean(), w - w.mean()
+    norm = float(np.sum(np.abs(zc) ** 2))
+    a = complex(np.sum(wc * np.conj(zc)) / norm) if norm > 1e-9 else 1 + 0j
+    return a, complex(w.mean() - a * z.mean())

@@ -6,7 +6,8 @@ recognizer's outline of the pile hardly moves (it wobbles as much from frame to 
 picture of the card does change — its edges, its print (a card laid the other way round) —
 while the cards around it do not. :class:`RelayWatch` keeps a reference picture of each
 watched card and of its neighbours; the camera's shake is measured on the neighbours (OpenCV's
-ECC alignment, sub-pixel), and the card counts as re-laid when, with the shake taken out, its
+ECC alignment, sub-pixel; where they moved unalike, as under a slow zoom, the similarity their
+moves fit), and the card counts as re-laid when, with the shake taken out, its
 picture differs from the reference ``RATIO`` times as much as its neighbours' pictures differ
 from theirs (noise, light, JPEG) — and as it usually does: a fine print differs more after a
 shake — in ``SIGHTINGS`` frames in a row that look alike. A hand passing over it changes it
@@ -20,6 +21,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.geometry import moved, similarity
+
 RATIO = 1.4  # a changed card differs this many times as much as its unchanged neighbours
 FLOOR = 1.0  # grey levels: a difference below this is noise, however clean the neighbours
 SIGHTINGS = 3  # frames in a row, changed alike, that make the card re-laid
@@ -27,6 +30,9 @@ SETTLE = 2  # frames alike that make a new reference trusted (no hand in it)
 REFRESH = 16  # frames after which an unchanged reference is taken again (light, shadows)
 MARGIN = 6  # pixels round a card's outline in its picture: its edges and a shake
 NEIGHBOURS = 4
+ALIKE_PX = 0.5  # neighbours' shifts this close to their median: the camera only shifted
+FIT_EVIDENCE = 4.0  # a similarity must leave this many times less squared error than a shift
+MOST_ZOOM = 0.05  # a fitted zoom or turn past this (5%, 3°) is not the camera's between frames
 _ECC = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3)
 
 
@@ -69,14 +75,50 @@ def _patch(gray: np.ndarray, quad: np.ndarray) -> _Patch | None:
     return _Patch((int(x0), int(y0), int(x1), int(y1)), pixels, card, inner)
 
 
-def _crop(gray: np.ndarray, patch: _Patch, shift: np.ndarray | None = None) -> np.ndarray:
-    """Return the frame's picture of the patch's place, moved back by ``shift`` (the shake)."""
+def _crop(gray: np.ndarray, patch: _Patch, shake: np.ndarray | None = None) -> np.ndarray:
+    """Return the frame's picture of the patch's place, the camera's ``shake`` (a 2×3 affine
+    from where things lay in the reference to where they lie now) taken out."""
     x0, y0, x1, y1 = patch.box
-    dx, dy = (0.0, 0.0) if shift is None else shift
-    m = np.float32([[1, 0, x0 + dx], [0, 1, y0 + dy]])
+    m = np.float32([[1, 0, x0], [0, 1, y0]])
+    if shake is not None:  # the patch's pixel q lay at q + (x0, y0) and lies at shake of that
+        m = np.hstack([shake[:, :2], shake @ np.float32([x0, y0, 1])[:, None]]).astype(np.float32)
     return cv2.warpAffine(
         gray, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     ).astype(np.float32)
+
+
+def _centre(patch: _Patch) -> np.ndarray:
+    x0, y0, x1, y1 = patch.box
+    return np.float32([(x0 + x1) / 2, (y0 + y1) / 2])
+
+
+def _shake(shifts: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Return the camera's move as a 2×3 affine from the neighbours' ``shifts`` at their
+    ``centres``: their median shift, or, where they moved unalike (a zoom, a turn: far cards
+    move more), the similarity they fit, when each neighbour's shift is foretold within
+    ``ALIKE_PX`` by the similarity the others fit, and it fits them clearly better than the
+    median.
+
+    A card amid its neighbours under a slow zoom moves pixels off their median shift, and its
+    picture, taken back by the median, differed from its reference as a card laid on it does.
+    A neighbour a hand moved is foretold wrong by the others: the median then, as ever.
+    """
+    median = np.median(shifts, axis=0)
+    plain = np.hstack([np.eye(2), median[:, None]]).astype(np.float32)
+    off = np.linalg.norm(shifts - median, axis=1)
+    if len(shifts) < 4 or off.max() <= ALIKE_PX:  # from three, a fit with one left out
+        return plain
+    now = centres + shifts
+    for i in range(len(shifts)):
+        others = np.arange(len(shifts)) != i
+        fit = similarity(centres[others], now[others])
+        if np.linalg.norm(moved(centres[i], fit) - now[i]) > ALIKE_PX:
+            return plain
+    (a, b) = fit = similarity(centres, now)
+    miss = np.linalg.norm(moved(centres, fit) - now, axis=1)
+    if abs(a - 1) > MOST_ZOOM or (off**2).sum() < FIT_EVIDENCE * (miss**2).sum():
+        return plain
+    return np.float32([[a.real, -a.imag, b.real], [a.imag, a.real, b.imag]])
 
 
 def _shift(gray: np.ndarray, patch: _Patch) -> np.ndarray | None:
@@ -136,7 +178,7 @@ class RelayWatch:
                 kept.append(n)
         if len(shifts) < 2:
             return False  # too few neighbours in sight to take out the shake: no decision
-        shake = np.median(shifts, axis=0)
+        shake = _shake(np.array(shifts), np.array([_centre(n) for n in kept]))
         noise = max(float(np.median([_differs(n, _crop(gray, n, shake)) for n in kept])), FLOOR)
         limit = RATIO * max(1.0, watch.usual) * noise
         now = _crop(gray, watch.card, shake)
@@ -154,7 +196,9 @@ class RelayWatch:
             return False
         if not changed:
             watch.candidate, watch.changed = None, 0
-            if watch.age >= REFRESH:
+            # While the view zooms or turns, the reference is taken anew each frame: the fit
+            # of the camera's move then only has to hold over one frame's move.
+            if watch.age >= REFRESH or not np.allclose(shake[:, :2], np.eye(2)):
                 self._take(gray, key, quad, neighbours, trusted=True, usual=watch.usual)
             return False
         if (

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections
-from vision.geometry import scaled
+from vision.geometry import inverse, moved, scaled, similarity
 from vision.relay import RelayWatch
 
 # The weakest reading a frame passes on: a card needs several sightings with the same code to
@@ -336,7 +336,7 @@ class _Track:
 
     def card(self, back: tuple[complex, complex] | None = None) -> TrackedCard:
         """Return the card, its corners moved by ``back`` (the camera's moves taken out)."""
-        corners = self.corners.copy() if back is None else _moved(self.corners, back)
+        corners = self.corners.copy() if back is None else moved(self.corners, back)
         return TrackedCard(
             self.id, self.code, corners, self.first_seen, self.last_seen, self.relaid
         )
@@ -400,7 +400,7 @@ class Tracker:
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._order = 0
-        # The camera's moves since the first frame (see _moved): the table as first seen
+        # The camera's moves since the first frame (see moved): the table as first seen
         # shows there now.
         self._view: tuple[complex, complex] = (1, 0)
         self._held = 0  # frames in a row the lying cards lay shifted by more than ``still``
@@ -413,7 +413,7 @@ class Tracker:
         onto one of its code counts as laid then), where they lie in the view as first seen
         (a camera bumped since is taken out)."""
         cards = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.order)
-        back = None if self._view == (1, 0) else _inverse(self._view)
+        back = None if self._view == (1, 0) else inverse(self._view)
         return TableState(self.time, tuple(t.card(back) for t in cards))
 
     @property
@@ -425,12 +425,12 @@ class Tracker:
     def to_view(self, points: np.ndarray) -> np.ndarray:
         """Return ``points`` ``(n, 2)`` of the table as first seen where they show now (the
         camera's moves since, a bump, put in)."""
-        return _moved(np.asarray(points, np.float32), self._view)
+        return moved(np.asarray(points, np.float32), self._view)
 
     def to_table(self, points: np.ndarray) -> np.ndarray:
         """Return ``points`` ``(n, 2)`` of the view now where they lay in the table as first
         seen (the camera's moves since taken out): the stable state's pixels."""
-        return _moved(np.asarray(points, np.float32), _inverse(self._view))
+        return moved(np.asarray(points, np.float32), inverse(self._view))
 
     def out_of_view(self, width: int, height: int) -> list[TrackedCard]:
         """Return the lying cards (as :attr:`state` gives them) that a camera moved since no
@@ -472,13 +472,13 @@ class Tracker:
         for det_index, track in matched.items():
             seen_tracks.add(track.id)
             corners = detections.corners[det_index]
-            moved = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
+            step = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
             size = card_size(corners)
             if not track.confirmed:
-                if moved <= self.still * size:
+                if step <= self.still * size:
                     track.settled += 1
                     turn = _turn(_axis_angle(corners), _axis_angle(track.corners))
-                    track.wobble = 0.7 * track.wobble + 0.3 * np.array([moved / size, turn])
+                    track.wobble = 0.7 * track.wobble + 0.3 * np.array([step / size, turn])
                 else:
                     track.settled = 1
             conf = float(detections.confidence[det_index])
@@ -596,7 +596,7 @@ class Tracker:
     def _camera_move(
         self, detections: Detections, matched: dict[int, _Track]
     ) -> tuple[complex, complex] | None:
-        """Return the camera's move (see :func:`_moved`) when the lying cards all moved alike
+        """Return the camera's move (see :func:`moved`) when the lying cards all moved alike
         from where they lie (:func:`_place`), more than its shake moves them, else None.
 
         The lying cards found again, most of them, tell the move at once (a push of the
@@ -616,7 +616,7 @@ class Tracker:
         after = detections.centers[[i for _, i in found]].reshape(-1, 2)
         shake = np.median(after - before, axis=0) if found else np.zeros(2)
         shifted = float(np.linalg.norm(shake)) / np.median([card_size(p) for p in places] or [1])
-        at_once = _similarity(before, after) if len(found) >= 2 else None
+        at_once = similarity(before, after) if len(found) >= 2 else None
         held = False
         if at_once is not None and len(found) >= len(lying) / 2:
             # A shift held for a window of frames is the camera moved, however little (it
@@ -634,8 +634,8 @@ class Tracker:
         def judged(move: tuple[complex, complex] | None) -> tuple[Any, list]:
             move = self._fitted(move, lying, detections)
             pairs = self._found_after(move, lying, detections) if move is not None else []
-            moved = sum(t.id not in kept for t, _ in pairs)
-            if len(pairs) >= need and moved >= 2 and self._moves_cards(move, lying, held):
+            newly = sum(t.id not in kept for t, _ in pairs)
+            if len(pairs) >= need and newly >= 2 and self._moves_cards(move, lying, held):
                 return move, pairs
             return None, pairs
 
@@ -665,7 +665,7 @@ class Tracker:
             pairs = self._found_after(move, lying, detections, tol)
             if len(pairs) < 2:
                 return None
-            move = _similarity(
+            move = similarity(
                 np.array([_place(t).mean(axis=0) for t, _ in pairs]),
                 detections.centers[[j for _, j in pairs]],
             )
@@ -690,7 +690,7 @@ class Tracker:
             same = np.flatnonzero(codes == t.code)
             if not len(same):
                 continue
-            to = _moved(_place(t).mean(axis=0, keepdims=True), move)[0]
+            to = moved(_place(t).mean(axis=0, keepdims=True), move)[0]
             d = np.linalg.norm(centres[same] - to, axis=1)
             k = int(np.argmin(d))
             limit = self._still_limit(t)[0] if tol is None else tol
@@ -712,7 +712,7 @@ class Tracker:
         places = [_place(t) for t in lying]
         centres = np.array([p.mean(axis=0) for p in places])
         sizes = np.array([card_size(p) for p in places])
-        shifts = (_moved(centres, move) - centres) / sizes[:, None]
+        shifts = (moved(centres, move) - centres) / sizes[:, None]
         shake = np.median(shifts, axis=0)
         if float(np.linalg.norm(shake)) > (self.still if held else VIEW_SHIFT):
             return True
@@ -728,14 +728,14 @@ class Tracker:
         a, b = move
         turn, zoom = float(np.degrees(np.angle(a))), abs(a)
         for t in self._tracks:
-            t.corners = _moved(t.corners, move)
+            t.corners = moved(t.corners, move)
             t.sizes = deque((s * zoom for s in t.sizes), maxlen=SIZE_MEMORY)
             if t.anchor is not None:
-                t.anchor = _moved(t.anchor[None], move)[0]
-                t.anchor_corners = _moved(t.anchor_corners, move)
+                t.anchor = moved(t.anchor[None], move)[0]
+                t.anchor_corners = moved(t.anchor_corners, move)
                 t.anchor_angle += turn
                 t.anchor_size *= zoom
-            t.pending = [(_moved(p[None], move)[0], g + turn, s * zoom) for p, g, s in t.pending]
+            t.pending = [(moved(p[None], move)[0], g + turn, s * zoom) for p, g, s in t.pending]
         va, vb = self._view
         self._view = (a * va, a * vb + b)
         self._held = 0
@@ -744,7 +744,7 @@ class Tracker:
     def _shake(self, matched: dict[int, _Track], detections: Detections) -> tuple[complex, complex]:
         """Return how the camera moved the table since its lying cards were anchored (its
         shake, or a slow sag, turn or zoom not yet carried), as a similarity (see
-        :func:`_moved`): the lying cards' median shift, so that one card moved by a hand
+        :func:`moved`): the lying cards' median shift, so that one card moved by a hand
         does not move the others; a turn and zoom as well only where their places show one
         clearly (:meth:`_turned`)."""
         found = [
@@ -775,14 +775,14 @@ class Tracker:
         shift, which leaves them off by more than half a re-lay's move (root mean square)."""
         if len(src) < TURN_CARDS:
             return None
-        fit = _similarity(src, dst)
-        off = np.linalg.norm(dst - _moved(src, fit), axis=1) / sizes
+        fit = similarity(src, dst)
+        off = np.linalg.norm(dst - moved(src, fit), axis=1) / sizes
         keep = off <= max(2 * float(np.median(off)), self.relay_shift / 2)
         if keep.sum() < TURN_CARDS:
             return None
         src, dst, sizes = src[keep], dst[keep], sizes[keep]
-        fit = _similarity(src, dst)
-        fitted = float(np.sum((np.linalg.norm(dst - _moved(src, fit), axis=1) / sizes) ** 2))
+        fit = similarity(src, dst)
+        fitted = float(np.sum((np.linalg.norm(dst - moved(src, fit), axis=1) / sizes) ** 2))
         moves = dst - src
         plain = float(np.sum((np.linalg.norm(moves - moves.mean(axis=0), axis=1) / sizes) ** 2))
         if plain <= len(src) * (self.relay_shift / 2) ** 2 or plain < TURN_EVIDENCE * fitted:
@@ -803,7 +803,7 @@ class Tracker:
         onto it, which would be its size: they say only where its outline now lies (more of
         the card shows once the hand laying it is drawn back; an outline drawn round the
         pile below it for a while)."""
-        outline = _moved(corners, _inverse(shake))
+        outline = moved(corners, inverse(shake))
         here, angle, size = outline.mean(axis=0), _axis_angle(outline), card_size(outline)
         if track.anchor is None:
             _anchor(track, outline, angle, size)
@@ -876,7 +876,7 @@ class Tracker:
             if self._pictures.check(gray, track.id, track.corners, [t.corners for t in around]):
                 self._laid_onto(track, track.corners, events)
                 # Its outline now is the new card's: the outline check starts from there.
-                o = _moved(track.corners, _inverse(shake))
+                o = moved(track.corners, inverse(shake))
                 _anchor(track, o, _axis_angle(o), card_size(o))
                 track.pending = []
         self._pictures.keep_only({t.id for t in self._tracks})
@@ -1011,31 +1011,6 @@ def _place(track: _Track) -> np.ndarray:
     """Return where a card lies: its outline with the camera's shake taken out (its anchor),
     or, not yet anchored, as last seen."""
     return track.anchor_corners if track.anchor_corners is not None else track.corners
-
-
-def _moved(points: np.ndarray, move: tuple[complex, complex]) -> np.ndarray:
-    """Return ``points`` ``(..., 2)`` moved by a similarity ``move`` ``(a, b)``: a point z,
-    taken as the complex number x + iy, goes to a·z + b (|a| the zoom, its angle the turn)."""
-    a, b = move
-    z = a * (points[..., 0] + 1j * points[..., 1]) + b
-    return np.stack([z.real, z.imag], axis=-1).astype(np.float32)
-
-
-def _inverse(move: tuple[complex, complex]) -> tuple[complex, complex]:
-    """Return the similarity that undoes ``move`` (see :func:`_moved`)."""
-    a, b = move
-    return 1 / a, -b / a
-
-
-def _similarity(src: np.ndarray, dst: np.ndarray) -> tuple[complex, complex]:
-    """Return the similarity (see :func:`_moved`) that best takes points ``src`` ``(n, 2)``
-    to ``dst`` (least squares; one point: a shift)."""
-    z = src[:, 0] + 1j * src[:, 1]
-    w = dst[:, 0] + 1j * dst[:, 1]
-    zc, wc = z - z.mean(), w - w.mean()
-    norm = float(np.sum(np.abs(zc) ** 2))
-    a = complex(np.sum(wc * np.conj(zc)) / norm) if norm > 1e-9 else 1 + 0j
-    return a, complex(w.mean() - a * z.mean())
 
 
 def _card_move(before: np.ndarray, after: np.ndarray) -> tuple[complex, complex]:
