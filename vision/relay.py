@@ -29,7 +29,7 @@ SIGHTINGS = 3  # frames in a row, changed alike, that make the card re-laid
 SETTLE = 2  # frames alike that make a new reference trusted (no hand in it)
 REFRESH = 16  # frames after which an unchanged reference is taken again (light, shadows)
 MARGIN = 6  # pixels round a card's outline in its picture: its edges and a shake
-NEIGHBOURS = 4
+NEIGHBOURS = 6  # a hand over one or two still leaves four to fit a zoom from
 ALIKE_PX = 0.5  # neighbours' shifts this close to their median: the camera only shifted
 FIT_EVIDENCE = 4.0  # a similarity must leave this many times less squared error than a shift
 MOST_ZOOM = 0.05  # a fitted zoom or turn past this (5%, 3°) is not the camera's between frames
@@ -75,13 +75,12 @@ def _patch(gray: np.ndarray, quad: np.ndarray) -> _Patch | None:
     return _Patch((int(x0), int(y0), int(x1), int(y1)), pixels, card, inner)
 
 
-def _crop(gray: np.ndarray, patch: _Patch, shake: np.ndarray | None = None) -> np.ndarray:
+def _crop(gray: np.ndarray, patch: _Patch, shake: np.ndarray) -> np.ndarray:
     """Return the frame's picture of the patch's place, the camera's ``shake`` (a 2×3 affine
     from where things lay in the reference to where they lie now) taken out."""
     x0, y0, x1, y1 = patch.box
-    m = np.float32([[1, 0, x0], [0, 1, y0]])
-    if shake is not None:  # the patch's pixel q lay at q + (x0, y0) and lies at shake of that
-        m = np.hstack([shake[:, :2], shake @ np.float32([x0, y0, 1])[:, None]]).astype(np.float32)
+    # The patch's pixel q lay at q + (x0, y0) in the reference, and lies at shake of that.
+    m = np.hstack([shake[:, :2], shake @ np.float32([x0, y0, 1])[:, None]]).astype(np.float32)
     return cv2.warpAffine(
         gray, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     ).astype(np.float32)
