@@ -28,6 +28,7 @@ DEMO_NAME = "Demo"
 DEMO_NAMES = ["Anna", "Bo", "Cecilie"]
 DEMO_SEED = 7
 DEMO_MOVES = 60  # a video of about a minute and a half
+WATCH_POLL_S = 0.5  # how often the demo video, unwatched, looks for a page opening its table
 
 
 def find_demo(app: Flask) -> str | None:
@@ -95,7 +96,9 @@ def ensure_demo(app: Flask, video: bool = True) -> str:
 
 
 class VideoLoop:
-    """Keeps the demo video playing: when it ends, a new game from the video's start."""
+    """Keeps the demo video playing: when it ends, a new game from the video's start. Each
+    pass waits for a page to watch the demo table: reading a video nobody sees cost a tenth
+    of a core, and whoever opens the table then sees the game from its first picture."""
 
     def __init__(self, app: Flask, table_id: str, initial: dict[str, Any], pause_s: float = 8.0):
         self.app = app
@@ -114,6 +117,9 @@ class VideoLoop:
         cameras = self.app.extensions["kortbord.cameras"]
         hub = self.app.extensions["kortbord.hub"]
         while not self.stop.is_set():
+            while not hub.broadcaster.watchers(self.table_id):
+                if self.stop.wait(WATCH_POLL_S):
+                    return
             if hub.get(self.table_id).moves:
                 # The video always starts from its first picture: so does the game.
                 hub.restart(self.table_id, self.initial)

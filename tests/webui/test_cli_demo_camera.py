@@ -14,7 +14,7 @@ import pytest
 from kortbord.cli import main
 from tests.webui.server import ROOT, free_port
 from webui import create_app
-from webui.demo import AutoPlayer, ensure_demo
+from webui.demo import AutoPlayer, VideoLoop, ensure_demo
 
 
 @pytest.mark.parametrize(
@@ -124,6 +124,32 @@ def test_the_demo_plays_itself_without_a_video(tmp_path):
     assert hub.get(table_id).number == 2  # the first game ended, the next began
     games = hub.store.games(table_id)
     assert games[0]["result"]["winners"]
+
+
+def test_the_demo_video_waits_for_a_page_to_watch_it(tmp_path):
+    """Reading the demo's video costs a tenth of a core: nobody watching, it is not read."""
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    hub = app.extensions["kortbord.hub"]
+    table_id = ensure_demo(app, video=False)
+    app.extensions["kortbord.demo"].stop.set()
+    started = threading.Event()
+
+    class Cameras:
+        def ensure(self, table_id):
+            started.set()
+            return None  # no camera: the loop ends
+
+    app.extensions["kortbord.cameras"] = Cameras()
+    loop = VideoLoop(app, table_id, initial={}).start()
+    assert not started.wait(1.5)  # no page: the video is not started
+    page = hub.broadcaster.subscribe(table_id)  # a page opens the table
+    try:
+        assert started.wait(5)
+    finally:
+        hub.broadcaster.unsubscribe(page)
+        loop.stop.set()
+    loop.thread.join(5)
+    assert not loop.thread.is_alive()
 
 
 def test_a_picture_sent_from_a_phone_without_live_video_counts_as_a_steady_view(tmp_path):
