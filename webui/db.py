@@ -70,6 +70,12 @@ CREATE TABLE IF NOT EXISTS redo (
     source TEXT NOT NULL,
     PRIMARY KEY (game_id, idx)
 );
+-- What a game's pages say until its next change, kept over a restart: the cards to put back
+-- after an undo, what a photo's reader inferred, a phone's dealt card that went to another
+CREATE TABLE IF NOT EXISTS notices (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    notice TEXT NOT NULL
+);
 -- A Stigespill deal with real cards: the cards a player's phone noted, not yet entered
 CREATE TABLE IF NOT EXISTS noted (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -364,9 +370,23 @@ class EventStore:
                     "SELECT seat, cards FROM noted WHERE game_id=?", (game["id"],)
                 )
             }
+            row = conn.execute(
+                "SELECT notice FROM notices WHERE game_id=?", (game["id"],)
+            ).fetchone()
+            game["notices"] = json.loads(row["notice"]) if row else {}
             return game
         finally:
             conn.close()
+
+    def set_notices(self, game_id: int, notices: dict[str, Any]) -> None:
+        """Keep what a game's pages say until its next change (``{}``: nothing)."""
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM notices WHERE game_id=?", (game_id,))
+            if notices:
+                conn.execute(
+                    "INSERT INTO notices (game_id, notice) VALUES (?,?)",
+                    (game_id, json.dumps(notices)),
+                )
 
     def games(self, table_id: str) -> list[dict[str, Any]]:
         """Return every game of a table (without moves), oldest first."""

@@ -143,6 +143,7 @@ class Runtime:
     # yet to reach (kept in the store), and the cards it could not note, with the reason
     noted: dict[int, list[str]] = field(default_factory=dict)
     deal_refused: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    kept: dict[str, Any] = field(default_factory=dict)  # the notices as the store keeps them
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -324,6 +325,12 @@ class TableHub:
             redo=game["redo"],
             finished=game["finished"] is not None,
             noted=_still_in_die(rules, states[-1], game["noted"]),
+            notice=game["notices"].get("notice"),
+            deal_refused={
+                int(seat): [(reason, code) for reason, code in refused]
+                for seat, refused in game["notices"].get("deal_refused", {}).items()
+            },
+            kept=game["notices"],
         )
 
     @contextmanager
@@ -753,10 +760,30 @@ class TableHub:
             self._publish(rt)
 
     def _publish(self, rt: Runtime) -> None:
+        self._keep_notices(rt)
         rt.version += 1
         self.broadcaster.publish(rt.table["id"], rt.version)
         for listener in list(self.listeners):
             listener(rt.table["id"])
+
+    def _keep_notices(self, rt: Runtime) -> None:
+        """Keep over a restart what the pages say until the next change: the cards to put
+        back after an undo, what to check, a phone's dealt card that went to another player
+        (a refused move's reason shows for seconds only, and is not kept)."""
+        notices: dict[str, Any] = {}
+        if rt.notice and not rt.notice.get("error"):
+            notices["notice"] = rt.notice
+        if rt.deal_refused:
+            notices["deal_refused"] = {
+                str(seat): [list(r) for r in refused] for seat, refused in rt.deal_refused.items()
+            }
+        if notices == rt.kept:
+            return
+        try:
+            self.store.set_notices(rt.game_id, notices)
+        except sqlite3.OperationalError as e:  # read-only, full: shown, but not kept
+            log.warning("table %s: cannot keep its notices: %s", rt.table["id"], e)
+        rt.kept = notices
 
     # ---- matches ----------------------------------------------------------------------------
     def match(self, table_id: str) -> dict[str, Any] | None:

@@ -648,6 +648,35 @@ def test_noted_cards_outlast_a_restart(app, client, make_table, tmp_path):
     assert _hand(c2, t, 1) == ["2D", "6S", "AH"]
 
 
+def test_what_the_pages_say_until_the_next_change_outlasts_a_restart(
+    app, client, make_table, tmp_path
+):
+    """The cards to put back after an undo, and a phone's dealt card that went to another
+    player, are said until the next change: a restart in between does not hush them."""
+    t = _real_deal(make_table, players=2)
+    _note(client, t, 1, ["2D", "6S", "AH"])
+    _note(client, t, 0, ["4C", "2D"])  # Anna noted Bo's 2♦: refused, and she hears why
+    u = make_table("stigespill", deal="table")
+    url = f"/api/tables/{u['id']}"
+    client.post(
+        f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}]}
+    )
+    check = client.post(f"{url}/undo", json={}).get_json()["notice"]["check"]
+    again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    c2 = again.test_client()
+    assert c2.get(url).get_json()["notice"]["check"] == check
+    refused = c2.get(f"/api/p/{token(t, 0)}").get_json()["deal"]["refused"]
+    assert [x["card"] for x in refused] == ["2D"]
+    assert refused[0]["reason"].startswith("2♦ went to another player")
+    # the next change ends them, and a restart after it brings none back
+    c2.post(f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "3S"}]})
+    c2.post(f"/api/tables/{t['id']}/undo", json={})
+    third = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    c3 = third.test_client()
+    assert c3.get(url).get_json()["notice"] is None
+    assert c3.get(f"/api/p/{token(t, 0)}").get_json()["deal"]["refused"] == []
+
+
 def test_a_card_noted_by_two_phones_goes_to_the_first_dealt_and_the_other_hears_why(
     client, make_table
 ):
