@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS redo (
     PRIMARY KEY (game_id, idx)
 );
 -- What a game's pages say until its next change, kept over a restart: the cards to put back
--- after an undo, what a photo's reader inferred, a phone's dealt card that went to another
+-- after an undo, what a photo's reader inferred, a phone's dealt card another player got
 CREATE TABLE IF NOT EXISTS notices (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     notice TEXT NOT NULL
