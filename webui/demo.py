@@ -117,12 +117,13 @@ class VideoLoop:
         cameras = self.app.extensions["kortbord.cameras"]
         hub = self.app.extensions["kortbord.hub"]
         while not self.stop.is_set():
+            if hub.get(self.table_id).moves:
+                # The video always starts from its first picture: so does the game (and,
+                # unwatched, the demo waits as a game in progress, not one won long ago).
+                hub.restart(self.table_id, self.initial)
             while not hub.broadcaster.watchers(self.table_id):
                 if self.stop.wait(WATCH_POLL_S):
                     return
-            if hub.get(self.table_id).moves:
-                # The video always starts from its first picture: so does the game.
-                hub.restart(self.table_id, self.initial)
             cam = cameras.ensure(self.table_id)
             if cam is None:
                 return
