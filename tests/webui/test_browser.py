@@ -366,7 +366,8 @@ def test_stigespill_against_the_demo_video(browser, server):
     errors = watch_errors(phone)
     phone.goto(f"{server.base}/t/{demo['id']}")
     phone.wait_for_selector(".road .token")
-    # (the demo's video starts over a few seconds after its end: its first moves take a while)
+    # (the demo's video starts when a page opens the table, or a few seconds after a pass
+    # ends: its first moves take a while)
     deadline = time.monotonic() + 30
     while moves_made(phone) < 4 and time.monotonic() < deadline:
         phone.wait_for_timeout(100)
