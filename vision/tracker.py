@@ -827,9 +827,10 @@ class Tracker:
                 # neighbouring corners where they were has one edge drawn elsewhere (round
                 # part of the pile below, or short of a hand): no card moves so.
                 edge = _one_edge_moved(track.anchor_corners, outline, limit[0] * size)
+                under = self._partly_under(track, shake)
                 track.pending = []
                 _anchor(track, outline, angle, size)
-                if resized or edge:
+                if resized or edge or under:
                     return
                 self._laid_onto(track, corners, events)
             return
@@ -916,6 +917,21 @@ class Tracker:
                 if sum(point_in_quad(p, other.corners) for p in corners) >= 3:
                     return other
         return None
+
+    def _partly_under(self, track: _Track, shake: tuple[complex, complex]) -> bool:
+        """Return whether a card laid after ``track``, seen lately, lies fanned over where it
+        lies (its anchor, camera shake taken out): over two or three of its corners (see
+        ``COVER_SHARE``), not all four. A card laid onto it would lie over that card too,
+        whose cover shows it; its outline, the strip left showing, jumps about. (A card read
+        over all of it, centred, may be the one laid onto it misread.)"""
+        corners = moved(_shrunk(track.anchor_corners, COVER_SHARE), shake)
+        return any(
+            other.confirmed
+            and other.order > track.order
+            and other.hidden == 0
+            and sum(point_in_quad(p, other.corners) for p in corners) in (2, 3)
+            for other in self._tracks
+        )
 
     def _holds_a_card(self, track: _Track) -> bool:
         """Return whether ``track``'s outline holds a present card of much smaller size: it is

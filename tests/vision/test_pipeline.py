@@ -681,6 +681,24 @@ def test_sten_board_ignores_a_card_read_on_the_wrong_side_of_its_seven():
     assert reader.observe(misread)["D"] == [False, None, None]
 
 
+def test_sten_board_ignores_a_card_read_under_the_top_of_its_pile():
+    card = _sten_card
+    # The clubs' lower pile fanned away from its 7 (lengths 84): 6♣ 5♣ covered, 4♣ on top.
+    board = [card(1, "7C", 100, 100), card(2, "4C", 102, 230)]
+    reader = StenReader()
+    assert reader.observe(TableState(1.0, tuple(board)))["C"] == [True, None, 4]
+    # The 6♣'s index peeking from under the 4♣, read as A♣, lies nearer the 7 than the 4♣.
+    phantom = TableState(2.0, (*board, card(3, "AC", 101, 192)))
+    assert reader.observe(phantom)["C"] == [True, None, 4]
+    # The same on the upper pile: a 9♠ peeking from under a J♠ read as K♠.
+    upper = [card(4, "7S", 200, 100), card(5, "JS", 201, -30), card(6, "KS", 200, 5)]
+    assert reader.observe(TableState(3.0, (*board, *upper)))["S"] == [True, 11, None]
+    # A 3♣ laid onto the 4♣, fanned on or squared (a little nearer, as a hand lays it), counts.
+    for y in (245, 226):
+        laid = TableState(4.0, (*board, card(3, "3C", 102, y)))
+        assert reader.observe(laid)["C"] == [True, None, 3]
+
+
 def _one_seat_zones(step: float = 70.0) -> list[Zone]:
     """Return the zones of a one-seat Skip-Bo table: building piles along y 100, the seat's
     stock at (60, 300) and its discard piles from x 130 ``step`` apart, fanning downward."""

@@ -593,6 +593,37 @@ def test_an_outline_round_a_pile_neither_drags_its_lower_card_nor_doubles_it():
     assert [(e.kind, e.code) for e in events] == [("laid", "SB8")]
 
 
+def test_the_lower_card_of_a_fanned_pile_is_not_laid_onto_however_its_strip_jumps():
+    # Skip-Bo 2p-13, the camera shifting slowly: a wild fanned a third of a card over a 2;
+    # the 2's outline, round the strip the wild leaves showing, jumps a few pixels and lies
+    # there three frames alike. A 2 laid onto the 2 would lie over the wild too.
+    two, wild = quad(150, 150), quad(150, 180)
+    stock = ("SB9", B)
+    img = scene([two, wild, B])
+    tr = Tracker()
+    run(tr, [(dets(("SB2", two), stock), img)] * 4)
+    run(tr, [(dets(("SB2", two), ("SBW", wild), stock), img)] * 4, t0=1.0)
+    jumped = turned(quad(154, 147), 2.0)
+    frames = [(dets(("SB2", jumped), ("SBW", wild), stock), img)] * 4
+    assert run(tr, frames, t0=2.0) == []
+    assert tr.state.cards[0].relaid == 0
+    # The wild played away, the 2 is the pile's top again: a 2 laid onto it, a step on down
+    # the fan, is seen — also while the 2 below, read as a 5 (centred on it), is a card.
+    img = scene([two, B])
+    events = run(tr, [(dets(("SB2", jumped), stock), img)] * 4, t0=3.0)
+    frames = [(read(("SB2", jumped, 0.6), ("SB5", two, 0.9), ("SB9", B, 0.9)), img)] * 4
+    events += run(tr, frames, t0=4.0)
+    on_top = turned(quad(150, 162), 4.0)
+    img = scene([two, on_top, B])
+    frames = [(read(("SB2", on_top, 0.9), ("SB5", two, 0.9), ("SB9", B, 0.9)), img)] * 4
+    events += run(tr, frames, t0=5.0)
+    assert [(e.kind, e.code, e.reason) for e in events] == [
+        ("removed", "SBW", "its place is visible without it"),
+        ("laid", "SB5", ""),
+        ("laid", "SB2", "onto a SB2"),
+    ]
+
+
 def test_a_lying_card_outlined_only_in_part_is_not_a_second_card():
     # A hand over the 4 leaves a corner showing; the detector outlines that part steadily.
     part = quad(405, 160, 40, 60)

@@ -75,10 +75,15 @@ def _in_own_column(center: np.ndarray, suit: str, sevens: dict[str, np.ndarray])
     return off > 0.5
 
 
-def _sides(cards: list, sevens: dict[str, np.ndarray]) -> dict[int, int]:
-    """Return, by card id, on which side of its suit's 7 each card lies along the column
-    (+1, -1, or 0 when it lies too near the 7 to tell). The 7s' axes are turned alike, so a
-    side means the same in every column; a 7 lying upside down would otherwise flip it."""
+# Of a card's length: a card lying this much nearer its 7 than a card of its pile it would
+# lie on is not the pile's top (see _out_of_order); a fan's cards lie a tenth apart or more.
+OUT_OF_ORDER = 0.1
+
+
+def _along(cards: list, sevens: dict[str, np.ndarray]) -> dict[int, tuple[float, float]]:
+    """Return, by card id, how far along its suit's column each card lies from its 7, and
+    that 7's length. The 7s' axes are turned alike, so a sign means the same side in every
+    column; a 7 lying upside down would otherwise flip it."""
     ref = _long_axis(next(iter(sevens.values())))
     columns = {}  # suit -> (its 7's centre, column axis turned like ref, card length)
     for suit, seven in sevens.items():
@@ -90,9 +95,38 @@ def _sides(cards: list, sevens: dict[str, np.ndarray]) -> dict[int, int]:
         if c.suit.value not in columns or c.rank_value == 7:
             continue
         center, axis, length = columns[c.suit.value]
-        d = float((card.center - center) @ axis)
-        out[card.id] = 0 if abs(d) < 0.25 * length else (1 if d > 0 else -1)
+        out[card.id] = float((card.center - center) @ axis), length
     return out
+
+
+def _sides(along: dict[int, tuple[float, float]]) -> dict[int, int]:
+    """Return, by card id, on which side of its suit's 7 each card lies along the column
+    (+1, -1, or 0 when it lies too near the 7 to tell)."""
+    return {
+        i: 0 if abs(d) < 0.25 * length else (1 if d > 0 else -1) for i, (d, length) in along.items()
+    }
+
+
+def _out_of_order(cards: list, along: dict[int, tuple[float, float]]) -> set[int]:
+    """Return the ids of cards lying nearer their 7 than a card of their pile they would lie
+    on, by more than ``OUT_OF_ORDER`` of a length. A pile grows away from its 7, fanned or
+    squared, so such a card is not its top but a card under it misread (a 6♣'s index peeking
+    from under a fanned 5♣ 4♣ read as A♣)."""
+    placed = [
+        (c.suit, c.rank_value - 7, *along[card.id], card.id)
+        for card, c in cards
+        if card.id in along
+    ]
+    return {
+        i
+        for suit, steps, d, length, i in placed
+        if any(
+            s == suit  # of its pile, between it and the 7
+            and 0 < s_steps * steps < steps * steps
+            and abs(d) < abs(e) - OUT_OF_ORDER * length
+            for s, s_steps, e, _, _ in placed
+        )
+    }
 
 
 class StenReader:
@@ -102,7 +136,8 @@ class StenReader:
     is a misreading (a 5♣ half covered on the clubs' pile read as 5♠, also while the 7♠ is
     not down), and does not count; nor does one on the wrong side of its 7 (a 6♥ in the
     lower pile read as 8♥): the side of the upper piles is the one where most of the board's
-    cards above 7 lie and most below 7 do not.
+    cards above 7 lie and most below 7 do not. Nor does one lying nearer its 7 than a card it
+    would lie on (a peeking index under the pile's top misread).
     """
 
     def observe(self, table: TableState) -> dict[str, list]:
@@ -117,7 +152,8 @@ class StenReader:
                 for card, c in cards
                 if c.rank_value == 7 or _in_own_column(card.center, c.suit.value, sevens)
             ]
-            sides = _sides(cards, sevens)
+            along = _along(cards, sevens)
+            sides = _sides(along)
             ups = sum(sides.get(card.id, 0) * (1 if c.rank_value > 7 else -1) for card, c in cards)
             up = (ups > 0) - (ups < 0)
             if up:
@@ -126,6 +162,8 @@ class StenReader:
                     for card, c in cards
                     if sides.get(card.id, 0) in (0, up if c.rank_value > 7 else -up)
                 ]
+            dropped = _out_of_order(cards, along)
+            cards = [(card, c) for card, c in cards if card.id not in dropped]
         for _, c in cards:
             v = view[c.suit.value]
             r = c.rank_value
