@@ -112,20 +112,16 @@ def _out_of_order(cards: list, along: dict[int, tuple[float, float]]) -> set[int
     on, by more than ``OUT_OF_ORDER`` of a length. A pile grows away from its 7, fanned or
     squared, so such a card is not its top but a card under it misread (a 6♣'s index peeking
     from under a fanned 5♣ 4♣ read as A♣)."""
-    placed = [
-        (c.suit, c.rank_value - 7, *along[card.id], card.id)
-        for card, c in cards
-        if card.id in along
-    ]
+
+    def lies_on(c, o) -> bool:  # o is of c's pile, between c and the 7
+        steps, o_steps = c.rank_value - 7, o.rank_value - 7
+        return o.suit == c.suit and o_steps * steps > 0 and abs(o_steps) < abs(steps)
+
+    placed = [(card.id, c, *along[card.id]) for card, c in cards if card.id in along]
     return {
         i
-        for suit, steps, d, length, i in placed
-        if any(
-            s == suit  # of its pile, between it and the 7
-            and 0 < s_steps * steps < steps * steps
-            and abs(d) < abs(e) - OUT_OF_ORDER * length
-            for s, s_steps, e, _, _ in placed
-        )
+        for i, c, d, length in placed
+        if any(lies_on(c, o) and abs(d) < abs(e) - OUT_OF_ORDER * length for _, o, e, _ in placed)
     }
 
 
