@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, NotFound
 
 from referee import IllegalMove, RulesError
@@ -66,6 +66,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     for bp in (home_bp, table_bp, player_bp, matches_bp, camera_bp):
         app.register_blueprint(bp)
+
+    @app.get("/favicon.ico")
+    def favicon():
+        # browsers ask for it wherever no page names an icon: the JSON API, a picture
+        return redirect(url_for("static", filename="icon.svg"))
+
     _register_errors(app)
     return app
 

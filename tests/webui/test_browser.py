@@ -112,8 +112,13 @@ def shot(page, name: str) -> None:
 
 def watch_errors(page) -> list[str]:
     errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type == "error":  # its place names what a "Failed to load resource" was
+            errors.append(f"{message.text} ({message.location.get('url')})")
+
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", on_console)
     return errors
 
 
@@ -906,13 +911,11 @@ def note_on_phone(page, codes: list[str]) -> None:
     phone page itself might render a live update between the writing and a reload, and take
     them in before it reloads."""
     url = urlsplit(page.url)
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # the picture's
     page.goto(f"{url.scheme}://{url.netloc}/static/icon.svg")
     key = f"kortbord-notes-{url.path}-1"
     page.evaluate(
         "([key, codes]) => localStorage.setItem(key, JSON.stringify(codes))", [key, codes]
     )
-    page.unroute("**/favicon.ico")
     page.goto(urlunsplit(url))
     page.wait_for_selector("#hand .card")
 

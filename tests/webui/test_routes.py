@@ -35,6 +35,12 @@ def test_pages_render(client, path):
     assert "<script>" not in r.get_data(as_text=True).split("</header>")[1].split("<script")[0]
 
 
+def test_the_browsers_own_icon_request_finds_the_apps_icon(client):
+    r = client.get("/favicon.ico", follow_redirects=True)
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    assert b"<svg" in r.data
+
+
 def test_new_game_form_creates_a_table_and_opens_it(client):
     r = client.post(
         "/new",
