@@ -131,7 +131,6 @@ class Runtime:
     states: list[Any]
     moves: list[dict[str, Any]]  # {"move": json, "source": str}
     redo: list[dict[str, Any]]
-    finished: bool = False
     # Each change wakes the pages with a higher version; it starts from the clock (µs), so a
     # page open across a server restart never takes an older snapshot for a newer one.
     version: int = field(default_factory=lambda: time.time_ns() // 1000)
@@ -323,7 +322,6 @@ class TableHub:
             states=states,
             moves=game["moves"],
             redo=game["redo"],
-            finished=game["finished"] is not None,
             noted=_still_in_die(rules, states[-1], game["noted"]),
             notice=game["notices"].get("notice"),
             deal_refused={
@@ -441,7 +439,6 @@ class TableHub:
         rt.moves.extend({"move": m, "source": s} for m, s in entries)
         rt.states.extend(states)
         rt.redo.clear()
-        rt.finished = result is not None
         rt.notice = None
         rt.prompt = None
         self._publish(rt)
@@ -553,7 +550,6 @@ class TableHub:
             del rt.moves[k:]
             del rt.states[k + 1 :]
             rt.redo.extend(reversed(undone))
-            rt.finished = False
             rt.notice = None if rt.app_deals or not said else {"undone": said, "at": time.time()}
             rt.deal_refused.clear()  # a card refused may be back in the die pile
             self._publish(rt)
@@ -586,7 +582,6 @@ class TableHub:
             del rt.redo[len(rt.redo) - len(batch) :]
             rt.moves.extend(batch)
             rt.states.extend(states)
-            rt.finished = result is not None
             rt.notice = None
             rt.deal_refused.clear()
             # the deal may have come round to a seat whose phone noted its cards
