@@ -255,9 +255,8 @@ try:
     from ultralytics.utils.loss import v8PoseLoss
     from ultralytics.utils.ops import xyxy2xywh
 except ImportError:  # run-time installs have no torch/Ultralytics; only training needs them
-    HAVE_ULTRALYTICS = False
+    pass
 else:
-    HAVE_ULTRALYTICS = True
 
     class CyclicPoseLoss(v8PoseLoss):
         """Pose loss that scores each card against the best of the four cyclic corner orders."""
