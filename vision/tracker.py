@@ -911,10 +911,9 @@ class Tracker:
         pile covers the one below, a card of a fanned pile leaves the one below it showing.
         """
         c = track.corners.mean(axis=0)
-        corners = _shrunk(track.corners, COVER_SHARE)
         for other in seen:
             if other.order > track.order and point_in_quad(c, other.corners):
-                if sum(point_in_quad(p, other.corners) for p in corners) >= 3:
+                if _corners_under(track.corners, other) >= 3:
                     return other
         return None
 
@@ -924,12 +923,12 @@ class Tracker:
         ``COVER_SHARE``), not all four. A card laid onto it would lie over that card too,
         whose cover shows it; its outline, the strip left showing, jumps about. (A card read
         over all of it, centred, may be the one laid onto it misread.)"""
-        corners = moved(_shrunk(track.anchor_corners, COVER_SHARE), shake)
+        place = moved(track.anchor_corners, shake)
         return any(
             other.confirmed
             and other.order > track.order
             and other.hidden == 0
-            and sum(point_in_quad(p, other.corners) for p in corners) in (2, 3)
+            and _corners_under(place, other) in (2, 3)
             for other in self._tracks
         )
 
@@ -1071,6 +1070,12 @@ def _one_edge_moved(before: np.ndarray, after: np.ndarray, still: float) -> bool
 def _resized(size: float, before: float) -> float:
     """Return how much an outline's size changed: the log of the ratio (0: the same)."""
     return float(np.log(size / before))
+
+
+def _corners_under(quad: np.ndarray, other: _Track) -> int:
+    """Return how many corners of ``quad``, taken at ``COVER_SHARE`` of its size (a pile's
+    cards lie a few degrees and pixels off), lie inside the card ``other``."""
+    return sum(point_in_quad(p, other.corners) for p in _shrunk(quad, COVER_SHARE))
 
 
 def _shrunk(corners: np.ndarray, share: float = 0.9) -> np.ndarray:
