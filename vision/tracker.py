@@ -404,6 +404,7 @@ class Tracker:
         # shows there now.
         self._view: tuple[complex, complex] = (1, 0)
         self._held = 0  # frames in a row the lying cards lay shifted by more than ``still``
+        self._settling = 0  # frames left, after a knock was carried, before cards lie still
         self.time = 0.0
 
     # ---- public ---------------------------------------------------------------
@@ -463,6 +464,12 @@ class Tracker:
         if camera is not None:
             self._carry(camera)
             matched = self._match(detections)
+        # While the view swings (a knock's smeared frames) the cards seem to move with it:
+        # none is laid or taken away until it has come to rest, nor laid onto until a
+        # while after.
+        swinging = camera is None and self._swinging(matched, detections)
+        self._settling = max(self._settling - 1, 0)
+        quiet = swinging or self._settling > 0
         confirmed_quads = [t.corners for t in self._tracks if t.confirmed]
         self.table_model.new_frame(image, confirmed_quads + list(detections.corners))
         events: list[TableEvent] = []
@@ -475,7 +482,9 @@ class Tracker:
             step = float(np.linalg.norm(corners.mean(axis=0) - track.corners.mean(axis=0)))
             size = card_size(corners)
             if not track.confirmed:
-                if step <= self.still * size:
+                if swinging:
+                    track.settled = 0
+                elif step <= self.still * size:
                     track.settled += 1
                     turn = _turn(_axis_angle(corners), _axis_angle(track.corners))
                     track.wobble = 0.7 * track.wobble + 0.3 * np.array([step / size, turn])
@@ -490,7 +499,7 @@ class Tracker:
                 and conf < self.sure_confidence
                 and _resized(size, track.size) > SIZE_GATE
             )
-            if track.confirmed and not drawn_round:
+            if track.confirmed and not drawn_round and not quiet:
                 relaid = track.relaid
                 self._check_relaid(track, corners, shake, events)
                 if track.code in self.watch:
@@ -541,7 +550,7 @@ class Tracker:
         # Gather evidence for confirmed cards not seen this frame.
         newly_seen = [t for t in self._tracks if t.confirmed and t.id in seen_tracks]
         for track in list(self._tracks):
-            if not track.confirmed or track.id in seen_tracks:
+            if not track.confirmed or track.id in seen_tracks or swinging:
                 continue
             cover = self._covering(track, newly_seen)
             if cover is not None:
@@ -722,13 +731,49 @@ class Tracker:
         limits = np.maximum([self.relay_shift, self.relay_angle], wobble)
         return bool(np.any(off > limits[:, 0]) or np.any(turn > limits[:, 1]))
 
+    def _swinging(self, matched: dict[int, _Track], detections: Detections) -> bool:
+        """Return whether the lying cards found lie off their places (:func:`_place`) by
+        more than a shake moves them (``VIEW_SHIFT``, median): the view is on its way
+        somewhere, a knock's smeared frames, not yet found as a move. (Three cards at least:
+        of two, one moved by a hand would be half of them.)"""
+        found = [(t, i) for i, t in matched.items() if t.confirmed]
+        if len(found) < 3:
+            return False
+        places = [_place(t) for t, _ in found]
+        shifts = [
+            np.linalg.norm(detections.centers[i] - p.mean(axis=0)) / card_size(p)
+            for (_, i), p in zip(found, places, strict=True)
+        ]
+        return float(np.median(shifts)) > VIEW_SHIFT
+
+    def _knock(self, move: tuple[complex, complex]) -> bool:
+        """Return whether ``move`` takes the lying cards further at once than a shake
+        moves them (``VIEW_SHIFT``, median): the camera knocked, not sagging."""
+        places = [_place(t) for t in self._tracks if t.confirmed]
+        if not places:
+            return False
+        centres = np.array([p.mean(axis=0) for p in places])
+        sizes = np.array([card_size(p) for p in places])
+        shifts = np.linalg.norm(moved(centres, move) - centres, axis=1) / sizes
+        return float(np.median(shifts)) > VIEW_SHIFT
+
     def _carry(self, move: tuple[complex, complex]) -> None:
         """Carry every card along with the camera's ``move``: where it lies, its outline
-        and its anchor (its wobble stays), and count the move in the view."""
+        and its anchor (its wobble stays), and count the move in the view.
+
+        A knock carries each card from its place, not from where the smeared frames on the
+        way showed it; and from the new view each card's outline wobbles anew, as a
+        just-laid card's is taken to until seen lying still. For a window of frames after
+        it no card is laid onto another."""
         a, b = move
         turn, zoom = float(np.degrees(np.angle(a))), abs(a)
+        knock = self._knock(move)
+        if knock:
+            self._settling = self.window
         for t in self._tracks:
-            t.corners = moved(t.corners, move)
+            t.corners = moved(_place(t) if knock else t.corners, move)
+            if knock and t.confirmed:
+                t.wobble = np.maximum(t.wobble, [self.relay_shift, self.relay_angle])
             t.sizes = deque((s * zoom for s in t.sizes), maxlen=SIZE_MEMORY)
             if t.anchor is not None:
                 t.anchor = moved(t.anchor[None], move)[0]

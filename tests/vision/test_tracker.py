@@ -386,6 +386,45 @@ def test_a_bumped_camera_carries_the_cards_along(bump):
     assert np.allclose(tr.state.cards[-1].corners, new[1], atol=0.5)
 
 
+def test_a_knocked_camera_is_followed_from_where_the_cards_lay_not_from_its_smeared_frames():
+    # A knock takes half a second: its smeared frames show some cards part of the way
+    # there, each smeared a different way (the rest are a blur, one misread as a 12), then
+    # the view rests where it was knocked to. No card was laid or laid onto.
+    table = [
+        ("SB5", quad(120, 100)),
+        ("SBW", quad(240, 110)),
+        ("SB5", quad(380, 120)),
+        ("SB9", quad(180, 250)),
+        ("SB2", quad(330, 260)),
+    ]
+    tr = Tracker()
+    run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
+    first = tr.state
+    knock = {"shift": (-60.0, 30.0), "degrees": 4.0, "zoom": 1.05}
+    frames = []
+
+    def on_way(share: float, cards) -> list:
+        part = {"shift": (-60.0 * share, 30.0 * share), "degrees": 4.0 * share}
+        return [(c, bumped(q, **part, zoom=1 + 0.05 * share)) for c, q in cards]
+
+    smear = np.float32([[0, 8], [8, -6], [-8, 0]])
+    for share in (0.35, 0.6, 0.85):
+        shown = on_way(share, table)
+        smeared = [(c, q + d) for (c, q), d in zip(shown[1:4], smear, strict=True)]
+        frames.append((dets(*smeared, ("SB12", quad(520, 300))), scene([q for _, q in shown])))
+    now = [(c, bumped(q, **knock)) for c, q in table]
+    frames += [(dets(*now), scene([q for _, q in now]))] * 10
+    assert run(tr, frames, t0=1.0) == []
+    assert tr.state.codes() == first.codes()
+    for card, was in zip(tr.state.cards, first.cards, strict=True):
+        assert card.id == was.id and card.relaid == 0
+        assert np.allclose(card.corners, was.corners, atol=0.5)
+    # Once it has come to rest, a wild laid onto the wild is seen again.
+    onto = [(c, turned(q, 6.0) if c == "SBW" else q) for c, q in now]
+    events = run(tr, [(dets(*onto), scene([q for _, q in onto]))] * 6, t0=3.0)
+    assert [(e.kind, e.code, e.reason) for e in events] == [("laid", "SBW", "onto a SBW")]
+
+
 def test_cards_a_bumped_camera_no_longer_shows_are_kept_and_named():
     # Knocked 160 px to the left: the card at the left edge lies outside the picture now.
     # It stays on the table (its place cannot be seen bare), and is named as out of view.
