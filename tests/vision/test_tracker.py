@@ -347,6 +347,24 @@ def bumped(q: np.ndarray, shift=(0.0, 0.0), degrees: float = 0.0, zoom: float = 
     return ((q - middle) @ rot.T + middle + np.float32(shift)).astype(np.float32)
 
 
+# Skip-Bo cards on a table: two 5s, a wild.
+SKIPBO_TABLE = [
+    ("SB5", quad(120, 100)),
+    ("SBW", quad(240, 110)),
+    ("SB5", quad(380, 120)),
+    ("SB9", quad(180, 250)),
+    ("SB2", quad(330, 260)),
+]
+
+
+def assert_as_first_seen(tr: Tracker, first) -> None:
+    """The same cards lie where they were first seen, none laid again or laid onto."""
+    assert tr.state.codes() == first.codes()
+    for card, was in zip(tr.state.cards, first.cards, strict=True):
+        assert card.id == was.id and card.relaid == 0
+        assert np.allclose(card.corners, was.corners, atol=0.5)
+
+
 @pytest.mark.parametrize(
     "bump",
     [
@@ -359,22 +377,13 @@ def bumped(q: np.ndarray, shift=(0.0, 0.0), degrees: float = 0.0, zoom: float = 
 def test_a_bumped_camera_carries_the_cards_along(bump):
     # The phone stand knocked: the whole view moves at once and stays so. No card was laid,
     # taken away or laid onto (Skip-Bo: two 5s, a wild); the table stays as first seen.
-    table = [
-        ("SB5", quad(120, 100)),
-        ("SBW", quad(240, 110)),
-        ("SB5", quad(380, 120)),
-        ("SB9", quad(180, 250)),
-        ("SB2", quad(330, 260)),
-    ]
+    table = SKIPBO_TABLE
     tr = Tracker()
     run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
     first = tr.state
     now = [(c, bumped(q, **bump)) for c, q in table]
     assert run(tr, [(dets(*now), scene([q for _, q in now]))] * 10, t0=1.0) == []
-    assert tr.state.codes() == first.codes()
-    for card, was in zip(tr.state.cards, first.cards, strict=True):
-        assert card.id == was.id and card.relaid == 0
-        assert np.allclose(card.corners, was.corners, atol=0.5)
+    assert_as_first_seen(tr, first)
     # What the page draws over the picture goes by the view now (Skip-Bo's zones).
     assert np.allclose(tr.to_view(first.cards[1].corners), now[1][1], atol=0.5)
     assert np.allclose(tr.to_table(now[1][1]), first.cards[1].corners, atol=0.5)
@@ -390,13 +399,7 @@ def test_a_knocked_camera_is_followed_from_where_the_cards_lay_not_from_its_smea
     # A knock takes half a second: its smeared frames show some cards part of the way
     # there, each smeared a different way (the rest are a blur, one misread as a 12), then
     # the view rests where it was knocked to. No card was laid or laid onto.
-    table = [
-        ("SB5", quad(120, 100)),
-        ("SBW", quad(240, 110)),
-        ("SB5", quad(380, 120)),
-        ("SB9", quad(180, 250)),
-        ("SB2", quad(330, 260)),
-    ]
+    table = SKIPBO_TABLE
     tr = Tracker()
     run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
     first = tr.state
@@ -415,10 +418,7 @@ def test_a_knocked_camera_is_followed_from_where_the_cards_lay_not_from_its_smea
     now = [(c, bumped(q, **knock)) for c, q in table]
     frames += [(dets(*now), scene([q for _, q in now]))] * 10
     assert run(tr, frames, t0=1.0) == []
-    assert tr.state.codes() == first.codes()
-    for card, was in zip(tr.state.cards, first.cards, strict=True):
-        assert card.id == was.id and card.relaid == 0
-        assert np.allclose(card.corners, was.corners, atol=0.5)
+    assert_as_first_seen(tr, first)
     # Once it has come to rest, a wild laid onto the wild is seen again.
     onto = [(c, turned(q, 6.0) if c == "SBW" else q) for c, q in now]
     events = run(tr, [(dets(*onto), scene([q for _, q in onto]))] * 6, t0=3.0)
