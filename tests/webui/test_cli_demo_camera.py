@@ -340,9 +340,13 @@ def test_skipbo_zones_follow_a_bumped_camera_on_the_page(tmp_path, monkeypatch):
     def recognizer(image):
         return Detections(places + shift["by"], tops, np.full(2, 0.95, np.float32))
 
+    def by_place(centres) -> np.ndarray:
+        # Two stocks with the same top card are told apart by place alone: in either order.
+        return np.array(sorted(map(tuple, centres)))
+
     def stocks() -> np.ndarray:
         zones = client.get(url).get_json()["zones"]["map"]["zones"]
-        return np.array([z["center"] for z in zones if z["kind"] == "stock"])
+        return by_place([z["center"] for z in zones if z["kind"] == "stock"])
 
     monkeypatch.setattr(skipbo, "SkipBoReader", Reader)
     read = _camera_reader(
@@ -356,7 +360,7 @@ def test_skipbo_zones_follow_a_bumped_camera_on_the_page(tmp_path, monkeypatch):
     for k in range(30):
         read(Frame(0.1 * k, image, k))
     first = stocks()
-    assert np.allclose(first, places.mean(axis=1), atol=1)
+    assert np.allclose(first, by_place(places.mean(axis=1)), atol=1)
     shift["by"] = np.float32([90, 30])  # more than a card's width
     readings = [read(Frame(0.1 * k, image, k)) for k in range(30, 50)]
     assert not any(r.moves or r.prompt for r in readings)
@@ -366,7 +370,7 @@ def test_skipbo_zones_follow_a_bumped_camera_on_the_page(tmp_path, monkeypatch):
     assert r.status_code == 200
     read(Frame(5.0, image, 50))
     assert client.get(url).get_json()["zones"]["confirmed"]
-    read_at = np.array([z.center for z in readers[-1].zones.zones if z.kind == "stock"])
+    read_at = by_place([z.center for z in readers[-1].zones.zones if z.kind == "stock"])
     assert np.allclose(read_at, first, atol=1)  # where the stable state has the piles
     shift["by"] = np.float32([-60, 20])  # knocked again: the confirmed zones follow
     readings = [read(Frame(0.1 * k, image, k)) for k in range(51, 71)]
