@@ -465,7 +465,19 @@ def moves_label(
     rules: Rules, moves: list[dict[str, Any]], t, names: list[str] | None = None
 ) -> str:
     """Return a label for a sequence of moves (JSON form), as the camera's "please confirm"
-    offers them; a draw followed by its card reads as the card."""
+    offers them; a draw followed by its card reads as the card, and where one sequence
+    holds several Stigespill draws (two draws seen at once), as who drew it."""
+    draws = [m for m in moves if m.get("kind") == "draw"]
+    if rules.name == "stigespill" and names and len(draws) > 1:
+        said, seat = [], None
+        for m in moves:
+            if m.get("kind") == "draw" and isinstance(m.get("seat"), int):
+                seat = m["seat"]
+            elif m.get("kind") == "reveal" and seat is not None and 0 <= seat < len(names):
+                said.append(t("{who} drew {card}", who=names[seat], card=pretty(m["card"])))
+            else:
+                said.append(move_label(rules, m, t, names))
+        return " + ".join(said)
     shown = [m for m in moves if m.get("kind") != "draw"] or moves
     return " + ".join(move_label(rules, m, t, names) for m in shown)
 

@@ -41,6 +41,7 @@ class Ids:
 
     def __init__(self) -> None:
         self.ids: dict[int, int] = {}
+        self.first_seen: dict[int, float] = {}
         self.alive: list = []  # keep staged cards alive, so no id() is reused
 
     def state(self, table: Table, time: float) -> TableState:
@@ -51,7 +52,8 @@ class Ids:
             if id(placed) not in self.ids:
                 self.alive.append(placed)
             i = self.ids.setdefault(id(placed), len(self.ids) + 1)
-            cards.append(TrackedCard(i, placed.face.code, placed.quad(), time, time))
+            first = self.first_seen.setdefault(i, time)
+            cards.append(TrackedCard(i, placed.face.code, placed.quad(), first, time))
         return TableState(time, tuple(cards))
 
 
@@ -455,6 +457,39 @@ def test_a_drawn_card_is_the_chance_outcome_it_shows():
     assert guard.state.discard[-1].code == "5H"
 
 
+def test_two_draws_seen_at_once_are_asked_about_not_taken_for_one():
+    """A phone picture taken only after two draws shows two new cards on the discard pile,
+    and which lies on top cannot be told: both orders are offered, neither single draw is
+    taken (the lower card was lost, and the order picked by chance)."""
+    rules, state = _stige_setup()
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+    first = TrackedCard(1, "5H", q, 0.0, 0.0)
+
+    def after_one_draw() -> Guard:
+        guard = Guard(rules, state, StigespillReader(), patience=0.5)
+        events = [e for t in (0.0, 0.7) for e in guard.update(TableState(t, (first,)), t)]
+        assert [e.kind for e in events] == ["move"]
+        return guard
+
+    def seen(guard: Guard, cards: tuple, times: tuple) -> list:
+        return [e for t in times for e in guard.update(TableState(t, (first, *cards)), t)]
+
+    for lower, upper in (("3C", "6D"), ("6D", "3C")):  # the tracker's order is no witness
+        guard = after_one_draw()
+        cards = (TrackedCard(2, lower, q + 12, 2.0, 2.0), TrackedCard(3, upper, q + 24, 2.0, 2.0))
+        events = seen(guard, cards, (2.0, 2.7, 3.4))
+        assert [e.kind for e in events] == ["out_of_sync"]
+        drawn = sorted([m.card.code for m in c if m.kind == "reveal"] for c in events[0].candidates)
+        assert drawn == [["3C", "6D"], ["6D", "3C"]]
+        assert len(guard.history) == 2  # the first draw and its card only
+    # Laid one after the other, the same cards are two draws in the order seen.
+    guard = after_one_draw()
+    lower = TrackedCard(2, "3C", q + 12, 2.0, 2.0)
+    seen(guard, (lower,), (2.0, 2.7))
+    seen(guard, (lower, TrackedCard(3, "6D", q + 24, 4.0, 4.0)), (4.0, 4.7))
+    assert [m.card.code for m in guard.history if m.kind == "reveal"] == ["5H", "3C", "6D"]
+
+
 class CountingReader(StigespillReader):
     """A reader that only counts discarded cards: every draw explains a new card equally."""
 
@@ -463,6 +498,10 @@ class CountingReader(StigespillReader):
 
     def expect(self, rules, state):
         return {"n": len(state.discard)}
+
+    @staticmethod
+    def mismatch(expected, observed):
+        return float(expected != observed)
 
     def transients(self, rules, before, move, after):
         return []

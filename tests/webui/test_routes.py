@@ -347,6 +347,40 @@ def test_prompt_answers(app, client, make_table):
     assert client.post(f"{url}/prompt", json={"dismiss": True}).get_json()["prompt"] is None
 
 
+def test_two_draws_seen_at_once_are_offered_as_who_drew_which(app, client):
+    """The camera saw two new die cards at once (a phone picture taken after two draws):
+    each choice names who drew which card, in the page's language, and plays both draws."""
+    created = client.post(
+        "/api/tables", json={"game": "stigespill", "players": 2, "names": "Anna, Bo"}
+    ).get_json()
+    url = f"/api/tables/{created['id']}"
+
+    def draws(first: str, second: str) -> list[dict]:
+        return [
+            {"kind": "draw", "seat": 0},
+            {"kind": "reveal", "card": first},
+            {"kind": "draw", "seat": 1},
+            {"kind": "reveal", "card": second},
+        ]
+
+    app.extensions["kortbord.hub"].set_prompt(
+        created["id"],
+        {
+            "message": "out of sync — please confirm: two or more moves fit what the camera sees",
+            "candidates": [
+                {"label": "3♣ + 6♦", "moves": draws("3C", "6D")},
+                {"label": "6♦ + 3♣", "moves": draws("6D", "3C")},
+            ],
+        },
+    )
+    labels = [c["label"] for c in client.get(url).get_json()["prompt"]["candidates"]]
+    assert labels == ["Anna drew 3♣ + Bo drew 6♦", "Anna drew 6♦ + Bo drew 3♣"]
+    norwegian = client.get(url, headers={"Accept-Language": "nb"}).get_json()["prompt"]
+    assert norwegian["candidates"][1]["label"] == "Anna trakk 6♦ + Bo trakk 3♣"
+    snap = client.post(f"{url}/prompt", json={"choice": 1}).get_json()
+    assert snap["prompt"] is None and snap["moves_made"] == 4 and "3♣" in snap["last"]
+
+
 def test_match_routes_only_for_skipbo(client, make_table):
     t = make_table("sten")
     _err(client.get(f"/api/matches/{t['id']}"), 404)

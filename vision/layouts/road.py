@@ -83,6 +83,8 @@ def _is_road_code(code: str) -> bool:
 # The discard pile lies beside the road: a die card more than this share on road cards is a
 # misreading of them.
 ON_ROAD = 0.3
+# Discard cards first seen this close in time came into view together: either may be on top.
+TOGETHER = 0.25
 
 
 def _share_covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
@@ -924,6 +926,11 @@ class StigespillReader:
     Every other face-up card (A–6, the second joker) is on the discard pile, and the top
     one is the card laid last. Drawing the joker shows it briefly before the piles are
     shuffled together (a transient view).
+
+    A view is ``{"discard": top code or None, "also": codes}``. In the game's view ``also``
+    holds the rest of the pile; in a view seen, the cards first seen together with the top
+    (within ``TOGETHER`` seconds): a picture taken only after two draws, or a view blocked
+    while both were laid, shows two new cards at once, and which lies on top is not known.
     """
 
     def __init__(self, goal_distance: float = 2.0) -> None:
@@ -942,7 +949,7 @@ class StigespillReader:
             self.under = {c.id for c in table.cards if c.code != top}
 
     def observe(self, table: TableState) -> dict[str, Any]:
-        """Return ``{"discard": top code or None}`` from the stable table."""
+        """Return the view of the stable table (see the class)."""
         road = [c for c in table.cards if _is_road_code(c.code)]
         if self.goal_id is None and road:
             # The goal is the joker lying at the road when the game starts; a joker laid
@@ -952,7 +959,7 @@ class StigespillReader:
             if near:
                 self.goal_id = min(near)[1]
                 self.goal_at = next(c.center for c in table.cards if c.id == self.goal_id)
-        top = None
+        pile = []
         for c in table.cards:  # in the order they were laid: the last is on top
             if _is_road_code(c.code) or c.id == self.goal_id or c.id in self.under:
                 continue
@@ -961,8 +968,12 @@ class StigespillReader:
             if c.code == "JK" and self.goal_at is not None:
                 if float(np.linalg.norm(c.center - self.goal_at)) < 0.5 * c.size:
                     continue  # the goal, lost for a moment and found again
-            top = c.code
-        return {"discard": top}
+            pile.append(c)
+        if not pile:
+            return {"discard": None, "also": ()}
+        top = pile[-1]
+        together = [c.code for c in pile[:-1] if top.first_seen - c.first_seen <= TOGETHER]
+        return {"discard": top.code, "also": tuple(sorted(together))}
 
     @staticmethod
     def _distance(card, road) -> float:
@@ -971,7 +982,12 @@ class StigespillReader:
 
     def expect(self, rules, state) -> dict[str, Any]:
         """Return the view a referee state predicts."""
-        return {"discard": state.discard[-1].code if state.discard else None}
+        if not state.discard:
+            return {"discard": None, "also": ()}
+        return {
+            "discard": state.discard[-1].code,
+            "also": tuple(sorted(c.code for c in state.discard[:-1])),
+        }
 
     def transients(self, rules, before, move, after) -> list[dict[str, Any]]:
         """Return the joker on the discard pile while a drawn joker is shown."""
@@ -990,4 +1006,9 @@ class StigespillReader:
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
-        return float(sum(expected.get(k) != observed.get(k) for k in expected))
+        """Return 1 when the top card seen is not the game's, and as many when more cards
+        first seen with it are not on the game's pile (each a draw the game lacks)."""
+        top = expected.get("discard")
+        seen = (observed.get("discard"), *observed.get("also", ()))
+        pile = {top, *expected.get("also", ())}
+        return float(max(top not in seen, sum(code not in pile for code in seen)))
