@@ -405,6 +405,7 @@ class Tracker:
         self._view: tuple[complex, complex] = (1, 0)
         self._held = 0  # frames in a row the lying cards lay shifted by more than ``still``
         self._settling = 0  # frames left, after a knock was carried, before cards lie still
+        self._times: deque[float] = deque(maxlen=window)  # the last frames' times
         self.time = 0.0
 
     # ---- public ---------------------------------------------------------------
@@ -455,6 +456,7 @@ class Tracker:
     ) -> list[TableEvent]:
         """Feed one frame's detections (and its BGR image) at ``time``; return the events."""
         self.time = float(time)
+        self._times.append(self.time)
         if len(detections) and self.min_confidence > 0:
             detections = detections[detections.confidence >= self.min_confidence]
         if len(detections) and self.codes is not None:
@@ -764,12 +766,17 @@ class Tracker:
         A knock carries each card from its place, not from where the smeared frames on the
         way showed it; and from the new view each card's outline wobbles anew, as a
         just-laid card's is taken to until seen lying still. For a window of frames after
-        it no card is laid onto another."""
+        it no card is laid onto another, and the cards first found in the window of frames
+        before it are forgotten: found while the view was on its way, they lie in no one
+        view, and were often read off a smear (a 7♠ read as 7♣). A card that is there is
+        found again."""
         a, b = move
         turn, zoom = float(np.degrees(np.angle(a))), abs(a)
         knock = self._knock(move)
         if knock:
             self._settling = self.window
+            since = self._times[0]
+            self._tracks = [t for t in self._tracks if t.confirmed or t.first_seen < since]
         for t in self._tracks:
             t.corners = moved(_place(t) if knock else t.corners, move)
             if knock and t.confirmed:
