@@ -427,9 +427,10 @@ def test_a_knocked_camera_is_followed_from_where_the_cards_lay_not_from_its_smea
 
 
 def test_a_card_misread_while_a_knock_starts_is_not_laid_once_the_view_rests():
-    # A knock's first frames move the view less than a shake could: not yet seen as on its
-    # way. There the smeared 9 is read as a 6, found again frame after frame as it moves,
-    # until the view rests and it reads right. Found in no one view, the 6 is no card.
+    # A knock's first two frames move the view less than a shake could: not yet seen as on
+    # its way. There the smeared 9 is read as a 6, found again frame after frame as it
+    # moves, and once more after the knock is found, until the view rests and it reads
+    # right. Found in no one view, the 6 is no card.
     table = SKIPBO_TABLE
     tr = Tracker()
     run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
