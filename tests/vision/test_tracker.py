@@ -402,24 +402,32 @@ def knocked(cards: list, share: float = 1.0) -> list:
     return [(c, bumped(q, **move, zoom=1 + 0.05 * share)) for c, q in cards]
 
 
-def test_a_knocked_camera_is_followed_from_where_the_cards_lay_not_from_its_smeared_frames():
-    # A knock takes half a second: its smeared frames show some cards part of the way
-    # there, each smeared a different way (the rest are a blur, one misread as a 12), then
-    # the view rests where it was knocked to. No card was laid or laid onto.
+def knock_changes_nothing(on_the_way: list) -> tuple[Tracker, list]:
+    """Lay ``SKIPBO_TABLE``, knock the camera (``on_the_way``: the frames while it moves),
+    let the view rest, and check that no card was laid or taken away and the table stays
+    as first seen. Return the tracker and the cards as the knocked camera shows them."""
     table = SKIPBO_TABLE
     tr = Tracker()
     run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
     first = tr.state
+    now = knocked(table)
+    frames = on_the_way + [(dets(*now), scene([q for _, q in now]))] * 10
+    assert run(tr, frames, t0=1.0) == []
+    assert_as_first_seen(tr, first)
+    return tr, now
+
+
+def test_a_knocked_camera_is_followed_from_where_the_cards_lay_not_from_its_smeared_frames():
+    # A knock takes half a second: its smeared frames show some cards part of the way
+    # there, each smeared a different way (the rest are a blur, one misread as a 12), then
+    # the view rests where it was knocked to. No card was laid or laid onto.
     frames = []
     smear = np.float32([[0, 8], [8, -6], [-8, 0]])
     for share in (0.35, 0.6, 0.85):
-        shown = knocked(table, share)
+        shown = knocked(SKIPBO_TABLE, share)
         smeared = [(c, q + d) for (c, q), d in zip(shown[1:4], smear, strict=True)]
         frames.append((dets(*smeared, ("SB12", quad(520, 300))), scene([q for _, q in shown])))
-    now = knocked(table)
-    frames += [(dets(*now), scene([q for _, q in now]))] * 10
-    assert run(tr, frames, t0=1.0) == []
-    assert_as_first_seen(tr, first)
+    tr, now = knock_changes_nothing(frames)
     # Once it has come to rest, a wild laid onto the wild is seen again.
     onto = [(c, turned(q, 6.0) if c == "SBW" else q) for c, q in now]
     events = run(tr, [(dets(*onto), scene([q for _, q in onto]))] * 6, t0=3.0)
@@ -431,19 +439,12 @@ def test_a_card_misread_while_a_knock_starts_is_not_laid_once_the_view_rests():
     # its way. There the smeared 9 is read as a 6, found again frame after frame as it
     # moves, and once more after the knock is found, until the view rests and it reads
     # right. Found in no one view, the 6 is no card.
-    table = SKIPBO_TABLE
-    tr = Tracker()
-    run(tr, [(dets(*table), scene([q for _, q in table]))] * 4)
-    first = tr.state
     frames = []
     for share in (0.1, 0.2, 0.55, 0.6):
-        shown = knocked(table, share)
+        shown = knocked(SKIPBO_TABLE, share)
         misread = [("SB6" if c == "SB9" else c, q) for c, q in shown]
         frames.append((dets(*misread), scene([q for _, q in shown])))
-    now = knocked(table)
-    frames += [(dets(*now), scene([q for _, q in now]))] * 10
-    assert run(tr, frames, t0=1.0) == []
-    assert_as_first_seen(tr, first)
+    knock_changes_nothing(frames)
 
 
 def test_cards_a_bumped_camera_no_longer_shows_are_kept_and_named():
