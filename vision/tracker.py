@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections
-from vision.geometry import inverse, moved, scaled, similarity
+from vision.geometry import chained, inverse, moved, scaled, similarity
 from vision.relay import RelayWatch
 
 # The weakest reading a frame passes on: a card needs several sightings with the same code to
@@ -406,6 +406,8 @@ class Tracker:
         self._held = 0  # frames in a row the lying cards lay shifted by more than ``still``
         self._settling = 0  # frames left, after a knock was carried, before cards lie still
         self._times: deque[float] = deque(maxlen=window)  # the last frames' times
+        # The view as each of the last frames (since a knock was carried) came in.
+        self._views: deque[tuple[complex, complex]] = deque(maxlen=window)
         self.time = 0.0
 
     # ---- public ---------------------------------------------------------------
@@ -457,6 +459,7 @@ class Tracker:
         """Feed one frame's detections (and its BGR image) at ``time``; return the events."""
         self.time = float(time)
         self._times.append(self.time)
+        self._views.append(self._view)
         if len(detections) and self.min_confidence > 0:
             detections = detections[detections.confidence >= self.min_confidence]
         if len(detections) and self.codes is not None:
@@ -749,14 +752,17 @@ class Tracker:
         return float(np.median(shifts)) > VIEW_SHIFT
 
     def _knock(self, move: tuple[complex, complex]) -> bool:
-        """Return whether ``move`` takes the lying cards further at once than a shake
-        moves them (``VIEW_SHIFT``, median): the camera knocked, not sagging."""
+        """Return whether ``move``, with the moves carried in the window of frames before
+        it, takes the lying cards further than a shake moves them (``VIEW_SHIFT``, median):
+        the camera knocked (at one go, or a step at a time, each less than a shake), not
+        sagging."""
         places = [_place(t) for t in self._tracks if t.confirmed]
         if not places:
             return False
         centres = np.array([p.mean(axis=0) for p in places])
         sizes = np.array([card_size(p) for p in places])
-        shifts = np.linalg.norm(moved(centres, move) - centres, axis=1) / sizes
+        window_start = moved(centres, chained(inverse(self._view), self._views[0]))
+        shifts = np.linalg.norm(moved(centres, move) - window_start, axis=1) / sizes
         return float(np.median(shifts)) > VIEW_SHIFT
 
     def _carry(self, move: tuple[complex, complex]) -> None:
@@ -775,6 +781,7 @@ class Tracker:
         knock = self._knock(move)
         if knock:
             self._settling = self.window
+            self._views.clear()
             since = self._times[0]
             self._tracks = [t for t in self._tracks if t.confirmed or t.first_seen < since]
         for t in self._tracks:
@@ -788,8 +795,7 @@ class Tracker:
                 t.anchor_angle += turn
                 t.anchor_size *= zoom
             t.pending = [(moved(p[None], move)[0], g + turn, s * zoom) for p, g, s in t.pending]
-        va, vb = self._view
-        self._view = (a * va, a * vb + b)
+        self._view = chained(self._view, move)
         self._held = 0
         self._pictures.keep_only(set())  # their pictures lie elsewhere now
 
