@@ -187,7 +187,9 @@ def inverse(move: tuple[complex, complex]) -> tuple[complex, complex]:
     return 1 / a, -b / a
 
 
-def chained(first: tuple[complex, complex], then: tuple[complex, complex]) -> tuple[complex, complex]:
+def chained(
+    first: tuple[complex, complex], then: tuple[complex, complex]
+) -> tuple[complex, complex]:
     """Return the similarity that moves as ``first`` and then ``then`` (see :func:`moved`)."""
     (a1, b1), (a2, b2) = first, then
     return a2 * a1, a2 * b1 + b2

@@ -776,7 +776,7 @@ class Tracker:
         before it are forgotten: found while the view was on its way, they lie in no one
         view, and were often read off a smear (a 7♠ read as 7♣). A card that is there is
         found again."""
-        a, b = move
+        a = move[0]
         turn, zoom = float(np.degrees(np.angle(a))), abs(a)
         knock = self._knock(move)
         if knock:
