@@ -8,6 +8,9 @@ import pytest
 from tests.vision.conftest import card_quad
 from vision.geometry import (
     box_iou,
+    chained,
+    inverse,
+    moved,
     nms,
     nms_outlines,
     order_clockwise,
@@ -98,3 +101,13 @@ def test_scaled_keeps_every_side_at_least_one_pixel():
     thin = np.zeros((1, 4000, 3), np.uint8)
     assert scaled(thin, 0.16).shape == (1, 640, 3)
     assert scaled(np.zeros((100, 200), np.uint8), 0.5).shape == (50, 100)
+
+
+def test_chained_moves_as_the_first_move_then_the_second():
+    points = np.float32([[0, 0], [10, 0], [3, -7]])
+    first = (np.exp(0.3j) * 1.05, 4 - 2j)  # turned, zoomed and shifted
+    then = (np.exp(-0.1j) * 0.9, -6 + 1j)
+    assert np.allclose(
+        moved(points, chained(first, then)), moved(moved(points, first), then), atol=1e-4
+    )
+    assert np.allclose(moved(points, chained(first, inverse(first))), points, atol=1e-4)
