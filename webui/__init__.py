@@ -107,7 +107,7 @@ def _register_errors(app: Flask) -> None:
     def illegal(e: IllegalMove):
         """Answer a move the referee refused with 409 and its reason, in the page's language."""
         if isinstance(e, Refusal):
-            return error(409, e.say(i18n.translator(i18n.current_language())))
+            return error(409, e.say(i18n.current_translator()))
         return error(409, str(e))
 
     @app.errorhandler(Moved)
@@ -125,7 +125,7 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(SetupError)
     def bad_setup(e: ValueError):
         """Answer a bad game set-up with 400 and what is wrong, in the page's language."""
-        return error(400, speech.say_setup(str(e), i18n.translator(i18n.current_language())))
+        return error(400, speech.say_setup(str(e), i18n.current_translator()))
 
     @app.errorhandler(TableNotFound)
     def no_table(e: TableNotFound):

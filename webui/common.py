@@ -85,26 +85,28 @@ def page_snapshot(
     lang: str | None = None,
     table_hub: TableHub | None = None,
     camera_hub: CameraHub | None = None,
+    letters: str | None = None,
 ) -> dict[str, Any]:
-    """Return the snapshot for a page, computed once per table version, seat, language and
-    camera state (the table's page shows its camera's).
+    """Return the snapshot for a page, computed once per table version, seat, language,
+    card letters and camera state (the table's page shows its camera's).
 
-    Pass ``lang``, ``table_hub`` and ``camera_hub`` when calling outside a request (a
-    stream's generator).
+    Pass ``lang``, ``letters``, ``table_hub`` and ``camera_hub`` when calling outside a
+    request (a stream's generator).
     """
     lang = lang or i18n.current_language()
+    letters = letters or i18n.current_letters()
     table_hub = table_hub or hub()
     camera = None
     if seat is None and rt.table["source"] != "none":
         camera = (camera_hub or cameras()).view(rt.table["id"])
-    key = (rt.version, seat, lang, camera and tuple(camera.values()))
+    key = (rt.version, seat, lang, letters, camera and tuple(camera.values()))
     cache = rt.__dict__.setdefault("_snapshots", {})
     with rt.lock:
         hit = cache.get(key)
         if hit is None:
             if len(cache) > 64 or any(k[0] != rt.version for k in cache):
                 cache.clear()
-            t = i18n.translator(lang)
+            t = i18n.translator(lang, letters)
             if camera is not None:
                 camera = {
                     k: say_camera(name_seats(v, rt.names), t) if k != "state" else v

@@ -2,11 +2,16 @@
 
 Keys are the English sentences; a missing translation falls back to English. The language
 comes from the ``lang`` cookie (the user's choice) or the browser's Accept-Language.
+
+Cards are shown with the letters of the family's own deck (the ``letters`` cookie): J Q K A,
+or the Nordic Kn D K E or B D K E. Only what is shown changes: card codes (``QS``) stay as
+they are, and every card a sentence names (``Q♠``) is shown with the chosen letters.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -16,6 +21,12 @@ from flask import Flask, g, request
 LANGUAGES = {"en": "English", "nb": "Norsk", "da": "Dansk", "sv": "Svenska"}
 DECIMAL_MARKS = {"nb": ",", "da": ",", "sv": ","}  # "about 25,7 turns"; English keeps "."
 DEFAULT = "en"
+# The letters printed on a deck's jacks, queens, kings and aces, as the menu names them.
+LETTERS = {"JQKA": "J Q K A", "KnDKE": "Kn D K E", "BDKE": "B D K E"}
+DEFAULT_LETTERS = "JQKA"
+_NORDIC = {"KnDKE": {"J": "Kn", "Q": "D", "A": "E"}, "BDKE": {"J": "B", "Q": "D", "A": "E"}}
+# A card named (Q♠), or a run of ranks (2–J): each letter in it.
+_NAMED_RANKS = re.compile(r"(?<!\w)([AJQK])(?=[♠♥♦♣])|(?<!\w)(10|[2-9AJQK])–(10|[2-9AJQK])(?!\w)")
 _ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en"}
 _DIR = Path(__file__).parent / "translations"
 
@@ -29,18 +40,38 @@ def catalog(lang: str) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def translator(lang: str) -> Callable[..., str]:
-    """Return ``t(text, **fields)`` for ``lang``."""
+def letter_map(letters: str) -> dict[str, str]:
+    """Return how ``letters`` (a key of ``LETTERS``) shows the ranks whose letter differs."""
+    return _NORDIC.get(letters, {})
+
+
+def lettered(text: str, letters: str) -> str:
+    """Return ``text`` with each card it names (``Q♠``) and each run of ranks (``2–J``)
+    shown with ``letters`` (``D♠``, ``2–Kn``)."""
+    shown = letter_map(letters)
+    if not shown:
+        return text
+
+    def letter(m: re.Match) -> str:
+        if m[1]:
+            return shown.get(m[1], m[1])
+        return f"{shown.get(m[2], m[2])}–{shown.get(m[3], m[3])}"
+
+    return _NAMED_RANKS.sub(letter, text)
+
+
+def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Callable[..., str]:
+    """Return ``t(text, **fields)`` for ``lang``, naming cards with ``letters``."""
     table = catalog(lang if lang in LANGUAGES else DEFAULT)
 
     def t(text: str, **fields) -> str:
         out = table.get(text, text)
         if fields:
             try:
-                return out.format(**fields)
+                out = out.format(**fields)
             except (KeyError, IndexError, ValueError):
-                return text.format(**fields)
-        return out
+                out = text.format(**fields)
+        return lettered(out, letters)
 
     t.decimal_mark = DECIMAL_MARKS.get(lang, ".")  # for the numbers a sentence says
     return t
@@ -75,14 +106,32 @@ def current_language() -> str:
     return g.lang
 
 
+def current_letters() -> str:
+    """Return the letters this request's user chose for the cards (see ``LETTERS``)."""
+    chosen = request.cookies.get("letters")
+    return chosen if chosen in LETTERS else DEFAULT_LETTERS
+
+
+def current_translator() -> Callable[..., str]:
+    """Return ``t`` for this request's language and card letters."""
+    return translator(current_language(), current_letters())
+
+
 def t(text: str, **fields) -> str:
     """Translate ``text`` into this request's language."""
-    return translator(current_language())(text, **fields)
+    return current_translator()(text, **fields)
 
 
 def init_app(app: Flask) -> None:
-    """Give templates ``t``, ``lang`` and the language list."""
+    """Give templates ``t``, ``lang``, the language list and the card letters."""
 
     @app.context_processor
     def inject() -> dict:
-        return {"t": t, "lang": current_language(), "languages": LANGUAGES}
+        return {
+            "t": t,
+            "lang": current_language(),
+            "languages": LANGUAGES,
+            "letters": current_letters(),
+            "letter_sets": LETTERS,
+            "letter_map": letter_map(current_letters()),
+        }

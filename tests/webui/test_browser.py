@@ -428,12 +428,9 @@ def test_sten_private_page_and_home(browser, server):
     # a phone's top bar: Matches, and every language in the menu (Norsk was once hidden)
     assert home.locator(".topnav > a[href='/matches']").is_visible()
     home.click(".langs summary")
-    assert [a.inner_text() for a in home.locator(".langs-menu a").all() if a.is_visible()] == [
-        "English",
-        "Norsk",
-        "Dansk",
-        "Svenska",
-    ]
+    shown = [a.inner_text() for a in home.locator(".langs-menu a").all() if a.is_visible()]
+    languages = ["English", "Norsk", "Dansk", "Svenska"]
+    assert shown == [*languages, "J Q K A", "Kn D K E", "B D K E"]  # and the cards' letters
     home.click(".langs summary")
     shot(home, "home-phone-nb")
     assert not errors, errors
@@ -617,6 +614,18 @@ def test_cards_are_named_in_words_for_screen_readers(browser, server):
             assert page.evaluate("Board.saidText('Play A♦')") == "Play A, ace of diamonds"
         page.close()
         assert not errors, errors
+    # A Nordic deck's letters, chosen in the menu: the cards show and are named by them.
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/letters/KnDKE?next={t['url']}")
+    page.wait_for_selector(".sten-grid")
+    slot = page.locator("[data-key='slot:QS']")
+    assert slot.inner_text() == "D"
+    assert slot.get_attribute("aria-label") == "D, spar dame ikke lagt ennå"
+    said = page.evaluate("Board.saidText('Spill E♦ eller Kn♣')")
+    assert said == "Spill E, ruter ess eller Kn, kløver knekt"
+    page.close()
+    assert not errors, errors
 
 
 def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cards import parse_card
+from tests.webui.conftest import token
 from webui import i18n, speech
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
@@ -101,6 +102,51 @@ def test_pages_speak_the_browsers_language_or_the_chosen_one(client):
     client.get("/lang/sv")
     page = client.get("/", headers={"Accept-Language": "nb"}).get_data(as_text=True)
     assert "Nytt parti" in page and 'lang="sv"' in page
+
+
+@pytest.mark.parametrize(
+    ("letters", "shown"),
+    [
+        ("JQKA", "only A♠ or Q♠ fit; hearts stand at 2–J, J♥ is down"),
+        ("KnDKE", "only E♠ or D♠ fit; hearts stand at 2–Kn, Kn♥ is down"),
+        ("BDKE", "only E♠ or D♠ fit; hearts stand at 2–B, B♥ is down"),
+    ],
+)
+def test_cards_named_in_a_sentence_are_shown_with_the_decks_letters(letters, shown):
+    text = "only A♠ or Q♠ fit; hearts stand at 2–J, J♥ is down"
+    assert i18n.lettered(text, letters) == shown
+    assert i18n.lettered(shown, letters) == shown  # said again: no change
+    # what is not a card stays: Skip-Bo's runs, words, codes
+    for other in ("SB1–SB12", "2–6 players", "AQUA♠", "QS 10H", "Kn♠"):
+        assert i18n.lettered(other, letters) == other
+
+
+def test_a_page_names_cards_with_the_letters_chosen_for_this_device(client, make_table):
+    """A Nordic deck letters the ace E, the jack Kn (or B) and the queen D: the page names
+    cards so once chosen; card codes, in moves and views, stay as they are."""
+    t = make_table("sten")
+    pages = [f"/api/p/{token(t, seat)}" for seat in (0, 1)]
+    hands = [client.get(page).get_json()["view"]["hand"] for page in pages]
+    first = 0 if "7H" in hands[0] else 1
+    lay_7h = {"move": {"kind": "lay", "card": "7H"}}
+    assert client.post(f"{pages[first]}/moves", json=lay_7h).status_code == 200
+    page = pages[1 - first]  # on turn now, with a court card or an ace that fits nowhere yet
+    card = next(c for c in hands[1 - first] if c[0] in "AJQ")
+    lay = {"move": {"kind": "lay", "card": card}}
+    said = client.post(f"{page}/moves", json=lay).get_json()["error"]
+    assert said.startswith(f"{pretty(card)} does not fit")
+    r = client.get("/letters/KnDKE?next=/")
+    assert (r.status_code, r.location) == (302, "/")
+    said = client.post(f"{page}/moves", json=lay).get_json()["error"]
+    nordic = {"A": "E", "J": "Kn", "Q": "D"}[card[0]] + pretty(card)[1:]
+    assert said.startswith(f"{nordic} does not fit")
+    assert card in client.get(page).get_json()["view"]["hand"]
+    html = client.get(f"/t/{t['id']}").get_data(as_text=True)
+    assert '"letters": {"A": "E", "J": "Kn", "Q": "D"}' in html
+    assert client.get("/letters/XYZ").status_code == 404
+    client.get("/letters/JQKA")
+    said = client.post(f"{page}/moves", json=lay).get_json()["error"]
+    assert said.startswith(f"{pretty(card)} does not fit")
 
 
 def test_move_labels_are_translated(client, make_table):

@@ -150,7 +150,7 @@ def _source(form: dict[str, Any]) -> str:
 def _create(form: dict[str, Any]):
     if not isinstance(form.get("name") or "", str):
         abort(400, "the table name must be text")
-    setup = games.parse_setup(form.get("game"), form, i18n.translator(i18n.current_language()))
+    setup = games.parse_setup(form.get("game"), form, i18n.current_translator())
     source = _source(form)
     access.count_new_table()
     table = hub().create(setup, source=source, name=form.get("name"))
@@ -170,7 +170,7 @@ def new_submit():
                 form["road"] = " ".join(road)
         table = _create(form)
     except games.SetupError as e:  # the form again, as typed, saying what is wrong
-        said = speech.say_setup(str(e), i18n.translator(i18n.current_language()))
+        said = speech.say_setup(str(e), i18n.current_translator())
         return _form_page(form.get("game"), request.form.to_dict(), said, _field_of(str(e))), 400
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
         hub().notify(table["id"], "; ".join(checks))
@@ -239,9 +239,22 @@ def set_language(code: str):
     """Remember the chosen language and go back."""
     if code not in i18n.LANGUAGES:
         abort(404, f"unknown language {code!r}; expected one of {', '.join(i18n.LANGUAGES)}")
+    return _remembered("lang", code)
+
+
+@bp.get("/letters/<code>")
+def set_letters(code: str):
+    """Remember the letters the family's deck shows (J Q K A, Kn D K E, B D K E), go back."""
+    if code not in i18n.LETTERS:
+        abort(404, f"unknown card letters {code!r}; expected one of {', '.join(i18n.LETTERS)}")
+    return _remembered("letters", code)
+
+
+def _remembered(cookie: str, value: str):
+    """Return a redirect back to the page the choice was made on, keeping the choice."""
     back = request.args.get("next") or "/"
     if not SAFE_NEXT.fullmatch(back) or back.startswith("//"):
         back = "/"  # only plain local paths: never an open redirect or a header injection
     resp = make_response(redirect(back))
-    resp.set_cookie("lang", code, max_age=60 * 60 * 24 * 365, samesite="Lax")
+    resp.set_cookie(cookie, value, max_age=60 * 60 * 24 * 365, samesite="Lax")
     return resp

@@ -99,7 +99,7 @@ def _race_label(match: dict[str, Any]) -> str:
     """The chart's name for a screen reader, in the page's language ("Først til 500")."""
     from webui import i18n
 
-    return i18n.translator(i18n.current_language())("Race to {n}", n=match["target"])
+    return i18n.current_translator()("Race to {n}", n=match["target"])
 
 
 def _match(table_id: str):

@@ -118,7 +118,7 @@ def photo(token: str):
     from webui.camera import recognize_photo
 
     codes, problem = recognize_photo(upload.read())
-    t = i18n.translator(i18n.current_language())
+    t = i18n.current_translator()
     if problem:
         return jsonify({"error": t(problem), "codes": []}), 503 if "recognizer" in problem else 400
     return jsonify({"codes": codes})

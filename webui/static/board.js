@@ -43,7 +43,8 @@ const Board = (() => {
     m = /^(10|[2-9AJQK])([SHDC])$/.exec(code);
     if (!m) return { rank: code, suit: "", cls: "", label: code };
     const red = m[2] === "H" || m[2] === "D";
-    return { rank: m[1], suit: SUIT[m[2]], cls: red ? "red" : "black", label: m[1] + SUIT[m[2]],
+    const face = faceOf(m[1]);
+    return { rank: m[1], face, suit: SUIT[m[2]], cls: red ? "red" : "black", label: face + SUIT[m[2]],
       spoken: spoken(m[1], m[2]) };
   }
 
@@ -52,33 +53,51 @@ const Board = (() => {
     return p ? p.label : "";
   }
 
-  // What a screen reader says of a card, in the page's words ("queen of spades", "spar
-  // dame"): given "Q♠" it spells the letter and names the symbol in its voice's language.
+  // The page's words (see board_strings.html), read once.
   let words = null;
-
-  function spoken(rank, suit) {
+  const strings = () => {
     if (words === null) {
       const node = document.getElementById("i18n");
       words = node ? JSON.parse(node.textContent) : {};
     }
-    if (!words.card_name) return rank + SUIT[suit];
-    return words.card_name.replace("{rank}", words[`rank_${rank}`] || rank)
-      .replace("{suit}", words[`suit_${suit}`]);
+    return words;
+  };
+
+  // The letter a rank is shown with: the family's deck's (Nordic D for Q, Kn or B for J, E
+  // for A, as the page's menu chose), else the rank's own. The card codes stay J, Q, K, A.
+  const faceOf = (rank) => (strings().letters || {})[rank] || rank;
+
+  // What a screen reader says of a card, in the page's words ("queen of spades", "spar
+  // dame"): given "Q♠" it spells the letter and names the symbol in its voice's language.
+  function spoken(rank, suit) {
+    const w = strings();
+    if (!w.card_name) return faceOf(rank) + SUIT[suit];
+    return w.card_name.replace("{rank}", w[`rank_${rank}`] || rank)
+      .replace("{suit}", w[`suit_${suit}`]);
   }
 
-  // A sentence with cards in it ("Play Q♠") as a screen reader should say it; a letter shown
-  // stays in it ("Play Q, queen of spades"), as in a card's own name (see said).
+  // A sentence with cards in it ("Play Q♠", shown "Play D♠" with Nordic letters) as a screen
+  // reader should say it; a letter shown stays in it ("Play D, spar dame"), as in a card's
+  // own name (see said).
   const SUIT_OF = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  const saidText = (text) => text.replace(/(10|[2-9AJQK])([♠♥♦♣])/g,
-    (_, r, sym) => (/[A-Z]/.test(r) ? `${r}, ` : "") + spoken(r, SUIT_OF[sym]));
+  const saidText = (text) => {
+    const rankOf = { 10: "10" };
+    for (const r of ["2", "3", "4", "5", "6", "7", "8", "9", "A", "J", "Q", "K"]) rankOf[faceOf(r)] = r;
+    return text.replace(/(?<![\w])(10|[2-9]|Kn|[A-Z])([♠♥♦♣])/g, (all, face, sym) => {
+      const r = rankOf[face];
+      if (!r) return all;
+      return (/[A-Z]/.test(face) ? `${face}, ` : "") + spoken(r, SUIT_OF[sym]);
+    });
+  };
 
   // A card as a screen reader says it (a Skip-Bo card, a joker: as shown). A letter shown on
   // the card (Q, SB) stays in its name, as a voice control user says what they see.
   function said(code) {
     const p = parse(code);
     if (!p) return "";
+    const shown = p.face || p.rank;
     const words = p.spoken || p.label;
-    return /[A-Z]/.test(p.rank) ? `${p.rank}, ${words}` : words;  // not in brackets: axe drops those
+    return /[A-Z]/.test(shown) ? `${shown}, ${words}` : words;  // not in brackets: axe drops those
   }
 
   /* A playing card as an element; ``opts.small``, ``opts.onclick``, ``opts.badge``;
@@ -95,7 +114,7 @@ const Board = (() => {
       role: opts.onclick ? null : "img", "aria-label": label,
       "aria-pressed": opts.onclick && opts.pressed !== undefined ? String(!!opts.pressed) : null });
     if (p) {
-      e.append(el("span", { class: "rank", text: p.rank }));
+      e.append(el("span", { class: "rank", text: p.face || p.rank }));
       if (p.suit) e.append(el("span", { class: "suit", text: p.suit }));
     } else if (opts.empty) {
       e.append(el("span", { class: "empty-label", text: opts.empty }));
@@ -176,8 +195,8 @@ const Board = (() => {
         g.append(svg("text", { x: x + TW / 2, y: y + TH - 14, class: "tile-small",
           "text-anchor": "middle", text: tile.label }));
       } else {
-        g.append(svg("text", { x: x + 10, y: y + 30, class: "tile-rank", text: p.rank }));
-        labels.push(svg("text", { x: x + 10, y: y + 30, class: `tile-rank ${p.cls}`, text: p.rank }));
+        g.append(svg("text", { x: x + 10, y: y + 30, class: "tile-rank", text: p.face || p.rank }));
+        labels.push(svg("text", { x: x + 10, y: y + 30, class: `tile-rank ${p.cls}`, text: p.face || p.rank }));
         g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: "tile-suit",
           "text-anchor": "middle", text: p.suit }));
         labels.push(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: `tile-suit ${p.cls}`,
@@ -262,7 +281,7 @@ const Board = (() => {
         const name = said(code);
         if (down) c = card(code, { small: true, cls: gone ? "gone" : "",
           label: ctx.t(gone ? "sten_gone" : "sten_laid", { card: name }) });
-        else c = card(null, { small: true, empty: rank, cls: (fits ? "slot fits" : "slot") + (n === 7 ? " seven" : ""),
+        else c = card(null, { small: true, empty: faceOf(rank), cls: (fits ? "slot fits" : "slot") + (n === 7 ? " seven" : ""),
           onclick: move ? () => ctx.play(move.move) : null, key: `slot:${code}`,
           label: ctx.t(move ? "sten_lay" : "sten_open", { card: name }) });
         if (move && down === false) c.classList.add("playable");

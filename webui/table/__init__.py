@@ -111,12 +111,14 @@ def events(table_id: str):
 
 def _stream(rt: Runtime, seat: int | None) -> Response:
     app = current_app._get_current_object()
-    lang = i18n.current_language()
+    lang, letters = i18n.current_language(), i18n.current_letters()
     table_hub, camera_hub = hub(), cameras()
     gen = sse_stream(
         app.extensions["kortbord.broadcaster"],
         rt.table["id"],
-        lambda: page_snapshot(table_hub.get(rt.table["id"]), seat, lang, table_hub, camera_hub),
+        lambda: page_snapshot(
+            table_hub.get(rt.table["id"]), seat, lang, table_hub, camera_hub, letters
+        ),
         heartbeat_s=app.config["SSE_HEARTBEAT_S"],
     )
     return Response(
