@@ -628,6 +628,30 @@ def test_cards_are_named_in_words_for_screen_readers(browser, server):
     assert not errors, errors
 
 
+def test_a_card_several_players_may_lay_is_not_laid_for_one_by_a_tap_on_its_place(browser, server):
+    """At a real Sten table anyone may hold 7♥: its place on the board cannot tell whose it
+    is, so a tap there points to the buttons that name the player, and lays nothing."""
+    body = {"game": "sten", "players": 3, "names": "Anna, Bo, Cy", "deal": "table"}
+    _, t = server.post("/api/tables", body)
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".sten-grid")
+    page.click("[data-key='slot:7H']")
+    page.wait_for_selector("#toast.show")
+    assert page.inner_text("#toast") == "Who lays 7♥? Tap the button with their name."
+    assert moves_made(page) == 0
+    page.click("#moves button:has-text('Bo lays 7♥')")
+    page.wait_for_function("document.body.dataset.moves > 0")
+    assert server.get(f"/api/tables/{t['id']}")["last"].startswith("Bo laid 7♥")
+    # From then on a card's place lays it for the player on turn.
+    page.click("[data-key='slot:6H']")
+    page.wait_for_function("document.body.dataset.moves > 1")
+    assert server.get(f"/api/tables/{t['id']}")["last"].startswith("Cy laid 6♥")
+    page.close()
+    assert not errors, errors
+
+
 def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
     """A Skip-Bo video as the camera: the page shows the piles the pipeline found; the user
     drags one marker, confirms, and the moves the camera reads appear on the board."""

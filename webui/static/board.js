@@ -262,8 +262,8 @@ const Board = (() => {
 
   function sten(root, snap, ctx) {
     const v = snap.view;
-    const lay = {};
-    for (const m of snap.moves) if (m.move.kind === "lay") lay[m.move.card] = m;
+    const lay = {};  // each card's lay moves: one per player who may hold it at a real table
+    for (const m of snap.moves) if (m.move.kind === "lay") (lay[m.move.card] ||= []).push(m);
     const grid = el("div", { class: "sten-grid" });
     for (const row of v.board) {
       const lowR = row.low ? RANKS.indexOf(parse(row.low).rank) + 1 : 7;
@@ -276,15 +276,19 @@ const Board = (() => {
         const down = row.seven_down && n >= lowR && n <= highR;
         const gone = (n < 7 && row.lower_pile_left) || (n > 7 && row.upper_pile_left);
         const fits = !snap.over && row.fits.includes(code);  // nothing fits a finished game
-        const move = lay[code];
+        const moves = lay[code] || [];
         let c;
         const name = said(code);
+        // A card more than one player may lay (7♥ first, at a real table): the tap cannot
+        // tell whose it is, so it points to the buttons that name the player.
+        const tap = moves.length === 1 ? () => ctx.play(moves[0].move)
+          : moves.length ? () => ctx.note(ctx.t("who_lays", { card: pretty(code) })) : null;
         if (down) c = card(code, { small: true, cls: gone ? "gone" : "",
           label: ctx.t(gone ? "sten_gone" : "sten_laid", { card: name }) });
         else c = card(null, { small: true, empty: faceOf(rank), cls: (fits ? "slot fits" : "slot") + (n === 7 ? " seven" : ""),
-          onclick: move ? () => ctx.play(move.move) : null, key: `slot:${code}`,
-          label: ctx.t(move ? "sten_lay" : "sten_open", { card: name }) });
-        if (move && down === false) c.classList.add("playable");
+          onclick: tap, key: `slot:${code}`,
+          label: ctx.t(moves.length ? "sten_lay" : "sten_open", { card: name }) });
+        if (moves.length && down === false) c.classList.add("playable");
         r.append(c);
       });
       grid.append(r);
