@@ -163,7 +163,7 @@ class Rules(ABC):
             value = data[name]
             if "Card" in str(f.type):
                 many = str(f.type).startswith("tuple")  # tuple[Card, ...]: a list of codes
-                if value is not None and many != isinstance(value, list):
+                if value is None or many != isinstance(value, list):
                     raise IllegalMove(
                         f"{name} must be {'a list of card codes' if many else 'one card code'}"
                     )

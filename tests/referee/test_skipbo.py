@@ -589,6 +589,7 @@ def test_illegal_moves_explain_and_do_not_change_the_state(move, reason):
         ({"kind": "fly"}, "unknown move 'fly'"),
         ({"kind": "play", "source": "hand", "card": "SB13", "pile": 0}, "SB13"),
         ({"kind": "discard", "card": "SB4"}, "needs 'pile'"),
+        ({"kind": "discard", "card": None, "pile": 0}, "card must be one card code"),
         ("play SB4", "must be an object"),
     ],
 )

@@ -472,6 +472,8 @@ def test_a_move_with_the_seat_on_turn_is_legal():
         ({"kind": "lay", "card": "ZZ"}, "unknown card code 'ZZ'"),
         ({"kind": "fold"}, "unknown move 'fold'"),
         ({"kind": "go_out", "cards": ["8H", "XX"]}, "unknown card code 'XX'"),
+        ({"kind": "lay", "card": None}, "card must be one card code"),
+        ({"kind": "go_out", "cards": None}, "cards must be a list of card codes"),
     ],
 )
 def test_malformed_moves_are_explained(data, message):

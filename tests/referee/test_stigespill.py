@@ -460,6 +460,7 @@ def test_moves_round_trip_through_json(move):
         ({"kind": "fly"}, "unknown move 'fly'"),
         ({"kind": "play", "card": "ZZ"}, "unknown card code 'ZZ'"),
         ({"kind": "reveal"}, "needs 'card'"),
+        ({"kind": "reveal", "card": None}, "card must be one card code"),
         ("draw", "must be an object"),
     ],
 )

@@ -198,7 +198,7 @@ BAD_MOVES = [
     ({"json": {"move": {"no": "kind"}}}, 400),
     ({"json": {"move": {"kind": "reveal", "card": "ZZ"}}}, 400),
     ({"json": {"move": {"kind": "reveal", "card": ["5H", {"a": 1}]}}}, 400),
-    ({"json": {"move": {"kind": "reveal", "card": None}}}, 409),
+    ({"json": {"move": {"kind": "reveal", "card": None}}}, 400),
     ({"json": {"move": {"kind": "draw", "seat": 1}}}, 409),
     ({"json": {"move": {"kind": "draw", "seat": "0; DROP TABLE moves"}}}, 400),
     ({"json": {"move": {"kind": "draw", "seat": 10**30}}}, 400),
