@@ -483,8 +483,8 @@ class SkipBo(Rules):
         if owner != seat:
             if not self.teams or owner != self.partner(seat):
                 raise IllegalMove(
-                    f"seat {seat} may play only from its own stock and discard piles"
-                    + (" and its partner's" if self.teams else "")
+                    f"seat {seat} may play only from their own stock and discard piles"
+                    + (" and their partner's" if self.teams else "")
                 )
             if move.source == "hand":
                 raise IllegalMove("you may play only from your own hand")

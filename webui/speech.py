@@ -444,12 +444,13 @@ _SKIPBO_SENTENCES += [
     ),
     (r"(?P<card>\S+) is not in your hand", "{card} is not in your hand"),
     (
-        rf"(?P<who>{_SEAT}) may play only from its own stock and discard piles",
-        "{who} may play only from its own stock and discard piles",
+        rf"(?P<who>{_SEAT}) may play only from their own stock and discard piles",
+        "{who} may play only from their own stock and discard piles",
     ),
     (
-        rf"(?P<who>{_SEAT}) may play only from its own stock and discard piles and its partner's",
-        "{who} may play only from its own stock and discard piles and its partner's",
+        rf"(?P<who>{_SEAT}) may play only from their own stock and discard piles"
+        r" and their partner's",
+        "{who} may play only from their own stock and discard piles and their partner's",
     ),
     _literal("you may play only from your own hand"),
     _literal("your stock is empty"),

@@ -342,7 +342,7 @@ def test_rule_only_the_top_of_an_own_discard_pile_plays():
     rules, state = basic(discards=[["SB3 SB12", "", "", ""], ["SB3", "", "", ""]])
     with pytest.raises(IllegalMove, match="the top of your discard pile 1 is SB12, not SB3"):
         rules.check(state, Play("discard", parse_card("SB3"), 0, index=0))
-    with pytest.raises(IllegalMove, match="only from its own stock and discard piles"):
+    with pytest.raises(IllegalMove, match="only from their own stock and discard piles"):
         rules.check(state, Play("discard", parse_card("SB3"), 0, index=0, owner=1))
     with pytest.raises(IllegalMove, match="discard pile 2 is empty"):
         rules.check(state, Play("discard", parse_card("SB3"), 0, index=1))
@@ -520,7 +520,7 @@ def test_team_partners_play_from_each_others_stock_and_discard_piles():
     assert state.stocks[2] == cards("SB12") and state.discards[2][0] == ()
     assert "seat 2's discard pile 1" in state.last
     with pytest.raises(
-        IllegalMove, match="only from its own stock and discard piles and its partner"
+        IllegalMove, match="only from their own stock and discard piles and their partner"
     ):
         rules.check(state, Play("discard", parse_card("SB3"), 1, index=0, owner=3))
     with pytest.raises(IllegalMove, match="only from your own hand"):
