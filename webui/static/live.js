@@ -341,6 +341,8 @@ const Kortbord = (() => {
       } else if (cfg.mode === "table") {
         box.append(el("button", { class: "btn btn-big", type: "button", id: "next-game", text: t("next_game"),
           onclick: () => act("next", {}) }));
+      } else {  // a player's page: the table's page starts the next game
+        box.append(el("p", { class: "muted", id: "next-on-table", text: t("next_on_table") }));
       }
       return;
     }
