@@ -710,6 +710,8 @@ def test_a_camera_table_page_loads_while_its_camera_sends_nothing(browser, serve
     errors = watch_errors(page)
     page.goto(f"{server.base}{t['url']}", timeout=5000)  # waits for the page's load event
     assert page.evaluate("document.readyState") == "complete"
+    # until a picture comes, the empty box says where it comes from
+    assert page.inner_text("#camera-state").startswith("No picture yet: on the phone")
     picture = np.full((180, 320, 3), 90, np.uint8)
     picture[40:140, 120:190] = 240
     jpeg = cv2.imencode(".jpg", picture)[1].tobytes()
@@ -718,6 +720,7 @@ def test_a_camera_table_page_loads_while_its_camera_sends_nothing(browser, serve
         assert time.monotonic() < deadline, "the camera's picture never showed"
         server.post_bytes(f"/api/tables/{t['id']}/frame?still=1", jpeg, "image/jpeg")
         time.sleep(0.3)
+    page.wait_for_selector("#camera-state", state="hidden", timeout=5000)
     assert not errors, errors
 
 

@@ -573,12 +573,15 @@ const Kortbord = (() => {
     const box = $("camera-state"), cam = snap.camera;
     if (!box || !cam) return;
     const trouble = CAMERA_TROUBLE.includes(cam.state);
-    box.hidden = !trouble && !cam.unreadable && !cam.waiting;
+    // a phone that looks at the table sends its pictures once it is asked to: say how
+    const noPicture = $("phone-start") && (cam.state === "starting" || cam.state === "off");
+    box.hidden = !trouble && !cam.unreadable && !cam.waiting && !noPicture;
     box.className = "cam-state" + ((trouble && cam.state !== "ended") || cam.unreadable ? " bad" : "");
     // pictures too dark to read come before what the camera waits for: it cannot see that
     box.textContent = trouble ? t("camera_state", { message: cam.message })
       : cam.unreadable ? cam.unreadable
-      : cam.waiting ? t("camera_waiting", { reason: cam.waiting }) : "";
+      : cam.waiting ? t("camera_waiting", { reason: cam.waiting })
+      : noPicture ? t("camera_no_picture") : "";
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
     if (CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) reopenCamera();
     cameraState = cam.state;
