@@ -1118,6 +1118,17 @@ def test_skipbo_teams_show_who_partners_whom(browser, server):
         seat = int(row.get_attribute("data-seat"))
         assert f"team with {names[partners[seat]]}" in row.inner_text()
     page.close()
+    # On a phone, in each language's longer words ("NÆSTE: 1", "TRÆKTALON"), the four
+    # building piles and the draw pile share one row.
+    for lang in ("en", "nb", "da", "sv"):
+        page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+        page.goto(f"{server.base}{t['url']}")
+        page.wait_for_selector(".sb-build")
+        tops = page.evaluate(
+            "[...document.querySelectorAll('.sb-build .pile')].map((e) => e.offsetTop)"
+        )
+        assert len(tops) == 5 and len(set(tops)) == 1, (lang, tops)
+        page.close()
 
 
 def test_a_tap_made_twice_on_a_slow_network_is_one_move(browser, server):
