@@ -132,9 +132,8 @@ def road_codes(raw: Any) -> list[str]:
     return cards
 
 
-def _names(form: dict[str, Any], count: int, t=None) -> list[str]:
-    """Return a name per seat: the ones given, then "Player N" in ``t``'s language (the
-    names are kept with the table, so the page's language at its making names them)."""
+def _given_names(form: dict[str, Any], count: int) -> list[str]:
+    """Return the players' names the form gives (at most ``count``)."""
     raw = form.get("names", "")
     if isinstance(raw, str):
         given = [n.strip() for n in re.split(r"[,\n]", raw) if n.strip()]
@@ -147,8 +146,19 @@ def _names(form: dict[str, Any], count: int, t=None) -> list[str]:
             raise SetupError(f"the name {n[:30]!r}… is longer than {MAX_NAME} characters")
     if len(given) > count:
         raise SetupError(f"{len(given)} names for {count} players")
-    say = t or (lambda text, **kw: text.format(**kw))
-    names = given + [say("Player {n}", n=k + 1) for k in range(len(given), count)]
+    return given
+
+
+def _said(t=None):
+    """Return ``t``, or (no page: a command line, a test) English."""
+    return t or (lambda text, **kw: text.format(**kw))
+
+
+def _names(form: dict[str, Any], count: int, t=None) -> list[str]:
+    """Return a name per seat: the ones given, then "Player N" in ``t``'s language (the
+    names are kept with the table, so the page's language at its making names them)."""
+    given = _given_names(form, count)
+    names = given + [_said(t)("Player {n}", n=k + 1) for k in range(len(given), count)]
     if len(set(names)) != len(names):
         raise SetupError("every player needs a different name")
     return names
@@ -212,8 +222,12 @@ def parse_setup(game: Any, form: dict[str, Any], t=None) -> Setup:
         options["road_shape"] = shape  # how a camera or a photo reads the laid-out road
         seats = config.get("tokens", players)
         names = _names(form, players, t)
-        if players == 1:
-            names = [f"{names[0]} {k + 1}" for k in range(seats)]
+        if players == 1:  # one name a token: "Anna 1", "Anna 2"; or, unnamed, "Token 1"
+            given = _given_names(form, 1)
+            names = [
+                f"{given[0]} {k + 1}" if given else _said(t)("Token {n}", n=k + 1)
+                for k in range(seats)
+            ]
     elif game == "sten":
         names = _names(form, players, t)
         config["known_hands"] = deal == "app"

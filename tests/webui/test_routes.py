@@ -166,6 +166,22 @@ def test_bad_new_table_requests(client, kwargs, status, words):
 
 
 @pytest.mark.parametrize(
+    ("names", "lang", "tokens"),
+    [
+        ("Anna", "en", ["Anna 1", "Anna 2", "Anna 3"]),
+        ("", "en", ["Token 1", "Token 2", "Token 3"]),
+        ("", "nb", ["Brikke 1", "Brikke 2", "Brikke 3"]),
+    ],
+)
+def test_a_solo_stigespill_players_tokens_are_named_by_number(client, names, lang, tokens):
+    body = {"game": "stigespill", "players": 1, "tokens": 3, "names": names}
+    r = client.post("/api/tables", json=body, headers={"Accept-Language": lang})
+    assert r.status_code == 201, r.get_json()
+    snap = client.get(f"/api/tables/{r.get_json()['id']}").get_json()
+    assert [p["name"] for p in snap["table"]["players"]] == tokens
+
+
+@pytest.mark.parametrize(
     ("value", "on"),
     [(True, True), ("on", True), ("1", True), ("true", True), (False, False), ("", False),
      (None, False)],
