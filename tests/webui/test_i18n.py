@@ -149,6 +149,39 @@ def test_a_page_names_cards_with_the_letters_chosen_for_this_device(client, make
     assert said.startswith(f"{pretty(card)} does not fit")
 
 
+def _texts(snapshot, skip=("view",)):
+    """Yield every string a page shows of a snapshot (not the referee's own view data)."""
+    if isinstance(snapshot, str):
+        yield snapshot
+    elif isinstance(snapshot, dict):
+        for key, value in snapshot.items():
+            if key not in skip:
+                yield from _texts(value, ())
+    elif isinstance(snapshot, list):
+        for value in snapshot:
+            yield from _texts(value, ())
+
+
+@pytest.mark.parametrize("game", ["stigespill", "sten"])
+def test_nothing_a_page_says_names_a_card_by_the_letters_not_chosen(client, make_table, game):
+    """Played through its hints, a game's pages (last move, hints, move labels, notices) name
+    every ace, jack and queen with the Nordic letters once they are chosen."""
+    client.get("/letters/KnDKE")
+    url = f"/api/tables/{make_table(game, players=3, names='Anna, Bo, Cy', open=True)['id']}"
+    lettered = 0
+    for turn in range(80):
+        snap = client.get(url, headers={"Accept-Language": ("en", "nb")[turn % 2]}).get_json()
+        for text in _texts(snap):
+            assert not re.search(r"(?<!\w)[AJQ][♠♥♦♣]", text), text
+            lettered += len(re.findall(r"(?<!\w)(?:E|Kn|D)[♠♥♦♣]", text))
+        if snap["over"]:
+            break
+        move = (snap["hint"] or {}).get("move")
+        if move is None or client.post(f"{url}/moves", json={"move": move}).status_code != 200:
+            client.post(f"{url}/draw", json={})  # a card the app draws
+    assert lettered > 5
+
+
 def test_move_labels_are_translated(client, make_table):
     t = make_table("stigespill")
     snap = client.get(f"/api/tables/{t['id']}", headers={"Accept-Language": "da"}).get_json()
