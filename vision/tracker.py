@@ -761,6 +761,7 @@ class Tracker:
             return False
         centres = np.array([p.mean(axis=0) for p in places])
         sizes = np.array([card_size(p) for p in places])
+        # where they lay as the window's first frame came in (moves carried since undone)
         window_start = moved(centres, chained(inverse(self._view), self._views[0]))
         shifts = np.linalg.norm(moved(centres, move) - window_start, axis=1) / sizes
         return float(np.median(shifts)) > VIEW_SHIFT
