@@ -248,7 +248,7 @@ def pipeline_reader(
         if owner is not None:
             # a card only a player's phone may say (a hand draw, a card dealt): the camera
             # cannot see it, and nothing on the table moves until it is entered
-            reading.status = f"{WAITING}{box['rules'].seat_name(owner)} {ON_PHONE}"
+            reading.status = f"{WAITING}seat {owner} {ON_PHONE}"  # named on the page
             return reading
         for event in guard.update(tracker.state, frame.time):
             if event.kind == "move":

@@ -733,12 +733,46 @@ def test_a_camera_waits_quietly_for_a_card_only_a_phone_may_say(tmp_path, monkey
     )
     readings = [read(k) for k in range(40)]
     assert roads == [truth]  # the road first; then the deal waits for Mor's phone
-    assert readings[-1].status == "camera: Player 1 enters their card on their own phone"
+    assert readings[-1].status == "camera: seat 0 enters their card on their own phone"
     assert all(r.prompt is None and not r.moves for r in readings)
     said = say_camera(
         name_seats(readings[-1].status[len("camera: ") :], ["Mor", "Far"]), i18n.translator("nb")
     )
     assert said == "Mor taster inn kortet sitt på sin egen telefon"
+
+
+def test_a_skipbo_camera_waits_for_a_hand_draw_entered_on_a_phone(tmp_path, monkeypatch):
+    """At a real Skip-Bo table the cards a player draws are entered on their phone: once the
+    piles are placed the camera says so, frame after frame (it once failed on every frame
+    there, asking the Skip-Bo rules for a Stigespill seat's name)."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline")
+    from vision.detections import Detections
+    from vision.sources import Frame
+    from webui import games
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    client = app.test_client()
+    body = {"game": "skipbo", "deal": "table", "source": "webcam", "names": "Mor, Far"}
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    for _ in range(2):  # each stock's first card, said on the table's page
+        turned_up = client.get(url).get_json()["moves"][0]["move"]
+        assert client.post(f"{url}/moves", json={"move": turned_up}).status_code == 200
+    hub = app.extensions["kortbord.hub"]
+    rt = hub.get(t["id"])
+    owner = games.chance_owner(rt.rules, rt.state)
+    assert owner == 0  # Mor's hand draw: only her phone may say the cards
+    tops = tuple(stock[-1].code for stock in rt.state.stocks)
+    box = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    stocks = np.stack([box + np.float32([300, 60 + 250 * k]) for k in range(len(tops))])
+    seen = Detections(stocks, tops, np.full(len(tops), 0.95, np.float32))  # the piles placed
+    read = _camera_reader(hub, t["id"], monkeypatch, lambda image: seen)
+    image = np.zeros((400, 640, 3), np.uint8)
+    readings = [read(Frame(0.1 * k, image, k)) for k in range(20)]  # a second to lie still
+    waiting = f"camera: seat {owner} enters their card on their own phone"
+    assert [r.status for r in readings[-5:]] == [waiting] * 5
+    assert all(r.prompt is None and not r.moves for r in readings)
 
 
 def test_a_recorded_game_goes_on_from_where_its_camera_stopped(tmp_path):
