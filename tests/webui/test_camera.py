@@ -159,7 +159,7 @@ def test_a_lost_stream_ends_the_viewer_and_tells_why(camera_app, monkeypatch):
     )
     assert shown["frames"] == 3 and shown["running"]
     body = _view(client, table_id)
-    assert body is not None and body.count(b"--frame") <= 1  # the last picture, then the end
+    assert body is not None and body.count(b"\xff\xd8\xff") <= 1  # the last picture, the end
     assert cam.thread.is_alive()  # the camera itself keeps trying
     snap = client.get(f"/api/tables/{table_id}").get_json()
     assert snap["camera"]["state"] == "reconnecting"

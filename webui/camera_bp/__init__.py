@@ -23,6 +23,7 @@ bp = Blueprint("camera", __name__)
 
 MJPEG_IDLE_S = 30.0
 MAX_FRAME_BYTES = 4 * 1024 * 1024
+_PART = b"--frame\r\nContent-Type: image/jpeg\r\n\r\n"  # a part's boundary and headers
 
 
 def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
@@ -32,6 +33,10 @@ def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
     snapshot's ``camera``) and opens the viewer again when pictures come back. While the
     camera starts, the viewer waits for its first picture; an idle one gets the last picture
     again every ``MJPEG_IDLE_S``, so the connection stays open.
+
+    Each picture is followed by the next part's boundary and headers: a browser draws a part
+    once the next one has begun, which would otherwise be only with the next picture (a
+    phone sending single pictures: up to ``MJPEG_IDLE_S`` later).
     """
     seen, sent = 0, 0
     while max_frames is None or sent < max_frames:
@@ -41,13 +46,7 @@ def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
         seen = frame_no
         if jpeg is None:
             continue
-        yield (
-            b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-            + str(len(jpeg)).encode()
-            + b"\r\n\r\n"
-            + jpeg
-            + b"\r\n"
-        )
+        yield (b"" if sent else _PART) + jpeg + b"\r\n" + _PART
         sent += 1
         if not cam.thread.is_alive():
             return
