@@ -675,6 +675,14 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         page.mouse.down()
         page.mouse.move(x + 12, y + 6, steps=4)
         page.mouse.up()
+        # a marker dragged past the picture's edge stays on the picture, at its edge
+        far = page.locator("#zones .zone-discard").first
+        j = int(far.get_attribute("data-i"))
+        box = far.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"], box["y"] + 2000, steps=4)
+        page.mouse.up()
         # a marker moves by keyboard too: focus it, arrow keys
         proposed = server.get(f"/api/tables/{table['id']}")["zones"]["map"]["zones"]
         stock = page.locator("#zones .zone-stock").first
@@ -691,6 +699,10 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         assert zones["confirmed"] and len(zones["map"]["zones"]) == 14
         (x0, y0), (x1, y1) = proposed[i]["center"], zones["map"]["zones"][i]["center"]
         assert x1 > x0 + 5 and abs(y1 - y0) < 1  # moved right, as the keys said
+        w, h = zones["frame"]
+        assert zones["map"]["zones"][j]["center"][1] == h  # dragged down to the edge
+        centers = [z["center"] for z in zones["map"]["zones"]]
+        assert all(0 <= x <= w and 0 <= y <= h for x, y in centers)
         page.wait_for_function("document.body.dataset.moves >= 2", timeout=8000)
         assert set(server.get(f"/api/tables/{table['id']}/log")["sources"]) == {"camera"}
         shot(page, "skipbo-camera-laptop")

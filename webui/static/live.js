@@ -610,6 +610,15 @@ const Kortbord = (() => {
     if (!svgEl) return;
     const z = snap.zones;
     if (!z || !z.frame) { svgEl.toggleAttribute("hidden", true); $("zones-bar").hidden = true; return; }
+    // The markers go over the picture: without it they would be drawn squashed over an
+    // empty box, and dragged off the piles. Drawn once the picture shows.
+    const img = $("camera");
+    if (!img || !img.naturalWidth) {
+      svgEl.toggleAttribute("hidden", true);
+      $("zones-bar").hidden = true;
+      if (img) img.addEventListener("load", renderZones, { once: true });
+      return;
+    }
     const key = JSON.stringify(z);
     if (key !== zonesKey) { zonesKey = key; zonesDraft = JSON.parse(JSON.stringify(z.map)); }
     const [w, h] = z.frame;
@@ -646,7 +655,9 @@ const Kortbord = (() => {
       tx.setAttribute("text-anchor", "middle");
       tx.textContent = label;
       g.append(c, tx);
-      const place = (x, y) => {
+      const place = (x, y) => {  // kept inside the picture
+        x = Math.min(w, Math.max(0, x));
+        y = Math.min(h, Math.max(0, y));
         zone.center = [Math.round(x), Math.round(y)];
         c.setAttribute("cx", x); c.setAttribute("cy", y);
         tx.setAttribute("x", x); tx.setAttribute("y", y + r * 0.3);
@@ -657,8 +668,7 @@ const Kortbord = (() => {
         if (!d) return;
         e.preventDefault();
         const step = (e.shiftKey ? 2 : 0.4) * r;
-        place(Math.min(w, Math.max(0, zone.center[0] + d[0] * step)),
-          Math.min(h, Math.max(0, zone.center[1] + d[1] * step)));
+        place(zone.center[0] + d[0] * step, zone.center[1] + d[1] * step);
       });
       g.addEventListener("pointerdown", (e) => {
         e.preventDefault();
