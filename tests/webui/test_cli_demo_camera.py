@@ -469,6 +469,10 @@ NAN_MAP = (
         (_with("card_size", "big"), "card_size"),
         (_with("players", "2"), "'players' must be a whole number"),
         (_with("players", 99), "99 players"),
+        # a whole table's piles, each once, on the picture
+        (_with("index", 0, zone=1), "building pile 1 twice; no building pile 2"),
+        ({**_zone_map(2), "zones": _zone_map(2)["zones"][:4]}, "no seat 0's stock"),
+        (_with("center", [-5000, 99999], zone=4), "seat 0's stock lies far outside the picture"),
     ],
 )
 def test_bad_zone_maps_are_refused_and_not_stored(tmp_path, zones, words):
@@ -480,7 +484,8 @@ def test_bad_zone_maps_are_refused_and_not_stored(tmp_path, zones, words):
     t = client.post("/api/tables", json={"game": "skipbo", "source": "phone"}).get_json()
     url = f"/api/tables/{t['id']}"
     body = zones if isinstance(zones, str) else json.dumps(zones)
-    r = client.post(f"{url}/zones", data=f'{{"zones": {body}}}', content_type="application/json")
+    sent = f'{{"zones": {body}, "frame": [640, 400]}}'
+    r = client.post(f"{url}/zones", data=sent, content_type="application/json")
     assert r.status_code == 400 and words in r.get_json()["error"], r.get_json()
     assert "zones" not in client.get(url).get_json()
     again = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()

@@ -105,6 +105,33 @@ class ZoneMap:
         )
         return replace(self, zones=zones, card_size=self.card_size * zoom)
 
+    def problems(self, frame: tuple[int, int] | None = None) -> list[str]:
+        """Return what keeps this from being a whole table's map: piles doubled or missing
+        (four building piles; each seat's stock and four discard piles) and, given the
+        picture's ``frame`` (width, height), zones far outside it (a proposal may put a
+        discard pile a little past the picture's edge)."""
+
+        def name(kind: str, owner: int | None, index: int) -> str:
+            if kind == "building":
+                return f"building pile {index + 1}"
+            seat = f"seat {owner}'s"
+            return f"{seat} stock" if kind == "stock" else f"{seat} discard pile {index + 1}"
+
+        wanted = [("building", None, k) for k in range(PILES)]
+        for seat in range(self.players):
+            wanted += [("stock", seat, 0)] + [("discard", seat, k) for k in range(PILES)]
+        found = [(z.kind, None if z.kind == "building" else z.owner, z.index) for z in self.zones]
+        out = [f"{name(*k)} twice" for k in dict.fromkeys(k for k in found if found.count(k) > 1)]
+        out += [f"no {name(*k)}" for k in wanted if k not in found]
+        if frame is not None:
+            w, h = frame
+            out += [
+                f"{name(*k)} lies far outside the picture"
+                for k, z in zip(found, self.zones, strict=True)
+                if not (-w / 2 <= z.center[0] <= 1.5 * w and -h / 2 <= z.center[1] <= 1.5 * h)
+            ]
+        return out
+
     @classmethod
     def from_json(cls, data: Any) -> ZoneMap:
         """Rebuild a zone map; raise :class:`ZoneError` naming what is wrong."""

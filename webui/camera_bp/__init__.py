@@ -148,6 +148,9 @@ def confirm_zones(table_id: str):
         abort(400, f"bad zones: {e}")
     if zmap.players != rt.rules.players:
         abort(400, f"the zones are for {zmap.players} players, the table has {rt.rules.players}")
+    problems = zmap.problems(frame)
+    if problems:
+        abort(400, f"bad zones: {'; '.join(problems[:4])}")
     hub().confirm_zones(table_id, zmap.to_json(), frame)
     return jsonify(page_snapshot(hub().get(table_id), None))
 
