@@ -285,3 +285,21 @@ def test_this_computer_is_itself_at_its_lan_address_and_not_behind_a_proxy(lan_a
         "/api/tables", json=webcam, headers={"X-Forwarded-For": "203.0.113.23"}
     )
     assert "chosen on the computer" in _err(proxied, 400)
+
+
+def test_a_players_page_on_the_network_shows_its_match_chart(lan_app):
+    """A phone that opened its player's link (and no join code) sees the match's race
+    chart on its page; the match page itself still needs the join code."""
+    host = lan_app.test_client()
+    t = new_table(host, "skipbo", match_target=200)
+    guest = guest_of(lan_app)
+    page = guest.get(t["players"][0]["url"]).get_data(as_text=True)
+    chart = f"/api/p/{token(t, 0)}/chart.svg"
+    assert chart in page
+    r = guest.get(chart)
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    assert r.get_data(as_text=True).startswith("<svg")
+    _err(guest.get(f"/matches/{t['id']}/chart.svg", headers={"Accept": "application/json"}), 403)
+    _err(guest.get("/api/p/not-a-token/chart.svg"), 404)
+    sten = new_table(host, "sten")  # no match: no chart
+    _err(guest.get(f"/api/p/{token(sten, 0)}/chart.svg"), 404)

@@ -155,7 +155,11 @@ def api(table_id: str):
 @bp.get("/matches/<table_id>/chart.svg")
 def chart(table_id: str):
     """Return the race chart alone (the live pages swap it in when a game ends)."""
-    rt, match = _match(table_id)
+    return chart_response(*_match(table_id))
+
+
+def chart_response(rt, match: dict[str, Any]) -> Response:
+    """Return the race chart of ``rt``'s match as an SVG response."""
     colours = [p["colour"] for p in rt.table["players"]]
     return Response(
         race_svg(rt.names, colours, match, label=_race_label(match)),

@@ -16,6 +16,7 @@ from webui.common import (
     page_snapshot,
     position_from_body,
 )
+from webui.matches import chart_response
 from webui.tables import hub
 
 bp = Blueprint("player", __name__, template_folder="templates")
@@ -106,6 +107,17 @@ def draw(token: str):
     position = position_from_body(optional_json_body())
     hub().resolve_chance(player["table_id"], seat=player["seat"], position=position)
     return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
+@bp.get("/api/p/<token>/chart.svg")
+def chart(token: str):
+    """Return the match's race chart for the player's page: the player's link lets it see
+    the chart without the table's join code (a phone on the network has only its link)."""
+    player = _player(token)
+    match = hub().match(player["table_id"])
+    if match is None:
+        abort(404, "this table plays no match")
+    return chart_response(hub().get(player["table_id"]), match)
 
 
 @bp.post("/api/p/<token>/photo")
