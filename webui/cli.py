@@ -159,7 +159,7 @@ def _serve(args: argparse.Namespace) -> int:
         why = e.strerror or str(e)
         raise CommandError(f"cannot listen on --host {host} --port {args.port}: {why}") from None
     shown = lan_address() if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{server.server_port}{path}"
+    url = f"http://{shown}:{server.server_port}{_opened(app, path)}"
     print(f"Kortbord is running: open {url}", flush=True)
     print(f"  data: {data.resolve()}", flush=True)
     if args.lan:
@@ -241,6 +241,16 @@ def _first_picture(spec: str) -> None:
         raise CommandError(f"--source {spec!r}: no picture in it") from None
     except (SourceError, OSError, ValueError) as e:
         raise CommandError(f"--source {spec!r}: {e}") from None
+
+
+def _opened(app, path: str) -> str:
+    """Return the path to print (and put in the QR code): in LAN mode a table made here (the
+    demo, a camera's) carries its join code, as its host page's QR codes do — no browser is
+    its host, and without the code this computer and the phones would meet the join page."""
+    if not app.config.get("LAN") or not path.startswith("/t/"):
+        return path
+    table = app.extensions["kortbord.hub"].get(path.removeprefix("/t/")).table
+    return f"{path}?code={table['join_code']}"
 
 
 def _source_table(app, args: argparse.Namespace) -> str:

@@ -303,3 +303,18 @@ def test_a_players_page_on_the_network_shows_its_match_chart(lan_app):
     _err(guest.get("/api/p/not-a-token/chart.svg"), 404)
     sten = new_table(host, "sten")  # no match: no chart
     _err(guest.get(f"/api/p/{token(sten, 0)}/chart.svg"), 404)
+
+
+def test_the_address_printed_for_a_table_made_at_the_start_opens_it(lan_app):
+    """`kortbord run --lan` makes the demo table (or `--source` a camera's) with no browser
+    as its host: the address it prints, and its QR code, carry the join code."""
+    from webui.cli import _opened
+
+    t = new_table(lan_app.test_client(), "sten")
+    path = _opened(lan_app, t["url"])
+    assert path.startswith(t["url"] + "?code=")
+    guest = guest_of(lan_app)
+    assert guest.get(t["url"]).status_code == 403  # the join page
+    assert guest.get(path).status_code == 200
+    assert guest.get(f"/api/tables/{t['id']}").status_code == 200  # joined: the page's API
+    assert _opened(lan_app, "/") == "/"
