@@ -318,3 +318,15 @@ def test_the_address_printed_for_a_table_made_at_the_start_opens_it(lan_app):
     assert guest.get(path).status_code == 200
     assert guest.get(f"/api/tables/{t['id']}").status_code == 200  # joined: the page's API
     assert _opened(lan_app, "/") == "/"
+
+
+def test_a_join_code_typed_as_it_was_read_out_joins(lan_app):
+    """ "133 320": the code with a space (as the host reads it out) joins, not only "133320"."""
+    t = new_table(lan_app.test_client(), "sten")
+    guest = guest_of(lan_app)
+    code = t["join_code"]
+    page = guest.get(t["url"]).get_data(as_text=True)
+    assert "Join code" in page and 'placeholder="123 456"' in page  # a label one can see
+    r = guest.post(f"/t/{t['id']}/join", data={"code": f" {code[:3]} {code[3:]} "})
+    assert r.status_code == 302
+    assert guest.get(f"/api/tables/{t['id']}").status_code == 200

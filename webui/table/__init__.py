@@ -66,7 +66,7 @@ def page(table_id: str):
 def join(table_id: str):
     """Check a typed join code; remember it in a cookie."""
     rt = hub().get(table_id)
-    code = (request.form.get("code") or "").strip()
+    code = "".join((request.form.get("code") or "").split())  # "133 320", as it was read out
     if not access.join_code_is(rt.table, code):
         return render_template("table/join.html", table=rt.table, wrong=True), 403
     resp = make_response(redirect(url_for("table.page", table_id=table_id)))
