@@ -330,3 +330,26 @@ def test_a_join_code_typed_as_it_was_read_out_joins(lan_app):
     r = guest.post(f"/t/{t['id']}/join", data={"code": f" {code[:3]} {code[3:]} "})
     assert r.status_code == 302
     assert guest.get(f"/api/tables/{t['id']}").status_code == 200
+
+
+def test_a_guests_table_page_points_to_no_players_pages_it_lacks(lan_app):
+    """Only the host's table page lists the players' own pages: a guest's says where a
+    player moves without pointing to them."""
+    import json
+
+    host = lan_app.test_client()
+    t = new_table(host, "sten")
+    guest = guest_of(lan_app)
+    guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]})
+
+    def words(client) -> dict:
+        page = client.get(t["url"]).get_data(as_text=True)
+        found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S)
+        return json.loads(found.group(1))
+
+    mine, theirs = words(host), words(guest)
+    assert "see Players' own pages" in mine["own_page"] and "see" in mine["card_on_phone"]
+    for key in ("own_page", "card_on_phone", "deal_on_phones"):
+        assert "Players' own pages" not in theirs[key], key
+    assert theirs["own_page"] == "{name} moves on their own phone page."
+    assert theirs["hint"] == mine["hint"]  # the rest as on the host's page
