@@ -363,6 +363,16 @@ def test_a_phone_camera_page_sends_pictures_and_says_how_fast(browser, server):
     assert page.inner_text("#phone-snap-why") == "Skicka bilder från kameraappen:"
     assert page.inner_text("#toast").startswith("Kameran fick inte tillåtelse")
     page.close()
+    # a page at a LAN address over http (no secure context), a phone's or a laptop's:
+    # pictures one at a time, and why
+    page = browser.new_page(viewport=LAPTOP)
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', { value: false })")
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector("#phone-snap-label:not([hidden])")
+    assert page.locator("#phone-start").is_hidden()
+    why = page.inner_text("#phone-snap-why")
+    assert why == "Live video needs an https:// address here; send pictures instead:"
+    page.close()
 
 
 def test_stigespill_against_the_demo_video(browser, server):
