@@ -435,7 +435,7 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
         return {
             "draw": t("Draw a die card"),
             "play": t("Play {card}", card=card),
-            "reveal": card,
+            "reveal": t("{card}", card=card),  # the card alone (in the deck's letters)
         }.get(kind, kind)
     if rules.name == "sten":
         if kind == "lay":
