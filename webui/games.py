@@ -220,14 +220,14 @@ def parse_setup(game: Any, form: dict[str, Any], t=None) -> Setup:
         if shape not in ROAD_SHAPES:
             raise SetupError(f"unknown road shape {str(shape)[:20]!r}; expected auto or rows")
         options["road_shape"] = shape  # how a camera or a photo reads the laid-out road
-        seats = config.get("tokens", players)
-        names = _names(form, players, t)
         if players == 1:  # one name a token: "Anna 1", "Anna 2"; or, unnamed, "Token 1"
             given = _given_names(form, 1)
             names = [
                 f"{given[0]} {k + 1}" if given else _said(t)("Token {n}", n=k + 1)
-                for k in range(seats)
+                for k in range(config["tokens"])
             ]
+        else:
+            names = _names(form, players, t)
     elif game == "sten":
         names = _names(form, players, t)
         config["known_hands"] = deal == "app"

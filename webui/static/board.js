@@ -81,8 +81,8 @@ const Board = (() => {
   // own name (see said).
   const SUIT_OF = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
   const saidText = (text) => {
-    const rankOf = { 10: "10" };
-    for (const r of ["2", "3", "4", "5", "6", "7", "8", "9", "A", "J", "Q", "K"]) rankOf[faceOf(r)] = r;
+    const rankOf = {};
+    for (const r of RANKS) rankOf[faceOf(r)] = r;
     return text.replace(/(?<![\w])(10|[2-9]|Kn|[A-Z])([♠♥♦♣])/g, (all, face, sym) => {
       const r = rankOf[face];
       if (!r) return all;
