@@ -209,6 +209,7 @@ class TableHub:
         self.store = store
         self.broadcaster = broadcaster
         self._tables: dict[str, Runtime] = {}
+        self._forgotten: dict[str, int] = {}  # table id → times its copy was dropped
         self._lock = threading.Lock()
         self.listeners: list = []  # callables(table_id) told after every change (camera, demo)
 
@@ -280,20 +281,25 @@ class TableHub:
 
     def get(self, table_id: str) -> Runtime:
         """Return the table's runtime, replaying its log on first use."""
-        with self._lock:
-            rt = self._tables.get(table_id)
-        if rt is not None:
+        while True:
+            with self._lock:
+                rt = self._tables.get(table_id)
+                forgotten = self._forgotten.get(table_id, 0)
+            if rt is not None:
+                return rt
+            if not isinstance(table_id, str) or not table_id.isascii() or len(table_id) > 32:
+                raise TableNotFound(table_id)
+            table = self.store.table(table_id)
+            if table is None:
+                raise TableNotFound(table_id)
+            rt = self._load(table)
+            with self._lock:
+                if self._forgotten.get(table_id, 0) != forgotten:
+                    # A next game began while this replayed the one before: read it again.
+                    continue
+                rt = self._tables.setdefault(table_id, rt)
+            self._deal_cut_off(rt)
             return rt
-        if not isinstance(table_id, str) or not table_id.isascii() or len(table_id) > 32:
-            raise TableNotFound(table_id)
-        table = self.store.table(table_id)
-        if table is None:
-            raise TableNotFound(table_id)
-        rt = self._load(table)
-        with self._lock:
-            rt = self._tables.setdefault(table_id, rt)
-        self._deal_cut_off(rt)
-        return rt
 
     def _deal_cut_off(self, rt: Runtime) -> None:
         """Draw the cards the app deals that a server killed between writing a new game and
@@ -349,6 +355,7 @@ class TableHub:
         """Drop the in-memory copy (the next ``get`` replays from the store)."""
         with self._lock:
             self._tables.pop(table_id, None)
+            self._forgotten[table_id] = self._forgotten.get(table_id, 0) + 1
 
     # ---- changing -------------------------------------------------------------------------
     def play(

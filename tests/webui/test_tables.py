@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -579,6 +580,51 @@ def test_a_deal_cut_off_by_a_kill_is_dealt_when_the_table_is_loaded(
     third = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
     later = third.test_client().get(f"/api/tables/{table_id}").get_json()
     assert later["position"] == snap["position"]  # dealt once, and written
+
+
+def test_a_table_loaded_while_its_next_game_begins_shows_the_new_game(
+    app, make_table, tmp_path, monkeypatch
+):
+    """Just after a restart, a page's first look at a table (replaying its log) and a tap on
+    "next game" can meet: the look finished its replay of the old game after the next game
+    began, and its copy became the table's, the old game shown and played on for good."""
+    from webui.tables import TableHub
+
+    t = make_table("stigespill", variant="strategy", tokens=2, names="Anna")
+    hub = app.extensions["kortbord.hub"]
+    rt = hub.get(t["id"])
+    while not rt.rules.is_over(rt.state):  # the app plays the game to its end
+        rng = random.Random(len(rt.moves))
+        hub.play(t["id"], [rt.rules.greedy_move(rt.state, rng).to_json()], source="demo")
+    restarted = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    hub = restarted.extensions["kortbord.hub"]
+
+    load, forget = TableHub._load, TableHub.forget
+    replayed, go_on = threading.Event(), threading.Event()
+    looks: list = []
+
+    def slow_load(self, table):  # the page's look replays slowly
+        rt = load(self, table)
+        if threading.current_thread() is look:
+            replayed.set()
+            go_on.wait(5)
+        return rt
+
+    def forget_while_the_look_ends(self, table_id):
+        forget(self, table_id)
+        go_on.set()
+        look.join(5)
+
+    look = threading.Thread(target=lambda: looks.append(hub.get(t["id"])))
+    monkeypatch.setattr(TableHub, "_load", slow_load)
+    look.start()
+    assert replayed.wait(5)
+    monkeypatch.setattr(TableHub, "forget", forget_while_the_look_ends)
+    started = hub.next_game(t["id"])
+    monkeypatch.undo()
+    assert looks[0].number == 2 and started.number == 2
+    assert hub.get(t["id"]).number == 2
+    assert not hub.get(t["id"]).rules.is_over(hub.get(t["id"]).state)
 
 
 def test_a_team_plays_labels_say_whose_pile():
