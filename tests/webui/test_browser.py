@@ -796,6 +796,32 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert not errors, errors
 
 
+def test_a_start_tapped_twice_on_a_slow_network_makes_one_table(browser, server):
+    """A phone on a slow network, its Start tapped again while the form is on its way: one
+    table (the second tap had made a second one, left on the home page in progress)."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/new?game=sten")
+    before = len(server.get("/api/tables")["tables"])
+    cdp = page.context.new_cdp_session(page)  # each request takes a second to arrive
+    cdp.send("Network.enable")
+    slow = {"latency": 1000, "downloadThroughput": -1, "uploadThroughput": -1}
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, **slow})
+    page.evaluate("""() => {
+      const start = document.querySelector("#new-game button[type=submit]");
+      start.click();
+      setTimeout(() => start.click(), 300);
+    }""")
+    deadline = time.monotonic() + 15
+    while "/t/" not in page.url and time.monotonic() < deadline:
+        time.sleep(0.1)
+    page.wait_for_selector("#board")
+    time.sleep(1.5)  # a second request would have arrived by now
+    assert len(server.get("/api/tables")["tables"]) == before + 1
+    assert not errors, errors
+    page.close()
+
+
 def test_a_skipbo_player_plays_by_keyboard_and_keeps_the_focus(browser, server):
     """Enter on a hand card chooses it (and says so), Tab reaches a discard pile named for
     what it is, Enter discards there; the focus is never dropped by the page's redraws."""

@@ -30,6 +30,19 @@
     fill();
   }
 
+  // Start tapped again while the form is on its way (a slow network, a photo of the road)
+  // sends nothing: a second copy made a second table. Unanswered after 10 s, or shown
+  // again by the back button, the form may be sent again.
+  const form = document.getElementById("new-game");
+  if (form) {
+    let sentAt = 0;
+    form.addEventListener("submit", (e) => {
+      if (Date.now() - sentAt < 10000) e.preventDefault();
+      else sentAt = Date.now();
+    });
+    window.addEventListener("pageshow", () => { sentAt = 0; });
+  }
+
   // A solo player's tokens matter only with one player.
   const solo = document.getElementById("solo-tokens");
   if (players && solo) {
