@@ -139,6 +139,20 @@ def _register_errors(app: Flask) -> None:
         log.warning("cannot use the database on %s %s: %s", request.method, request.path, e)
         return error(503, f"cannot save the table's data ({e}); nothing was changed")
 
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged(e: sqlite3.DatabaseError):
+        """Answer 503 when the database file was damaged while the server ran (start-up
+        checks it): say so, as ``serve`` would (the file's place only in the log). A broken
+        constraint (``IntegrityError``) is a bug, not a damaged file."""
+        if type(e) is not sqlite3.DatabaseError:
+            return unexpected(e)
+        log.error("the database %s is damaged (%s): put back a copy", app.config["DATABASE"], e)
+        return error(
+            503,
+            f"the database is damaged ({e}); nothing was changed: put back a copy of it"
+            " on the computer Kortbord runs on",
+        )
+
     @app.errorhandler(Exception)
     def unexpected(e: Exception):
         """Log a bug and answer 500 without a traceback; nothing was written."""

@@ -427,6 +427,34 @@ def test_a_data_folder_that_cannot_be_written_refuses_changes_clearly(
     assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
 
 
+def test_a_database_damaged_while_the_server_runs_is_said_so(app, client, make_table):
+    """The start-up check passed, then the file was damaged (a failing disk, a sync tool
+    writing over it): every page and change says the database is damaged and to put back a
+    copy, as ``serve`` does at start, not "internal error (DatabaseError)"."""
+    t = make_table("skipbo", stock=20, players=4)
+    for _ in range(6):
+        make_table("skipbo", stock=20, players=4)
+    path = Path(app.config["DATABASE"])
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every page in the file, none in the WAL
+    conn.close()
+    size = path.stat().st_size
+    with path.open("r+b") as f:  # its header stays: it opens, and its pages read as damaged
+        for page in range(4096, size, 4096):
+            f.seek(page + 100)
+            f.write(bytes(random.Random(page).randrange(256) for _ in range(3000)))
+    for r in (
+        client.get("/"),
+        client.get("/api/tables"),
+        client.get(t["players"][0]["url"]),
+        client.post("/api/tables", json={"game": "sten", "players": 2}),
+    ):
+        said = r.get_json()["error"] if r.is_json else r.get_data(as_text=True)
+        assert r.status_code == 503, said
+        assert "database is damaged" in said and "put back a copy" in said, said
+        assert "internal error" not in said.lower() and str(path) not in said
+
+
 def test_a_database_in_a_read_only_folder_is_said_so(tmp_path, monkeypatch):
     """SQLite says only "unable to open database file" where it cannot write beside the
     database (a read-only mount, where even root may not)."""
