@@ -14,6 +14,7 @@ PNG_START, PNG_END = b"\x89PNG", b"IEND\xaeB`\x82"
 
 
 NOT_AN_IMAGE = "not a readable image"
+TOO_MANY_PIXELS = "too many pixels to read (more than OpenCV decodes)"
 
 
 class ImageError(ValueError):
@@ -66,17 +67,15 @@ def _decode(path: Path) -> tuple[Any, str]:
     their own lines there ("Premature end of JPEG file"), around the command's words: they
     are kept and said as part of the command's warning instead. libpng's warnings (an odd
     colour profile) are no damage and are left out."""
-    import cv2
-
     with _STDERR, tempfile.TemporaryFile() as caught:
         try:
             sys.stderr.flush()
             saved = os.dup(2)
         except (OSError, ValueError):  # no stderr to borrow: decode as it is
-            return cv2.imread(str(path), cv2.IMREAD_COLOR), ""
+            return imread(path), ""
         os.dup2(caught.fileno(), 2)
         try:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image = imread(path)
         finally:
             os.dup2(saved, 2)
             os.close(saved)
@@ -84,3 +83,17 @@ def _decode(path: Path) -> tuple[Any, str]:
         lines = caught.read().decode("utf-8", "replace").splitlines()
     said = [line.strip() for line in lines if line.strip()]
     return image, "\n".join(line for line in said if not line.startswith("libpng warning"))
+
+
+def imread(path: str | Path) -> Any:
+    """``cv2.imread`` in colour: the BGR image, or None when it cannot be read; raise
+    :class:`ImageError` for a header claiming more pixels than OpenCV decodes (OpenCV
+    raises on it rather than returning None)."""
+    import cv2
+
+    try:
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error as e:
+        if "MAX_IMAGE" in str(e):
+            raise ImageError(TOO_MANY_PIXELS) from None
+        return None

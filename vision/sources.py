@@ -358,14 +358,18 @@ class FolderSource(FrameSource):
             raise SourceError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {str(self.folder)!r}")
 
     def frames(self) -> Iterator[Frame]:
-        import cv2
+        from vision.images import ImageError, imread
 
         self._say("open", f"reading {len(self.paths)} images from {self.name}")
         read = 0
         for index, path in enumerate(self.paths):
             if self.closed:
                 return
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            try:
+                image = imread(path)
+            except ImageError as e:  # a header claiming billions of pixels
+                self._say("skipped", f"skipped {path.name}: {e}", logging.WARNING)
+                continue
             if not _valid_image(image):
                 self._say("skipped", f"skipped {path.name}: not a readable image", logging.WARNING)
                 continue

@@ -320,3 +320,34 @@ def test_a_harmless_libpng_warning_is_no_damage_and_threads_keep_stderr(tmp_path
         t.join()
     after = os.fstat(2)
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A few bytes of PNG whose header claims ``width`` × ``height`` pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(100)))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_detect_names_a_picture_claiming_too_many_pixels_and_goes_on(
+    fake_recognizer, images, tmp_path, capfd
+):
+    good, _, _ = images
+    huge = tmp_path / "huge.png"  # 3.6 billion pixels: OpenCV refuses it with an exception
+    huge.write_bytes(_png_claiming(60000, 60000))
+    rc = main(["detect", str(huge), str(good), "--json"])
+    out, err = capfd.readouterr()
+    assert rc == 1 and [d["image"] for d in json.loads(out)] == [str(good)]
+    assert f"{huge}: too many pixels" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -289,3 +289,16 @@ def test_the_commands_keep_opencvs_own_warnings_out(tmp_path):
     assert run.stderr.strip().splitlines() == [
         f"kortbord watch: cannot read {text}: no frame in it; not a readable video file"
     ]
+
+
+def test_folder_skips_a_picture_claiming_too_many_pixels(tmp_path):
+    from tests.vision.test_recognizer_cli import _png_claiming
+
+    cv2.imwrite(str(tmp_path / "a.png"), _image(10))
+    (tmp_path / "b.png").write_bytes(_png_claiming(60000, 60000))
+    statuses = []
+    frames = list(FolderSource(tmp_path, on_status=statuses.append).frames())
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10]
+    assert [s.message for s in statuses if s.state == "skipped"] == [
+        "skipped b.png: too many pixels to read (more than OpenCV decodes)"
+    ]
