@@ -13,6 +13,7 @@ Tests use the same classes with a fake ``opener`` (anything with ``read()``/``is
 from __future__ import annotations
 
 import logging
+import math
 import os
 import queue
 import threading
@@ -349,8 +350,7 @@ class FolderSource(FrameSource):
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise SourceError(f"{str(self.folder)!r} is not a folder")
-        if fps <= 0:
-            raise SourceError(f"fps must be positive, not {fps}")
+        _check_fps(fps)
         self.fps = fps
         self.name = str(self.folder)
         self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -458,6 +458,15 @@ class QueueSource(FrameSource):
         self._say("closed", f"closed {self.name}")
 
 
+def _check_fps(fps: float) -> None:
+    """Refuse a frame rate that is not a positive, finite number (NaN would pass ``<= 0``
+    and give every frame the time NaN)."""
+    if not fps > 0:
+        raise SourceError(f"fps must be positive, not {fps}")
+    if math.isinf(fps):
+        raise SourceError(f"fps must be finite, not {fps}")
+
+
 def open_source(
     spec: str | int, *, fps: float | None = None, on_status: StatusCallback | None = None, **kw
 ) -> FrameSource:
@@ -465,8 +474,8 @@ def open_source(
 
     Raises :class:`SourceError` naming ``spec`` when it is none of these.
     """
-    if fps is not None and fps <= 0:
-        raise SourceError(f"fps must be positive, not {fps}")
+    if fps is not None:
+        _check_fps(fps)
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CaptureSource(int(spec), live=True, on_status=on_status, **kw)
     if not isinstance(spec, str) or not spec.strip():

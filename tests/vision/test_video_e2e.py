@@ -100,6 +100,8 @@ def frames(tmp_path):
         (["--game", "sten", "--players", "1"], "Sten is played by 2 to 10 players, not 1"),
         (["--game", "stigespill", "--players", "0"], "Stigespill is for 1 to 10 players, not 0"),
         (["--game", "sten", "--fps", "0"], "fps must be positive, not 0.0"),
+        (["--game", "sten", "--fps", "nan"], "fps must be positive, not nan"),
+        (["--game", "sten", "--fps", "inf"], "fps must be finite, not inf"),
     ],
 )
 def test_replay_and_watch_refuse_bad_options_before_reading_frames(
