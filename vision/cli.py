@@ -734,16 +734,16 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
         src = open_source(source, fps=fps, on_status=lambda s: show(s.to_json()), first_tries=4)
         # each status is shown as a line of its own: not logged to stderr as well
         logging.getLogger("kortbord.vision.sources").addHandler(logging.NullHandler())
-        frames = src.frames()
-        if events is not None:
-            tr = replay_events(events, frames, recognizer, on_line=show)
-            return tr.moves, events
         zones = None
         if args.zones:
             try:
                 zones = ZoneMap.from_json(json.loads(Path(args.zones).read_text()))
             except (OSError, ValueError, ZoneError) as e:
                 raise CommandError(f"bad --zones {args.zones!r}: {e}") from e
+        frames = src.frames()
+        if events is not None:
+            tr = replay_events(events, frames, recognizer, on_line=show, zones=zones)
+            return tr.moves, events
         pipeline = Pipeline(recognizer)
         last_problem = None
         last = None

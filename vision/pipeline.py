@@ -776,8 +776,11 @@ def tracker_for(rules: Rules) -> Tracker:
     return Tracker(codes=rules.codes(), watch=watch)
 
 
-def reader_for(game: str, rules: Rules, state: Any, table: TableState | None = None) -> GameReader:
-    """Return the layout reader of ``game`` (Skip-Bo proposes its zones from ``table``)."""
+def reader_for(
+    game: str, rules: Rules, state: Any, table: TableState | None = None, *, zones: Any = None
+) -> GameReader:
+    """Return the layout reader of ``game`` (Skip-Bo reads through ``zones``, a ZoneMap, or
+    proposes its zones from ``table``)."""
     from vision.layouts.road import StigespillReader
     from vision.layouts.skipbo import SkipBoReader, propose_zones
     from vision.layouts.sten import StenReader
@@ -787,8 +790,10 @@ def reader_for(game: str, rules: Rules, state: Any, table: TableState | None = N
     if game == "sten":
         return StenReader()
     if game == "skipbo":
-        tops = [s[-1].code for s in state.stocks] if not getattr(state, "hidden", False) else None
-        zones = propose_zones(table or TableState(0.0), rules.players, tops)
+        if zones is None:
+            hidden = getattr(state, "hidden", False)
+            tops = [s[-1].code for s in state.stocks] if not hidden else None
+            zones = propose_zones(table or TableState(0.0), rules.players, tops)
         return SkipBoReader(zones, rules.codes())
     raise ValueError(f"unknown game {game!r}")
 
@@ -818,8 +823,10 @@ def replay_events(
     *,
     warmup: float = 1.0,
     on_line: Callable[[dict[str, Any]], None] | None = None,
+    zones: Any = None,
 ) -> Transcript:
-    """Run the pipeline over ``frames`` of a game whose set-up is ``events`` (events.json)."""
+    """Run the pipeline over ``frames`` of a game whose set-up is ``events`` (events.json);
+    ``zones``: a Skip-Bo ZoneMap to read through (None: proposed from the stock cards)."""
     from referee import make_rules
 
     rules = make_rules(events["game"], **events["config"])
@@ -840,7 +847,7 @@ def replay_events(
     def start() -> None:
         nonlocal problem
         try:
-            reader = reader_for(events["game"], rules, state, pipeline.tracker.state)
+            reader = reader_for(events["game"], rules, state, pipeline.tracker.state, zones=zones)
         except ValueError as e:  # e.g. not every Skip-Bo stock card in sight yet
             if str(e) != problem:
                 problem = str(e)

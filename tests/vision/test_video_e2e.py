@@ -148,3 +148,22 @@ def test_dataset_video_refused_for_its_players_leaves_no_frames_folder(tmp_path,
     assert main(["dataset", "video", "--game", "sten", "--players", "1", "--out", str(out)]) == 2
     assert "Sten is played by 2 to 10 players, not 1" in capsys.readouterr().err
     assert not (out / "frames").exists()
+
+
+def test_replay_of_a_recording_reads_its_zones_option(tmp_path, capsys):
+    """A generated video's set-up once made ``--zones`` unread: a missing file passed, and
+    the zone map given was never used."""
+    from kortbord.cli import main
+    from referee import make_rules
+    from vision.layouts.skipbo import Zone, ZoneMap
+    from vision.pipeline import reader_for
+
+    events = make_video("skipbo", 2, 5, tmp_path, settings=VideoSettings((320, 180)), max_moves=1)
+    missing = tmp_path / "zones.json"
+    assert main(["replay", str(tmp_path), "--game", "skipbo", "--truth", "--zones", str(missing)])
+    assert f"bad --zones {str(missing)!r}" in capsys.readouterr().err
+    # the zone map given is the one read through (not proposed from the stock cards)
+    rules = make_rules("skipbo", **events["config"])
+    state = rules.state_from_json(events["initial"])
+    zones = ZoneMap((Zone("building", (100.0, 90.0)),), players=2, card_size=40.0)
+    assert reader_for("skipbo", rules, state, zones=zones).zones is zones
