@@ -29,6 +29,8 @@ log = logging.getLogger("kortbord.vision.sources")
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 STREAM_SCHEMES = ("rtsp://", "rtsps://", "rtmp://", "http://", "https://", "udp://", "tcp://")
+# A network stream's try to open, or to read a frame, is given up after this long (ms)
+STREAM_TIMEOUT_MS = 10_000
 
 
 class SourceError(ValueError):
@@ -283,6 +285,11 @@ class CaptureSource(FrameSource):
 def _cv2_opener(target: int | str):
     import cv2
 
+    if isinstance(target, str) and target.lower().startswith(STREAM_SCHEMES):
+        # OpenCV waits 30 s for a stream that accepts and sends nothing, at each try
+        timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS]
+        timeouts += [cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS]
+        return cv2.VideoCapture(target, cv2.CAP_ANY, timeouts)
     return cv2.VideoCapture(target)
 
 

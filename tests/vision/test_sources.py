@@ -302,3 +302,26 @@ def test_folder_skips_a_picture_claiming_too_many_pixels(tmp_path):
     assert [s.message for s in statuses if s.state == "skipped"] == [
         "skipped b.png: too many pixels to read (more than OpenCV decodes)"
     ]
+
+
+def test_a_stream_that_accepts_but_never_answers_is_given_up_per_try(monkeypatch):
+    """A stream server that takes the connection and sends nothing held each try for
+    OpenCV's default 30 s, the first of them without a word; a try ends at the stream
+    timeout (here made short)."""
+    import socket
+    import time
+
+    import vision.sources
+
+    monkeypatch.setattr(vision.sources, "STREAM_TIMEOUT_MS", 1000, raising=False)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    url = f"http://127.0.0.1:{server.getsockname()[1]}/video.mjpg"
+    start = time.monotonic()
+    try:
+        with pytest.raises(SourceError, match="nothing answered in 1 tries"):
+            list(CaptureSource(url, live=True, first_tries=1).frames())
+    finally:
+        server.close()
+    assert time.monotonic() - start < 10
