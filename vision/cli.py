@@ -301,6 +301,8 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "--only",
         choices=("all", "dataset", "detector", "classifier", "refiner", "thumbs", "package"),
         default="all",
+        help="one stage only (default all: render the scenes, train each network, package"
+        " the ONNX files and recognizer.json)",
     )
     p.add_argument("--install", metavar="DIR", help="copy the finished models here (e.g. models)")
     for name, typ in (
@@ -675,6 +677,7 @@ def _setup(args, path: str):
     from kortbord.cli import CommandError
     from referee import RulesError, make_rules
     from vision.pipeline import VideoRecognizer, load_events
+    from vision.sources import SourceError, open_source
 
     events, source = None, path
     try:
@@ -693,6 +696,11 @@ def _setup(args, path: str):
     if args.truth:
         labels = str(beside) if args.truth == "auto" else args.truth
         if not Path(labels).is_file():
+            if not Path(path).exists():
+                try:  # a mistyped video: name it, not the labels it would have beside it
+                    open_source(path)
+                except SourceError as e:
+                    raise CommandError(str(e)) from None
             raise CommandError(f"no ground-truth labels at {labels!r}")
         return events, source, _truth_labels(labels)
     try:
@@ -815,6 +823,8 @@ def cmd_replay(args) -> int:
     else:
         for i, m in enumerate(moves, 1):
             print(f"{i:4d}. {json.dumps(m)}")
+        if not moves:
+            print("no moves were read")
         if "matches_recording" in out:
             print(
                 "matches the recorded moves"

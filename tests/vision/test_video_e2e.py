@@ -113,6 +113,24 @@ def test_replay_and_watch_refuse_bad_options_before_reading_frames(
     assert capsys.readouterr().err.strip() == f"kortbord {command}: {says}"
 
 
+def test_a_missing_video_is_named_before_its_labels(tmp_path, capsys):
+    """``--truth`` looks for the labels beside the video: a mistyped video's name was lost
+    behind "no ground-truth labels at …"."""
+    from kortbord.cli import main
+
+    video = tmp_path / "gmae.mp4"
+    assert main(["replay", str(video), "--game", "sten", "--truth"]) == 2
+    err = capsys.readouterr().err
+    assert str(video) in err and "no such file or folder" in err and "labels" not in err
+
+
+def test_replay_says_when_no_move_was_read(frames, capsys):
+    from kortbord.cli import main
+
+    assert main(["replay", str(frames), "--game", "sten", "--truth"]) == 0
+    assert capsys.readouterr().out.strip() == "no moves were read"
+
+
 @pytest.mark.parametrize(
     ("line", "says"),
     [
