@@ -365,7 +365,7 @@ class FolderSource(FrameSource):
             raise SourceError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {str(self.folder)!r}")
 
     def frames(self) -> Iterator[Frame]:
-        from vision.images import ImageError, imread
+        from vision.images import ImageError, read_image
 
         self._say("open", f"reading {len(self.paths)} images from {self.name}")
         read = 0
@@ -373,9 +373,12 @@ class FolderSource(FrameSource):
             if self.closed:
                 return
             try:
-                image = imread(path)
-            except ImageError as e:  # a header claiming billions of pixels
+                image, damage = read_image(path)
+            except ImageError as e:  # not a picture, empty, billions of pixels claimed
                 self._say("skipped", f"skipped {path.name}: {e}", logging.WARNING)
+                continue
+            if damage:  # a cut-off frame's missing part, greyed, would hide its cards
+                self._say("skipped", f"skipped {path.name}: {damage}", logging.WARNING)
                 continue
             if not _valid_image(image):
                 self._say("skipped", f"skipped {path.name}: not a readable image", logging.WARNING)

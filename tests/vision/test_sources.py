@@ -199,8 +199,8 @@ def test_a_folder_of_which_no_image_reads_is_a_clear_error(tmp_path):
     with pytest.raises(SourceError, match=r"no image in .* is readable \(2 tried\)"):
         list(src.frames())
     assert sorted(s.message for s in statuses if s.state == "skipped") == [
-        "skipped a.jpg: not a readable image",
-        "skipped b.png: not a readable image",
+        "skipped a.jpg: the file is cut off: it cannot be read",
+        "skipped b.png: an empty file",
     ]
 
 
@@ -302,6 +302,23 @@ def test_folder_skips_a_picture_claiming_too_many_pixels(tmp_path):
     assert [s.message for s in statuses if s.state == "skipped"] == [
         "skipped b.png: too many pixels to read (more than OpenCV decodes)"
     ]
+
+
+def test_folder_names_a_cut_off_frame_and_keeps_libjpegs_line_out(tmp_path, capfd):
+    """A frame cut off in a watched folder was used, its missing part grey, with no word
+    but libjpeg's own "Premature end of JPEG file" on stderr."""
+    cv2.imwrite(str(tmp_path / "a.png"), _image(10))
+    noise = np.random.default_rng(1).integers(0, 255, (96, 128, 3), np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", noise)
+    assert ok
+    (tmp_path / "b.jpg").write_bytes(jpeg.tobytes()[: len(jpeg) // 2])
+    statuses = []
+    frames = list(FolderSource(tmp_path, on_status=statuses.append).frames())
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10]
+    assert [s.message for s in statuses if s.state == "skipped"] == [
+        "skipped b.jpg: the file is cut off: part of the picture is missing"
+    ]
+    assert "Premature end" not in capfd.readouterr().err
 
 
 def test_a_stream_that_accepts_but_never_answers_is_given_up_per_try(monkeypatch):
