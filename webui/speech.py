@@ -728,7 +728,7 @@ _ROAD_PAIRS = [
     ),
 ]
 _ROAD_PROBLEM = re.compile(r"road card (?P<i>\d+): (?P<why>.+)")
-_MISSING = re.compile(r"missing: (?P<codes>.+)")
+_MISSING = re.compile(r"(?P<what>missing|doubled): (?P<codes>.+)")
 
 
 def pretty(code: str) -> str:
@@ -783,7 +783,8 @@ def say_road_problems(text: str, t) -> str | None:
 def _say_road_problem(text: str, t) -> str:
     m = _MISSING.fullmatch(text)
     if m is not None:  # the cards as the board shows them: 7♠, not 7S
-        return t("missing: {codes}", codes=" ".join(map(pretty, m["codes"].split())))
+        key = "missing: {codes}" if m["what"] == "missing" else "doubled: {codes}"
+        return t(key, codes=" ".join(map(pretty, m["codes"].split())))
     m = _ROAD_PROBLEM.fullmatch(text)
     if m is not None:
         return t("road card {i}: {why}", i=m["i"], why=_say_road_problem(m["why"], t))

@@ -381,6 +381,19 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
     )
 
 
+def test_a_road_the_camera_reads_doubled_names_the_cards_as_the_board_shows_them():
+    """The camera's road with a card read twice (and so another missing) names both cards
+    as the board draws them: "missing: K♦; doubled: Q♦", not the doubled one as its code."""
+    from webui.camera import say_camera
+
+    said = say_camera(
+        "the road cannot be read yet: missing: KD; doubled: QD 10H", i18n.translator("en")
+    )
+    assert said == "the road cannot be read yet: missing: K♦; doubled: Q♦ 10♥"
+    said = say_camera("road photo: doubled: QD", i18n.translator("nb"))
+    assert "Q♦" in said and "QD" not in said
+
+
 def _refusals(game: str, configs: list[dict], tries) -> set[str]:
     """Every reason the referee gives for refusing well-formed moves in random games."""
     import random
@@ -595,10 +608,10 @@ def test_a_new_games_problems_are_said_in_the_pages_language(client):
     said = _setup_problems()
     assert len(said) > 15
 
-    def shown(text: str) -> str:  # the cards missing are named as the board shows them
+    def shown(text: str) -> str:  # the cards missing or doubled: named as the board shows them
         return re.sub(
-            r"missing: ([^;]+)",
-            lambda m: "missing: " + " ".join(map(pretty, m[1].split())),
+            r"(missing|doubled): ([^;]+)",
+            lambda m: f"{m[1]}: " + " ".join(map(pretty, m[2].split())),
             text,
         )
 
