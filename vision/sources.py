@@ -387,7 +387,10 @@ class FolderSource(FrameSource):
             yield Frame(index / self.fps, image, index)
         if not read:
             raise SourceError(f"no image in {self.name!r} is readable ({len(self.paths)} tried)")
-        self._say("ended", f"end of {self.name}")
+        # images that could not be read (a folder deleted or renamed while it plays) are said
+        unread = len(self.paths) - read
+        damaged = f" after {len(self.paths)} frames ({unread} could not be read)" if unread else ""
+        self._say("ended", f"end of {self.name}{damaged}")
 
 
 class QueueSource(FrameSource):

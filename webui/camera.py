@@ -323,6 +323,9 @@ class CameraHub:
                 new = self._stops.get(table_id, 0) == stops and self.failures.get(table_id) != why
                 if new:
                     self.failures[table_id] = why
+                    old = self.cameras.get(table_id)
+                    if old is not None and not old.thread.is_alive():
+                        del self.cameras[table_id]  # its end is old news: the failure is said
             if new:
                 self._tell(table_id)
             return None

@@ -199,6 +199,44 @@ def test_a_missing_video_is_said_not_just_off(camera_app, tmp_path):
     assert client.get(f"/api/tables/{table_id}").get_json()["camera"]["state"] == "error"
 
 
+def test_a_video_whose_pictures_vanish_mid_game_is_not_said_to_have_just_ended(
+    camera_app, monkeypatch, tmp_path
+):
+    """The folder of a table's video deleted (or renamed) while it plays: the page says how
+    many pictures could not be read, not a plain end; and the page opened again says the
+    video is gone, not the old camera's end (its stream answered 404, "no camera")."""
+    import shutil
+
+    import webui.camera as camera
+
+    cv2 = pytest.importorskip("cv2")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for k in range(4):
+        cv2.imwrite(str(folder / f"f{k}.png"), _image())
+
+    def vanishing(*args, **kwargs) -> Callable[[Any], Reading]:
+        def read(frame) -> Reading:
+            shutil.rmtree(folder, ignore_errors=True)  # gone after its first picture
+            return Reading(jpeg=b"\xff\xd8\xff")
+
+        return read
+
+    monkeypatch.setattr(camera, "make_reader", vanishing)
+    client = camera_app.test_client()
+    table_id = _video_table(camera_app, f"video:{folder}")
+    cam = camera_app.extensions["kortbord.cameras"].ensure(table_id)
+    cam.thread.join(10)
+    shown = client.get(f"/api/tables/{table_id}").get_json()["camera"]
+    assert shown["state"] == "ended"
+    assert shown["message"] == "end of game after 4 frames (3 could not be read)"
+    # the page opened again: its picture asked for
+    r = client.get(f"/t/{table_id}/camera.mjpg", headers={"Accept": "application/json"})
+    assert r.status_code == 503 and "no such file" in r.get_json()["error"]
+    shown = client.get(f"/api/tables/{table_id}").get_json()["camera"]
+    assert shown["state"] == "error" and "no such file" in shown["message"]
+
+
 def test_a_camera_table_without_a_camera_yet_shows_it_off(camera_app):
     client = camera_app.test_client()
     table_id = _table(client, "phone")
