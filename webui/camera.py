@@ -393,6 +393,7 @@ class CameraHub:
             on_road=lambda road, grid: hub.set_road(table_id, road, by_camera=True, grid=grid),
             current_rules=lambda: hub.get(table_id).rules,
             starts_at=read or 0.0,
+            undos=lambda: hub.get(table_id).undos,
         )
         if source == "phone":
             src = QueueSource(name=f"phone camera of table {table_id}")

@@ -152,6 +152,7 @@ def pipeline_reader(
     on_road: Callable[[list[str], bool], Any] | None = None,
     current_rules: Callable[[], Any] | None = None,
     starts_at: float = 0.0,
+    undos: Callable[[], int] | None = None,
 ):
     """Return a frame → Reading function driven by the vision pipeline, or ``None``.
 
@@ -163,7 +164,9 @@ def pipeline_reader(
     laid-out road and hands it to ``on_road(codes, grid)`` (``grid``: straight rows read as
     a serpentine, which may run like text instead); ``current_rules()`` then gives the
     rules with that road. ``starts_at``: the frame time its first frame comes at (a recorded
-    video going on from where the game followed it).
+    video going on from where the game followed it). ``undos()``: how many actions the page has
+    undone, so a move undone is not read again from the very view it was undone on (the
+    camera waits for the table to change: the card put back, or another laid).
     """
     if not available() or current is None:
         return None
@@ -177,6 +180,8 @@ def pipeline_reader(
     # the guard, the zones the user confirmed, the rules it follows, the camera's view the
     # page's zones were shown for
     box: dict[str, Any] = {"guard": None, "zones": None, "rules": rules, "view": (1, 0)}
+    # the page's undos last seen, and the camera's view a move was undone on
+    box.update(undos=undos() if undos else 0, held=None)
     warmup = starts_at + WARMUP
 
     def confirmed_zones() -> Any:
@@ -244,6 +249,14 @@ def pipeline_reader(
                 show_zones(guard.reader, frame)  # the camera was bumped: the piles show elsewhere
         if guard.state is not state:
             guard.state = state  # the page changed the game (a tap, undo): follow it
+        undone = undos() if undos else 0
+        if undone != box["undos"]:
+            # undone on the page: the cards it moved still lie as the camera saw them
+            box["undos"], box["held"] = undone, guard.reader.observe(tracker.state)
+        if box["held"] is not None:
+            if guard._same_view(guard.reader.observe(tracker.state), box["held"]):
+                return reading  # until the table changes (the page says what to put back)
+            box["held"] = None
         owner = _phone_card(box["rules"], state)
         if owner is not None:
             # a card only a player's phone may say (a hand draw, a card dealt): the camera

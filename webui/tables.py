@@ -143,6 +143,7 @@ class Runtime:
     noted: dict[int, list[str]] = field(default_factory=dict)
     deal_refused: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     kept: dict[str, Any] = field(default_factory=dict)  # the notices as the store keeps them
+    undos: int = 0  # actions undone since loaded: the camera reads no undone card again
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -557,6 +558,7 @@ class TableHub:
             del rt.moves[k:]
             del rt.states[k + 1 :]
             rt.redo.extend(reversed(undone))
+            rt.undos += 1
             rt.notice = None if rt.app_deals or not said else {"undone": said, "at": time.time()}
             rt.deal_refused.clear()  # a card refused may be back in the die pile
             self._publish(rt)

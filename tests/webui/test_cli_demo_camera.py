@@ -825,3 +825,46 @@ def test_a_recorded_game_goes_on_from_where_its_camera_stopped(tmp_path):
         assert moves(hub, cut) == followed
         assert hub.get(cut).prompt is None  # nothing seen that the game did not explain
         cams.stop_all()
+
+
+def test_a_move_undone_at_a_camera_table_is_not_read_again_from_the_same_view(tmp_path):
+    """Undo on the table's page while the drawn card still lies on the discard pile: the
+    page says which card to put back, and the camera waits for the table to change, instead
+    of reading the same card as the same draw at once (the undo undone within a frame, the
+    page's "put back" notice gone: a camera table's undo did nothing)."""
+    pytest.importorskip("vision.pipeline")
+    from vision.sources import open_source
+    from vision.synth.video import VideoSettings, make_video
+    from webui import games
+    from webui.camera import Reading
+
+    video = tmp_path / "video"
+    settings = VideoSettings(size=(640, 360), jpeg=75, hold=1.0)
+    events = make_video("stigespill", 2, 7, video, max_moves=4, settings=settings)
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "CAMERA": True})
+    hub, cams = app.extensions["kortbord.hub"], app.extensions["kortbord.cameras"]
+    setup = games.parse_setup("stigespill", {**events["config"], "deal": "table"})
+    t = hub.create(setup, source=f"video:{video}", initial=events["initial"])
+    reader = cams._open(t["id"], f"video:{video}", hub.get(t["id"]).rules)._reader
+    frames = list(open_source(str(video / "frames"), fps=events["fps"]).frames())
+    seen = None
+    for frame in frames:  # up to the first draw
+        reading: Reading = reader(frame)
+        cams._on_reading(t["id"], reading)
+        if hub.get(t["id"]).moves:
+            seen = frame
+            break
+    assert seen is not None and len(hub.get(t["id"]).moves) == 2  # draw and reveal
+    hub.undo(t["id"])
+    assert hub.get(t["id"]).notice is not None  # "put back …"
+    for k in range(1, 40):  # the same view for 4 s: nobody has put the card back yet
+        cams._on_reading(t["id"], reader(type(seen)(seen.time + 0.1 * k, seen.image, seen.index)))
+    rt = hub.get(t["id"])
+    assert not rt.moves and rt.notice is not None and rt.prompt is None
+    # the card taken off the discard pile (the video's first frame shows the table so), the
+    # camera follows again: the same draw, laid again, is read
+    for k, frame in enumerate([frames[0]] * 12 + [seen] * 12):
+        cams._on_reading(
+            t["id"], reader(type(seen)(seen.time + 5 + 0.1 * k, frame.image, frame.index))
+        )
+    assert len(hub.get(t["id"]).moves) == 2
