@@ -1298,3 +1298,28 @@ def test_a_page_cut_off_from_the_table_says_so_and_catches_up(browser, server):
     wait_for_the_app_draw(page, server, t["id"])
     assert not [e for e in errors if "net::ERR_FAILED" not in e], errors
     page.close()
+
+
+def test_a_camera_that_cannot_open_is_not_said_to_be_watching(browser, server):
+    """A dead stream (or a video that ended, or a lost camera): the next-move box said
+    "the camera is watching" under the camera's own "cannot open …"; it says where the
+    move is made instead."""
+    status, t = server.post(
+        "/api/tables",
+        {
+            "game": "sten",
+            "players": 2,
+            "source": "stream",
+            "stream_url": "http://127.0.0.1:9/x.mjpg",
+        },
+    )
+    assert status == 201
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_function(
+        "document.getElementById('camera-state').textContent.includes('cannot open')",
+        timeout=15000,
+    )
+    moves = page.inner_text("#moves")
+    assert "the camera is watching" not in moves and "own phone page" in moves
+    page.close()

@@ -368,7 +368,8 @@ const Kortbord = (() => {
         return;
       }
       const who = snap.to_move >= 0 ? player(snap.to_move).name : null;
-      const watching = snap.table.source !== "none";
+      // a camera lost, ended or that cannot open watches nothing: the move is made on a phone
+      const watching = snap.table.source !== "none" && !CAMERA_TROUBLE.includes(snap.camera?.state);
       const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
         : (cfg.mode === "player" && who && snap.to_move !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
       box.append(el("p", { class: "muted", text }));
