@@ -177,7 +177,7 @@ class Guard:
         if self._observed is None and align is not None:
             align(table, self.reader.expect(self.rules, self.state))
             observed = self.reader.observe(table)
-        if not self._same_view(observed, self._observed):
+        if not self.same_view(observed, self._observed):
             self._since = now
             self._sightings.append((now, observed))
         # The view seen last stays evidence however long it has lain.
@@ -215,7 +215,7 @@ class Guard:
     def _fits(self, expected: Observation, observed: Observation) -> bool:
         return self.reader.mismatch(expected, observed) == 0
 
-    def _same_view(self, a: Observation, b: Observation | None) -> bool:
+    def same_view(self, a: Observation, b: Observation | None) -> bool:
         """Return whether two views show the same (each fits the other: the reader may
         leave some wobble uncompared, such as lower cards' order in a Skip-Bo fan)."""
         if b is None or a == b:
@@ -405,7 +405,7 @@ class Guard:
         last = self._deep_last
         here = last is not None and last[0] == id(self.state)  # searched from this position
         if here and not final:
-            if now - last[1] < self.patience or self._same_view(observed, last[2]):
+            if now - last[1] < self.patience or self.same_view(observed, last[2]):
                 return None
             if last[3] >= DEEP_TRIES:
                 return None  # the table stays off the game: a misread, not a late card

@@ -254,7 +254,7 @@ def pipeline_reader(
             # undone on the page: the cards it moved still lie as the camera saw them
             box["undos"], box["held"] = undone, guard.reader.observe(tracker.state)
         if box["held"] is not None:
-            if guard._same_view(guard.reader.observe(tracker.state), box["held"]):
+            if guard.same_view(guard.reader.observe(tracker.state), box["held"]):
                 return reading  # until the table changes (the page says what to put back)
             box["held"] = None
         owner = _phone_card(box["rules"], state)
