@@ -819,7 +819,8 @@ class Stigespill(Rules):
             out.append(f"unknown pending step {state.pending!r}")
         if state.pending == "deal" and (state.discard or any(state.positions)):
             out.append("cards are being dealt in the middle of the game")
-        if state.winner is None and not state.pending and not self.legal_moves(state):
+        seats_ok = 0 <= state.turn < self.seats and len(state.hands) == self.seats
+        if seats_ok and state.winner is None and not state.pending and not self.legal_moves(state):
             out.append(f"{self.seat_name(state.turn)} is on turn but has no legal move")
         return out
 

@@ -509,6 +509,23 @@ def test_state_from_bad_json_is_a_clear_error(change, message):
         rules.state_from_json(data)
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(turn=5), "turn 5 is no seat"),
+        (lambda d: d.update(hands=[]), "2 tokens and 0 hands for 2 seats"),
+    ],
+)
+def test_state_with_a_turn_or_hands_for_no_seat_is_a_clear_error(change, message):
+    """A turn past the last seat or hands missing was an IndexError (a traceback), not a
+    RulesError: the invariant check asked that seat for its legal moves."""
+    rules, state = fresh()
+    data = rules.state_to_json(state)
+    change(data)
+    with pytest.raises(RulesError, match=message):
+        rules.state_from_json(data)
+
+
 def test_invariant_violations_catch_lost_created_and_misplaced_cards():
     rules, state = fresh()
     state = draw(rules, state, "5H")
