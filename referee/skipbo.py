@@ -897,6 +897,24 @@ class SkipBo(Rules):
             out.append(f"turn {state.turn} is no seat")
         if state.phase not in ("play", "over"):
             out.append(f"unknown phase {state.phase!r}")
+        seats = range(self.players)
+        if (state.phase == "over") != bool(state.winners) or any(
+            s not in seats for s in state.winners
+        ):
+            out.append(f"winners {list(state.winners)} in a game whose phase is {state.phase!r}")
+        # what is still to be drawn or turned up (a real table only) must be possible
+        if state.turn_up and (
+            not state.hidden
+            or len(set(state.turn_up)) != len(state.turn_up)
+            or any(s not in seats or not state.stocks[s] for s in state.turn_up)
+        ):
+            out.append(f"turn_up {list(state.turn_up)} names no stock waiting to turn up")
+        if state.owed and (
+            not state.hidden
+            or state.owed < 0
+            or (0 <= state.turn < self.players and len(state.hands[state.turn]) + state.owed > HAND)
+        ):
+            out.append(f"owed {state.owed}: no such draw is due")
         return out
 
     # ---- advice -------------------------------------------------------------------------

@@ -609,6 +609,33 @@ def test_malformed_state_json_is_explained():
         rules.state_from_json({**good, "draw": good["draw"][1:]})
 
 
+@pytest.mark.parametrize(
+    ("hidden", "change", "words"),
+    [
+        (True, {"turn_up": [7]}, "turn_up"),
+        (True, {"turn_up": [0, 0]}, "turn_up"),
+        (True, {"owed": -1}, "owed"),
+        (True, {"owed": 3}, "owed"),  # on top of a full hand of five
+        (False, {"owed": 1}, "owed"),
+        (False, {"turn_up": [0]}, "turn_up"),
+        (False, {"winners": [9], "phase": "over"}, "winners"),
+        (False, {"phase": "over"}, "winners"),
+        (False, {"winners": [0]}, "winners"),
+    ],
+)
+def test_a_state_with_impossible_draws_turn_ups_or_winners_is_refused(hidden, change, words):
+    """Such a state was accepted, and the next chance move crashed (turn_up [7]: IndexError)
+    or dealt a hand of 17 cards (owed -1)."""
+    rules = SkipBo()
+    rng = random.Random(2)
+    state = rules.table_state(random.Random(1)) if hidden else rules.initial_state(rng)
+    while rules.to_move(state) == CHANCE:
+        state = rules.apply(state, rules.chance_move(state, rng))
+    assert len(state.hands[state.turn]) == 5
+    with pytest.raises(RulesError, match=words):
+        rules.state_from_json({**rules.state_to_json(state), **change})
+
+
 # ---- views and JSON ---------------------------------------------------------------------------
 def test_view_shows_own_hand_stock_tops_and_fanned_discards_only():
     rules, state = basic(discards=[["SB12 SB11", "", "", ""], ["SB7", "", "", ""]])
