@@ -293,7 +293,7 @@ class SkipBo(Rules):
                 f"{players} stocks of {stock} plus hands need {players * (stock + HAND)} cards;"
                 " the deck has 162: agree on a smaller stock"
             )
-        if not isinstance(match_target, int) or match_target < 1:
+        if not _whole(match_target) or match_target < 1:
             raise RulesError(f"the match target must be a positive number, not {match_target!r}")
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
             raise RulesError(
@@ -964,6 +964,11 @@ class SkipBo(Rules):
 
 
 # ---- matches ---------------------------------------------------------------------------
+def _whole(x: Any) -> bool:
+    """Return whether ``x`` is a whole number (JSON's true is not one)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 @dataclass(frozen=True)
 class Match:
     """A match over several games: points add up until someone reaches the target."""
@@ -974,6 +979,12 @@ class Match:
     games: tuple[tuple[int, ...], ...] = field(default=())
 
     def __post_init__(self):
+        if not _whole(self.players) or self.players < 1:
+            raise RulesError(f"a match needs at least one player, not {self.players!r}")
+        if not _whole(self.target) or self.target < 1:
+            raise RulesError(f"the match target must be a positive number, not {self.target!r}")
+        if any(len(g) != self.players for g in self.games):
+            raise RulesError(f"a match of {self.players} players needs their points in every game")
         if not self.totals:
             object.__setattr__(self, "totals", (0,) * self.players)
         if len(self.totals) != self.players:
@@ -986,7 +997,10 @@ class Match:
         points = scores.get("points") if isinstance(scores, dict) else None
         if not isinstance(points, dict):
             raise RulesError("a game's scores must have 'points' by seat")
-        game = tuple(int(points.get(s, points.get(str(s), 0))) for s in range(self.players))
+        game = tuple(points.get(s, points.get(str(s), 0)) for s in range(self.players))
+        for p in game:
+            if not _whole(p) or p < 0:
+                raise RulesError(f"a game's points must be whole numbers of 0 or more, not {p!r}")
         totals = tuple(a + b for a, b in zip(self.totals, game, strict=True))
         return Match(self.players, self.target, totals, (*self.games, game))
 

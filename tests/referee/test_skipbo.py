@@ -492,6 +492,36 @@ def test_match_rejects_malformed_input():
         Match.from_json({"players": 2})
 
 
+@pytest.mark.parametrize("points", ["abc", None, [], 2.5, True, -25])
+def test_match_refuses_points_that_are_not_whole_numbers_of_zero_or_more(points):
+    """A game's points of "abc" or None were a ValueError/TypeError (a traceback); 2.5,
+    True and -25 were added as 2, 1 and -25."""
+    match = Match(2)
+    with pytest.raises(RulesError, match="points"):
+        match.add({"points": {0: points, 1: 0}})
+    assert match.totals == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"players": 0, "target": 500, "totals": [], "games": []},
+        {"players": 2, "target": 0, "totals": [0, 0], "games": []},
+        {"players": 2, "target": 500, "totals": [0, 0], "games": [[25]]},
+    ],
+)
+def test_match_from_json_refuses_no_players_no_target_or_short_games(data):
+    """No players gave a match whose winners raised ValueError (max of nothing); target 0
+    made both players winners of a match nobody played."""
+    with pytest.raises(RulesError):
+        Match.from_json(data)
+
+
+def test_a_match_target_of_true_is_refused():
+    with pytest.raises(RulesError, match="match target"):
+        SkipBo(match_target=True)
+
+
 # ---- teams ---------------------------------------------------------------------------------
 def team_table(**kw):
     rules = SkipBo(players=4, teams=True, stock=5)
