@@ -269,6 +269,8 @@ class SkipBo(Rules):
     ):
         if not isinstance(players, int) or isinstance(players, bool):
             raise RulesError(f"players must be a whole number, not {players!r}")
+        if not isinstance(teams, bool):
+            raise RulesError(f"teams must be true or false, not {teams!r}")
         if teams:
             if players not in (4, 6, 8):
                 raise RulesError(

@@ -146,6 +146,9 @@ def test_rule_any_agreed_stock_from_5_to_30(stock):
         ({"match_target": 0}, "match target"),
         ({"players": 2, "first": 2}, "first player"),
         ({"first": True}, "first player"),
+        # "no" (a form's or a file's text) was taken as true: a team game of 4 nobody asked for
+        ({"players": 4, "teams": "no"}, "teams must be true or false"),
+        ({"players": 4, "teams": 1}, "teams must be true or false"),
     ],
 )
 def test_bad_setups_raise_rules_error_with_a_sentence(kwargs, words):
