@@ -914,6 +914,7 @@ class SkipBo(Rules):
         if state.owed and (
             not state.hidden
             or state.owed < 0
+            or not (state.draw or state.done)  # such a draw is cancelled
             or (0 <= state.turn < self.players and len(state.hands[state.turn]) + state.owed > HAND)
         ):
             out.append(f"owed {state.owed}: no such draw is due")

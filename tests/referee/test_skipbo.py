@@ -669,6 +669,16 @@ def test_a_state_with_impossible_draws_turn_ups_or_winners_is_refused(hidden, ch
         rules.state_from_json({**rules.state_to_json(state), **change})
 
 
+def test_a_state_owing_a_draw_with_nothing_to_draw_is_refused():
+    """A real table's state that owes a card while the draw pile and the set-aside piles are
+    empty was accepted, and the next reveal raised IndexError (such a draw is cancelled)."""
+    rules, state = build(
+        stocks=["SB9", "SB8"], hands=["SB3 SB4 SB5 SB6", ""], draw="", rest_to="discard"
+    )
+    with pytest.raises(RulesError, match="owed"):
+        rules.state_from_json({**rules.state_to_json(state), "hidden": True, "owed": 1})
+
+
 # ---- views and JSON ---------------------------------------------------------------------------
 def test_view_shows_own_hand_stock_tops_and_fanned_discards_only():
     rules, state = basic(discards=[["SB12 SB11", "", "", ""], ["SB7", "", "", ""]])
