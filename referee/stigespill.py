@@ -826,8 +826,11 @@ class Stigespill(Rules):
 
     # ---- advice -----------------------------------------------------------------------
     def _unseen_values(self, state: StigeState, seat: int) -> list[int]:
-        """Return the values of the non-joker die cards ``seat`` has not seen."""
+        """Return the values of the non-joker die cards ``seat`` has not seen (a solo player
+        sees every token's hand)."""
         known = set(state.discard) | set(state.hands[seat])
+        if self.players == 1:
+            known.update(c for h in state.hands for c in h)
         return [_value(c) for c in DIE_CARDS[:-1] if c not in known]
 
     def greedy_move(self, state: StigeState, rng: random.Random) -> Move:
@@ -874,7 +877,8 @@ class Stigespill(Rules):
                 seen_values.add(_value(c))
                 options.append(Play(c, seat))
         samples = HINT_SAMPLES if hand else CLASSIC_HINT_SAMPLES
-        means = _rollout_means(state, seat, options, self._unseen_values(state, seat), samples)
+        pool = self._unseen_values(state, seat)
+        means = _rollout_means(state, seat, options, pool, samples, solo=self.players == 1)
         best = min(range(len(options)), key=lambda i: (means[i], i))
         move = options[best]
         labels = ["draw" if isinstance(m, Draw) else m.card.code for m in options]
@@ -936,8 +940,9 @@ def _gain_table(road: tuple[Card, ...]) -> tuple[tuple[float, ...], ...]:
     )
 
 
-def _hint_seed(state: StigeState, seat: int) -> int:
-    """Return a seed from what ``seat`` can see, so equal positions get equal hints."""
+def _hint_seed(state: StigeState, seat: int, solo: bool = False) -> int:
+    """Return a seed from what ``seat`` can see (``solo``: every hand), so equal positions
+    get equal hints."""
     visible = json.dumps(
         [
             [c.code for c in state.road],
@@ -947,17 +952,23 @@ def _hint_seed(state: StigeState, seat: int) -> int:
             len(state.die),
             seat,
         ]
+        + ([[c.code for c in h] for h in state.hands] if solo else [])
     )
     return zlib.crc32(visible.encode())
 
 
 def _rollout_means(
-    state: StigeState, seat: int, options: list[Move], pool: list[int], samples: int
+    state: StigeState,
+    seat: int,
+    options: list[Move],
+    pool: list[int],
+    samples: int,
+    solo: bool = False,
 ) -> list[float]:
     """Return the mean turns to finish after each option, over ``samples`` sampled die piles."""
     _, dest = _tables(state.road)
     gain = _gain_table(state.road)
-    rng = random.Random(_hint_seed(state, seat))
+    rng = random.Random(_hint_seed(state, seat, solo))
     start = state.positions[seat]
     hand0 = [_value(c) for c in state.hands[seat]]
     discard0 = [_value(c) for c in state.discard]

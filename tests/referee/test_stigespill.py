@@ -700,6 +700,26 @@ def test_hint_knows_cards_are_drawn_without_replacement():
     assert without_aces > without_twos + 0.5
 
 
+def test_a_solo_players_hint_knows_the_cards_in_its_other_tokens_hands():
+    """A solo player sees every token's hand (the view shows them all), so those cards are
+    not in the die pile. The hint counted them as possibly there: with the three aces in the
+    other token's hand it gave the same figures as with three twos there."""
+    rules = Stigespill(1, "strategy", road=FACES_FIRST)  # on card 28 only an ace finishes
+    start = rules.initial_state(random.Random(0))
+    mine = ()  # token 1 has played its cards (they went back with a joker)
+
+    def draw_turns(other: str) -> float:
+        held = tuple(c(x) for x in other.split())
+        die = tuple(x for x in start.die if x not in mine + held)
+        state = dataclasses.replace(
+            start, positions=(28, 0), die=die, hands=(mine, held), pending=None, turn=0
+        )
+        assert rules.invariant_violations(state) == []
+        return rules.hint(state, 0).details["expected_turns"]["draw"]
+
+    assert draw_turns("AS AH AD") > draw_turns("2S 2H 2D") + 0.5
+
+
 def test_hint_uses_only_what_the_seat_sees():
     rules, state = _hint_state(["AS", "3S", "5S"], 4)
     # Swap a card between the other hand and the die pile: seat 0 cannot tell the difference.
