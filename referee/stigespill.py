@@ -819,6 +819,21 @@ class Stigespill(Rules):
             out.append(f"unknown pending step {state.pending!r}")
         if state.pending == "deal" and (state.discard or any(state.positions)):
             out.append("cards are being dealt in the middle of the game")
+        if state.pending == "deal" and len(state.hands) == self.seats:
+            dealt = sum(len(h) for h in state.hands)
+            due = [
+                max(0, (dealt - (s - self.first) % self.seats + self.seats - 1) // self.seats)
+                for s in range(self.seats)
+            ]
+            if self.variant == "classic":
+                out.append("the classic game deals no cards")
+            elif dealt >= HAND_SIZE * self.seats:
+                out.append(f"the deal is done ({dealt} cards dealt), yet more is to be dealt")
+            elif [len(h) for h in state.hands] != due:
+                out.append(
+                    f"hands of {[len(h) for h in state.hands]} cards mid-deal; dealt round by "
+                    f"round they hold {due}"
+                )
         seats_ok = 0 <= state.turn < self.seats and len(state.hands) == self.seats
         if seats_ok and state.winner is None and not state.pending and not self.legal_moves(state):
             out.append(f"{self.seat_name(state.turn)} is on turn but has no legal move")

@@ -526,6 +526,24 @@ def test_state_with_a_turn_or_hands_for_no_seat_is_a_clear_error(change, message
         rules.state_from_json(data)
 
 
+def test_a_state_dealing_past_the_deal_or_out_of_order_is_refused():
+    """A strategy state still waiting for the deal with every hand full was accepted, and
+    the next card dealt made a hand of four; hands of 1 and 3 cards mid-deal (not round by
+    round) were accepted too."""
+    rules, state = fresh(2, "strategy")
+    state = dealt(rules, state, ["AS", "2S", "3S", "4S", "5S", "6S"])
+    data = rules.state_to_json(state)
+    with pytest.raises(RulesError, match="deal"):
+        rules.state_from_json({**data, "pending": "deal"})
+    uneven = {**data, "pending": "deal", "hands": [["AS"], ["2S", "4S", "6S"]]}
+    uneven["die"] = ["3S", "5S", *data["die"]]
+    with pytest.raises(RulesError, match="deal"):
+        rules.state_from_json(uneven)
+    classic, start = fresh(2)
+    with pytest.raises(RulesError, match="deal"):
+        classic.state_from_json({**classic.state_to_json(start), "pending": "deal"})
+
+
 def test_invariant_violations_catch_lost_created_and_misplaced_cards():
     rules, state = fresh()
     state = draw(rules, state, "5H")
