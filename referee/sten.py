@@ -623,6 +623,13 @@ class Sten(Rules):
             laid += high - low + 1
         if any(p is not None for p in state.board) and state.board[HEARTS] is None:
             out.append("a suit is open but 7♥ is not down")
+        elif (
+            state.hands is not None
+            and state.board[HEARTS] is None
+            and 0 <= state.turn < len(state.hands)
+            and SEVEN_OF_HEARTS not in state.hands[state.turn]
+        ):
+            out.append(f"7♥ is not down, yet seat {state.turn}, who does not hold it, is on turn")
         if state.hands is not None:
             if len(state.hands) != n:
                 out.append(f"{len(state.hands)} hands for {n} players")

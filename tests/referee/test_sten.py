@@ -608,6 +608,18 @@ def test_state_from_json_rejects_bad_data(change, message):
         rules.state_from_json(data)
 
 
+def test_a_state_before_seven_of_hearts_with_another_seat_on_turn_is_refused():
+    """Known hands, no card laid, and a seat on turn that does not hold 7♥: the state was
+    accepted, its one legal move (Sten) was refused ("7♥ must be laid first") and the hint
+    said to say Sten, so the game was stuck."""
+    rules = Sten(players=3)
+    state = rules.initial_state(random.Random(0))
+    data = rules.state_to_json(state)
+    data["turn"] = (state.turn + 1) % 3
+    with pytest.raises(RulesError, match="7♥"):
+        rules.state_from_json(data)
+
+
 def test_invariants_catch_a_lost_or_created_card():
     rules, state = position(3, board={"H": (6, 8)}, hands={0: "9H 2C"})
     hands = ((parse_card("9H"),), *state.hands[1:])
