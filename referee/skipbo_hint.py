@@ -70,7 +70,8 @@ def plan_hint(rules: SkipBo, state: SkipBoState, seat: int) -> Hint:
         )
         return Hint(
             first,
-            f"play {first.card} from the {first.source} onto building pile {first.pile + 1}: {why}",
+            f"play {first.card} from {_source(first, seat)} onto building pile {first.pile + 1}:"
+            f" {why}",
             details,
         )
     if discard is not None:
@@ -80,6 +81,17 @@ def plan_hint(rules: SkipBo, state: SkipBoState, seat: int) -> Hint:
             details,
         )
     return Hint(EndTurn(), "nothing to play and an empty hand: end the turn", details)
+
+
+def _source(play: Any, seat: int) -> str:
+    """Return the pile a hinted play takes its card from, named as its move's sentence names
+    it: which discard pile, and a partner's stock or discard pile as theirs."""
+    whose = "" if play.owner in (None, seat) else f"seat {play.owner}'s "
+    if play.source == "hand":
+        return "the hand"
+    if play.source == "stock":
+        return f"{whose}stock" if whose else "the stock"
+    return f"{whose}discard pile {play.index + 1}"
 
 
 class _Planner:

@@ -497,8 +497,10 @@ _SKIPBO_PLAY = re.compile(
     rf" set aside))(?:; (?P<won>{_SEAT}(?: and {_SEAT})*) won)?"
 )
 _SKIPBO_HINT = re.compile(
-    r"play (?P<card>\S+) from the (?P<source>hand|stock|discard) onto building pile (?P<to>\d+):"
-    r" (?:the first of (?P<n>\d+) plays(?:, (?P<stock>\d+) of them from the stock)?"
+    rf"play (?P<card>\S+) from (?:(?P<owner>{_SEAT})'s )?"
+    r"(?:the (?P<hand>hand)|(?:the )?(?P<stock>stock)|discard pile (?P<pile>\d+))"
+    r" onto building pile (?P<to>\d+):"
+    r" (?:the first of (?P<n>\d+) plays(?:, (?P<stocks>\d+) of them from the stock)?"
     r"|(?P<one>the one play this turn))"
 )
 # every sentence skipbo_sentence says through a variable (the literal ones are found)
@@ -510,7 +512,6 @@ SKIPBO_KEYS = (
     "from {who}'s discard pile {n}",
     "from the hand",
     "from the stock",
-    "from the discard",
     "the first of {n} plays",
 )
 
@@ -561,13 +562,22 @@ def skipbo_sentence(text: str, t) -> str:
     if m is None:
         return t(text)  # a page's own words (a refusal), else unchanged
     g = m.groupdict()
-    source = t(f"from the {g['source']}")
+    if g["hand"]:
+        source = t("from the hand")
+    elif g["owner"]:
+        source = (
+            t("from {who}'s stock", who=g["owner"])
+            if g["stock"]
+            else t("from {who}'s discard pile {n}", who=g["owner"], n=g["pile"])
+        )
+    else:
+        source = t("from the stock") if g["stock"] else t("from discard pile {n}", n=g["pile"])
     if g["one"]:
         plays = t("the one play this turn")
     else:
         plays = t("the first of {n} plays", n=g["n"])
-        if g["stock"]:
-            plays += t(", {n} of them from the stock", n=g["stock"])
+        if g["stocks"]:
+            plays += t(", {n} of them from the stock", n=g["stocks"])
     return t(
         "play {card} {source} onto building pile {n}: {plays}",
         card=g["card"],

@@ -886,8 +886,28 @@ def test_hint_plays_discard_pile_tops():
 
 def test_hint_uses_the_partners_stock_in_team_play():
     rules, state = team_table(stocks=["SB9 SB9", "SB8", "SB12 SB3", "SB7"])
-    plan = rules.hint(state, 0).details["plan"]
-    assert plan[0] == Play("stock", parse_card("SB3"), 0, owner=2).to_json()
+    hint = rules.hint(state, 0)
+    assert hint.details["plan"][0] == Play("stock", parse_card("SB3"), 0, owner=2).to_json()
+    # said as whose stock it is: "from the stock" sent the player to their own SB9
+    assert hint.reason.startswith("play SB3 from seat 2's stock onto building pile 1:")
+
+
+def test_hint_names_the_discard_pile_it_plays_from():
+    rules, state = build(
+        stocks=["SB9", "SB10"],
+        hands=["SB11 SB12", ""],
+        building=["SB1 SB2"],
+        discards=[["SB7", "", "SB3", ""], [""] * 4],
+    )
+    hint = rules.hint(state, 0)
+    assert hint.move == Play("discard", parse_card("SB3"), 0, index=2)
+    assert hint.reason.startswith("play SB3 from discard pile 3 onto building pile 1:")
+    partner = team_table(
+        stocks=["SB3 SB9", "SB8", "SB12 SB11", "SB7"],
+        discards=[[""] * 4, [""] * 4, ["", "SB3", "", ""], [""] * 4],
+    )
+    hint = partner[0].hint(partner[1], 0)
+    assert hint.reason.startswith("play SB3 from seat 2's discard pile 2 onto building pile 1:")
 
 
 def test_hint_plan_is_legal_move_by_move():

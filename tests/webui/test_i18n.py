@@ -341,6 +341,21 @@ def test_skipbo_referee_sentences_are_said_in_the_pages_language():
         assert any(key in s for s in said), key  # the games said each shape
 
 
+def test_a_skipbo_hint_says_whose_pile_it_plays_from_and_which():
+    """A team hint said "from the stock" for the partner's stock, and "from the discard"
+    named no pile."""
+    from webui import i18n
+    from webui.speech import say_named
+
+    names, da = ["Anna", "Bo", "Cy", "Di"], i18n.translator("da")
+    hint = "play SB3 from seat 2's discard pile 2 onto building pile 1: the one play this turn"
+    assert say_named("skipbo", hint, da, names) == (
+        "spil 3 fra Cys aflægningsbunke 2 på byggebunke 1: turens eneste træk"
+    )
+    hint = "play SBW from discard pile 3 onto building pile 4: the one play this turn"
+    assert say_named("skipbo", hint, da, names).startswith("spil Skip-Bo fra aflægningsbunke 3")
+
+
 def test_what_a_camera_says_is_said_in_the_pages_language():
     from webui.camera import say_camera
 
