@@ -531,6 +531,9 @@ class SkipBo(Rules):
             raise IllegalMove("the game is over")
         if not isinstance(move.seat, int) or not 0 <= move.seat < self.players:
             raise IllegalMove(f"there is no seat {move.seat!r}: seats are 0–{self.players - 1}")
+        if not state.draw and not state.done:
+            # taken as a no-op, it was logged as "takes 0 cards"
+            raise IllegalMove("the draw pile is empty: there are no cards to take as a penalty")
 
     # ---- applying -----------------------------------------------------------------
     def apply(self, state: SkipBoState, move: Move) -> SkipBoState:

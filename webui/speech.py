@@ -485,6 +485,7 @@ _SKIPBO_SENTENCES += [
         "{card} does not fit on building pile {n}: it stands at {k}",
     ),
     _literal("the table-talk penalty applies to team play only"),
+    _literal("the draw pile is empty: there are no cards to take as a penalty"),
 ]
 _SKIPBO_TURN_END = re.compile(
     rf"(?P<who>{_SEAT}) (?:discards (?P<card>\S+) onto discard pile (?P<n>\d+)"

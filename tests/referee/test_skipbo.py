@@ -591,6 +591,19 @@ def test_table_talk_penalty_is_for_team_play_only():
         rules.check(state, TableTalkPenalty(4))
 
 
+def test_a_penalty_with_no_card_to_take_is_refused_not_logged_as_taking_none():
+    rules, state = team_table(draw="", rest_to="discard")
+    assert not state.draw and not state.done
+    with pytest.raises(IllegalMove, match="the draw pile is empty: there are no cards to take"):
+        rules.apply(state, TableTalkPenalty(1))
+    # finished building piles are shuffled into a new draw pile: the penalty takes from it
+    done = " ".join(f"SB{v}" for v in range(1, 13))
+    rules, state = team_table(draw="", done=done, rest_to="discard")
+    assert not state.draw
+    after = rules.apply(state, TableTalkPenalty(1))
+    assert len(after.stocks[1]) == len(state.stocks[1]) + 2
+
+
 # ---- illegal moves explain and change nothing ------------------------------------------------
 @pytest.mark.parametrize(
     ("move", "reason"),
