@@ -1143,3 +1143,19 @@ def test_a_players_change_on_a_position_the_table_has_left_is_refused(client, ma
     r = client.post(f"{mine}/moves", json={"move": draw, "position": seen["position"]})
     assert "moved on" in _err(r, 409)
     _err(client.post(f"{mine}/draw", json={"position": seen["position"]}), 409)
+
+
+def test_a_sten_players_phone_shows_the_players_and_who_holds_the_stone(client, make_table):
+    """A Sten phone lists the players (cards left, the stone): the board shows neither, and
+    the list was drawn on every phone but kept hidden, so no player saw who held the stone
+    once the move that gave it was no longer the last."""
+    for deal in ("app", "table"):
+        t = make_table("sten", players=3, names="Anna, Bo, Cato", deal=deal)
+        page = client.get(t["players"][1]["url"]).get_data(as_text=True)
+        assert '<ul class="players" id="players">' in page, deal
+        assert client.get(f"/api/p/{token(t, 1)}").get_json()["view"]["stone"] is None
+    # Skip-Bo's board shows each player's piles and hand: no list beside it
+    s = make_table("skipbo", players=3, names="Anna, Bo, Cato")
+    assert '<ul class="players" id="players" hidden>' in client.get(
+        s["players"][0]["url"]
+    ).get_data(as_text=True)
