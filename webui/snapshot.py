@@ -136,7 +136,7 @@ def snapshot(
         hint_seat is not None
         and not over
         and not road_pending
-        and on == hint_seat
+        and (on == hint_seat or _seven_first(rules, view))
         and (seat is not None or public_hint)
     ):
         try:
@@ -150,6 +150,12 @@ def snapshot(
     if hub is not None and rt.table.get("match_target") and rules.name == "skipbo":
         out["match"] = hub.match(rt.table["id"])
     return out
+
+
+def _seven_first(rules, view: dict[str, Any]) -> bool:
+    """Return whether a real Sten table waits for 7♥: whoever holds it starts, so every
+    phone is as much on turn as the first seat (each gets its hint)."""
+    return rules.name == "sten" and view.get("known_hands") is False and not view.get("started")
 
 
 def _stale(notice: dict[str, Any] | None) -> bool:

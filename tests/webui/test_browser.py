@@ -939,6 +939,34 @@ def test_the_camera_reads_the_road_again_as_the_family_says_it_runs(browser, ser
     assert not errors, errors
 
 
+def test_before_7h_no_phone_marks_a_player_on_turn_and_each_hint_reads_its_notes(browser, server):
+    """Whoever holds 7♥ starts: the first seat's row in the players' list was marked on turn
+    (on every phone), and only the first seat's hint spoke of the cards its phone noted."""
+    status, t = server.post(
+        "/api/tables", {"game": "sten", "players": 3, "names": "Anna, Bo, Cy", "deal": "table"}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][1]['url']}")  # not the first seat's phone
+    assert page.inner_text("#turn-chip") == "Who has 7♥? Lay it to start."
+    assert page.locator("#players li").count() == 3
+    assert page.locator("#players li.on-turn").count() == 0
+    page.click("#picker summary")
+    page.click("#picker-grid button.card[data-code='8H']")
+    page.wait_for_selector("#hand .card[data-code='8H']")
+    assert "None of your cards fits." in page.inner_text("#hint")
+    page.click("#picker-grid button.card[data-code='7H']")
+    page.wait_for_function("document.getElementById('hint').textContent.includes('7♥')")
+    assert "Of your cards these fit: 7♥" in page.inner_text("#hint")
+    page.click("#hand button.card[data-code='7H']")
+    page.wait_for_function("document.body.dataset.moves == 1")
+    page.wait_for_selector("#players li.on-turn")  # the game has begun: someone's turn
+    assert page.locator("#players li.on-turn").inner_text().startswith("Cy")
+    page.close()
+    assert not errors, errors
+
+
 def test_a_sten_phone_at_a_real_table_goes_by_the_hand_it_noted(browser, server):
     """The referee does not know the hand: the phone's notes decide what it offers first and
     what its hint says; the notes outlive an undo (a laid card comes back)."""

@@ -1159,3 +1159,15 @@ def test_a_sten_players_phone_shows_the_players_and_who_holds_the_stone(client, 
     assert '<ul class="players" id="players" hidden>' in client.get(
         s["players"][0]["url"]
     ).get_data(as_text=True)
+
+
+def test_before_7h_at_a_real_sten_table_every_phone_gets_its_hint(client, make_table):
+    """Whoever holds 7♥ starts: the first seat's phone alone had a hint ("none of your cards
+    fits"), and the phone of the player who held 7♥ none."""
+    t = make_table("sten", players=3, names="Anna, Bo, Cato", deal="table")
+    hints = [client.get(f"/api/p/{token(t, s)}").get_json().get("hint") for s in range(3)]
+    assert all(h and "7♥" in h["text"] for h in hints), hints
+    move = {"kind": "lay", "card": "7H", "seat": 1}
+    assert client.post(f"/api/p/{token(t, 1)}/moves", json={"move": move}).status_code == 200
+    snaps = [client.get(f"/api/p/{token(t, s)}").get_json() for s in range(3)]
+    assert [bool(s.get("hint")) for s in snaps] == [s == snaps[0]["to_move"] for s in range(3)]

@@ -292,7 +292,7 @@ const Kortbord = (() => {
     if (!snap.hint || snap.over || curtain) { box.hidden = true; return; }
     let text = snap.hint.text;
     const noted = notedHand();
-    if (noted && snap.to_move === snap.seat) {  // said from the cards this phone noted
+    if (noted && (snap.to_move === snap.seat || sevenFirst())) {  // said from the cards this phone noted
       const fits = snap.view.board.flatMap((r) => r.fits).filter((c) => noted.has(c));
       const sten = snap.moves.some((m) => m.move.kind === "sten");
       text = fits.length ? t("your_fits", { cards: fits.map(Board.pretty).join(", ") })
@@ -526,7 +526,8 @@ const Kortbord = (() => {
     ul.replaceChildren();
     const v = snap.view;
     for (const p of snap.table.players) {
-      const li = el("li", { class: "player" + (snap.to_move === p.seat ? " on-turn" : "") },
+      // before 7♥ at a real table nobody is on turn: whoever holds it starts
+      const li = el("li", { class: "player" + (snap.to_move === p.seat && !sevenFirst() ? " on-turn" : "") },
         el("i", { class: "dot", style: `background:${p.colour}` }), el("span", { class: "pname", text: p.name }));
       if (v.hand_sizes && (v.game === "sten" || v.variant === "strategy")) {
         li.append(el("span", { class: "muted small", text: t("cards", { n: v.hand_sizes[p.seat] }) }));
