@@ -505,15 +505,24 @@ def last_move_text(
     return say_named(rules.name, text, t, names) if t is not None else name_seats(text, names)
 
 
-def describe_chance(rules: Rules, state: Any, names: list[str], t) -> str:
-    """Return the prompt for a pending chance card ("Which card did Anna draw?")."""
+def describe_chance(rules: Rules, state: Any, names: list[str], t, seat: int | None = None) -> str:
+    """Return the prompt for a pending chance card ("Which card did Anna draw?"), asked of
+    ``seat``'s phone ("Which card did you draw?" when it is about that player)."""
     if rules.name == "stigespill":
         if state.pending == "deal":
-            seat = chance_owner(rules, state)
-            return t("Which card was dealt to {name}?", name=names[seat])
+            about = chance_owner(rules, state)
+            if about == seat:
+                return t("Which card was dealt to you?")
+            return t("Which card was dealt to {name}?", name=names[about])
+        if state.turn == seat:
+            return t("Which die card did you draw?")
         return t("Which die card did {name} draw?", name=names[state.turn])
     if rules.name == "skipbo":
         if state.turn_up:
+            if state.turn_up[0] == seat:
+                return t("Which card turned up on your stock?")
             return t("Which card turned up on {name}'s stock?", name=names[state.turn_up[0]])
+        if state.turn == seat:
+            return t("Which card did you draw?")
         return t("Which card did {name} draw?", name=names[state.turn])
     return t("Which card?")

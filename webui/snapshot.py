@@ -103,7 +103,7 @@ def snapshot(
             or (owner is None and seat is not None and seat == about)
         )
         out["chance"] = {
-            "question": games.describe_chance(rules, state, names, t),
+            "question": games.describe_chance(rules, state, names, t, seat),
             "mine": mine,
             "seat": owner,  # whose phone alone may say it (a hand's card), else None
             "kind": kind,

@@ -493,6 +493,27 @@ def test_a_phone_takes_back_a_card_tapped_by_mistake(browser, server):
     assert not errors, errors
 
 
+def test_a_card_to_say_is_asked_as_yours_and_the_others_wait_for_its_player(browser, server):
+    """At a real Skip-Bo table Anna's stock card turns up: her phone asked "Which card turned
+    up on Anna's stock?", and Bo's said "Nothing to do now.", not whom the table waits for."""
+    body = {"game": "skipbo", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    chance = server.get(f"/api/tables/{t['id']}")["chance"]
+    asked = chance["seat"] if chance["seat"] is not None else chance["about"]
+    pages = {}
+    for seat in (0, 1):
+        pages[seat] = browser.new_page(viewport=PHONE)
+        pages[seat].goto(f"{server.base}{t['players'][seat]['url']}")
+    mine, other = pages[asked], pages[1 - asked]
+    mine.wait_for_selector("p.question")
+    assert mine.inner_text("p.question") == "Which card turned up on your stock?"
+    other.wait_for_selector("#moves p")
+    assert other.inner_text("#moves") == f"Waiting for {['Anna', 'Bo'][asked]}"
+    for page in pages.values():
+        page.close()
+
+
 def test_a_real_table_deal_says_who_enters_the_card_where(browser, server):
     """Stigespill strategy with real cards: each dealt card is entered on its owner's phone;
     the shared page says so instead of "nothing to do" and "Anna draws…"."""

@@ -930,10 +930,14 @@ def test_a_stigespill_draw_at_a_real_table_is_said_on_the_drawers_phone_too(clie
     assert r.status_code == 200
     drawer = client.get(f"/api/p/{tokens[on]}").get_json()
     assert drawer["chance"]["mine"] and any(m["move"]["kind"] == "reveal" for m in drawer["moves"])
+    assert drawer["chance"]["question"] == "Which die card did you draw?"  # was "did Player 1"
     other = client.get(f"/api/p/{tokens[1 - on]}").get_json()
     assert not other["chance"]["mine"] and not other["moves"]
+    name = t["players"][on]["name"]
+    assert other["chance"]["question"] == f"Which die card did {name} draw?"
     table = client.get(url).get_json()
     assert table["chance"]["mine"]  # the table's page may say it too
+    assert table["chance"]["question"] == f"Which die card did {name} draw?"
     # what either page offers tells nothing of the hands: every die card not seen is offered
     dealt = [m["card"] for m in client.get(f"{url}/log").get_json()["moves"][:6]]
     hands = {seat: set(dealt[seat::2]) for seat in (0, 1)}

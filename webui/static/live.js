@@ -367,11 +367,14 @@ const Kortbord = (() => {
         box.append(el("p", { class: "muted", text: t(which, { name: player(snap.chance.seat).name }) }));
         return;
       }
-      const who = snap.to_move >= 0 ? player(snap.to_move).name : null;
+      // the player on turn, or the one whose card (drawn, dealt, turned up) is to be said
+      const asked = snap.chance ? [snap.chance.seat, snap.chance.about].find(Number.isInteger) : undefined;
+      const on = snap.to_move >= 0 ? snap.to_move : asked;
+      const who = Number.isInteger(on) ? player(on).name : null;
       // a camera lost, ended or that cannot open watches nothing: the move is made on a phone
       const watching = snap.table.source !== "none" && !CAMERA_TROUBLE.includes(snap.camera?.state);
       const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
-        : (cfg.mode === "player" && who && snap.to_move !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
+        : (cfg.mode === "player" && who && on !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
       box.append(el("p", { class: "muted", text }));
       return;
     }
