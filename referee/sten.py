@@ -526,6 +526,7 @@ class Sten(Rules):
         """Return the table as ``seat`` may see it: the board, everyone's hand size, own hand."""
         if seat is not None:
             self._seat_arg(seat)
+        over = state.winner is not None
         board = []
         for si, pile in enumerate(state.board):
             suit = SUITS[si]
@@ -539,7 +540,9 @@ class Sten(Rules):
                 "high": _card(si, high).code if high is not None and high > 7 else None,
                 "lower_pile_left": low == 1,
                 "upper_pile_left": high == 13,
-                "fits": [_card(s, r).code for s, r in _open_cards(state.board) if s == si],
+                "fits": [] if over else [  # nothing fits a finished game
+                    _card(s, r).code for s, r in _open_cards(state.board) if s == si
+                ],
             })  # fmt: skip
         out: dict[str, Any] = {
             "game": self.name,
@@ -552,7 +555,7 @@ class Sten(Rules):
             "turn": state.turn,
             "hand_sizes": list(state.counts),
             "last": state.last,
-            "over": state.winner is not None,
+            "over": over,
             "winner": state.winner,
             "loser": state.loser,
             "seat": seat,
@@ -560,7 +563,7 @@ class Sten(Rules):
         if seat is not None and state.hands is not None:
             hand = state.hands[seat]
             out["hand"] = [c.code for c in hand]
-            out["fits"] = [c.code for c in hand if fits(state.board, *_key(c))]
+            out["fits"] = [] if over else [c.code for c in hand if fits(state.board, *_key(c))]
         return out
 
     def state_to_json(self, state: StenState) -> dict[str, Any]:

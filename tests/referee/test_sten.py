@@ -555,6 +555,18 @@ def test_view_shows_own_hand_only():
         rules.view(state, 3)
 
 
+def test_nothing_fits_a_finished_game():
+    """A finished game's pages outlined the cards that would have fitted, as if play went on."""
+    rules, state = position(3, board={"H": (6, 8)}, hands={0: "9H", 1: "5H 4C"}, stone=1)
+    assert rules.view(state, 1)["fits"] == ["5H"]
+    state = rules.apply(state, lay("9H"))
+    assert state.winner == 0
+    for seat in (None, 1):
+        view = rules.view(state, seat)
+        assert all(pile["fits"] == [] for pile in view["board"])
+    assert rules.view(state, 1)["fits"] == [] and rules.view(state, 1)["hand"] == ["5H", "4C"]
+
+
 # ---- JSON, replay, invariants ----------------------------------------------------------------
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (7, 3)])
 def test_json_round_trip_and_replay(players, seed):

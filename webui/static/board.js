@@ -275,7 +275,7 @@ const Board = (() => {
         const n = i + 1;
         const down = row.seven_down && n >= lowR && n <= highR;
         const gone = (n < 7 && row.lower_pile_left) || (n > 7 && row.upper_pile_left);
-        const fits = !snap.over && row.fits.includes(code);  // nothing fits a finished game
+        const fits = row.fits.includes(code);
         const moves = lay[code] || [];
         let c;
         const name = said(code);
