@@ -673,7 +673,9 @@ def test_a_card_several_players_may_lay_is_not_laid_for_one_by_a_tap_on_its_plac
     page.wait_for_selector(".sten-grid")
     page.click("[data-key='slot:7H']")
     page.wait_for_selector("#toast.show")
-    assert page.inner_text("#toast") == "Who lays 7♥? Tap the button with their name."
+    # shown as it is, said in words (a screen reader says "7 black heart suit" of "7♥")
+    assert page.inner_text("#toast [aria-hidden]") == "Who lays 7♥? Tap the button with their name."
+    assert "Who lays 7 of hearts?" in page.locator("#toast").aria_snapshot()
     assert moves_made(page) == 0
     page.click("#moves button:has-text('Bo lays 7♥')")
     page.wait_for_function("document.body.dataset.moves > 0")
@@ -1094,7 +1096,7 @@ def test_a_sten_phone_whose_whole_noted_hand_says_otherwise_asks_or_steps_back(b
         move = {"move": {"kind": "lay", "card": card}}
         assert server.post(f"/api/p/{tokens[seat]}/moves", move)[0] == 200
     anna.wait_for_selector("#toast.bad")
-    assert anna.inner_text("#toast") == (
+    assert anna.inner_text("#toast [aria-hidden]") == (
         "Laid by Bo: 8♥. Taken out of the cards you tapped in; check them against your hand."
     )
     kept = anna.evaluate(
@@ -1119,7 +1121,7 @@ def test_cards_tapped_in_that_others_laid_are_said_player_by_player(browser, ser
     page.goto(f"{server.base}{t['players'][0]['url']}")
     note_on_phone(page, ["7H", "8H", "6H", "2S"])  # Bo's 8♥ and Cy's 6♥ tapped in by mistake
     page.wait_for_selector("#toast.bad")
-    assert page.inner_text("#toast") == (
+    assert page.inner_text("#toast [aria-hidden]") == (
         "Laid by Bo: 8♥. Taken out of the cards you tapped in; check them against your hand."
         " Laid by Cy: 6♥. Taken out of the cards you tapped in; check them against your hand."
     )
@@ -1372,3 +1374,58 @@ def test_a_camera_that_cannot_open_is_not_said_to_be_watching(browser, server):
     moves = page.inner_text("#moves")
     assert "the camera is watching" not in moves and "own phone page" in moves
     page.close()
+
+
+# Counts the changes to a live region from now on (what a screen reader would say again).
+COUNT_CHANGES_JS = """(id) => { const node = document.getElementById(id); window.changes = 0;
+  new MutationObserver(() => { window.changes += 1; })
+    .observe(node, { childList: true, subtree: true, characterData: true }); }"""
+
+
+def test_the_last_move_and_the_hint_are_said_with_cards_in_words(browser, server):
+    """The last-move line is a live region: a screen reader given "7♥" says "7 black heart
+    suit" (a red card called black), in English whatever the page's language; it is shown
+    as it is and said in the page's words."""
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo"})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    holder = server.get(f"/api/tables/{t['id']}")["to_move"]  # whoever holds 7♥ lays it
+    mine = server.get(f"/api/p/{tokens[holder]}")
+    status, _ = server.post(f"/api/p/{tokens[holder]}/moves", {"move": mine["hint"]["move"]})
+    assert status == 200
+    name = ["Anna", "Bo"][holder]
+    for lang, said in (("en", f"{name} laid 7 of hearts"), ("nb", f"{name} la hjerter 7")):
+        page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+        errors = watch_errors(page)
+        page.goto(f"{server.base}/p/{tokens[1 - holder]}")
+        page.wait_for_selector(".sten-grid")
+        assert "7♥" in page.inner_text("#last")  # shown with its symbol
+        spoken = page.locator("#last").aria_snapshot()
+        assert said in spoken and not set("♥▸") & set(spoken), spoken
+        hint = page.locator("#hint").aria_snapshot()  # a card to lay, or Sten: never a symbol
+        assert not set("♠♥♦♣") & set(hint), hint
+        page.close()
+        assert not errors, errors
+
+
+def test_the_camera_line_is_said_once_not_on_every_update(browser, server):
+    """The camera's line is a status region: written again on every update (each move, each
+    camera picture) with the same words, a screen reader said it again each time."""
+    status, t = server.post(
+        "/api/tables", {"game": "stigespill", "players": 2, "source": "phone", "name": "Phone"}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")  # the MJPEG never ends
+    page.wait_for_selector("#camera-state:not([hidden])")
+    page.evaluate(COUNT_CHANGES_JS, "camera-state")
+    for _ in range(2):  # updates that leave the camera as it was
+        before = moves_made(page)
+        status, _ = server.post(f"/api/tables/{t['id']}/moves", {"move": {"kind": "draw"}})
+        assert status == 200
+        page.wait_for_function(f"document.body.dataset.moves > {before}")
+    assert page.evaluate("window.changes") == 0
+    assert page.inner_text("#camera-state").startswith("No picture yet")
+    page.close()
+    assert not errors, errors

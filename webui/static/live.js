@@ -94,7 +94,7 @@ const Kortbord = (() => {
   function toast(msg, bad) {
     let box = $("toast");
     if (!box) { box = el("div", { id: "toast", class: "toast", role: "status" }); document.body.append(box); }
-    box.textContent = msg;
+    box.replaceChildren(...spokenNodes(msg));
     box.className = "toast show" + (bad ? " bad" : "");
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { box.className = "toast"; }, bad ? 10000 : 4000);
@@ -141,9 +141,20 @@ const Kortbord = (() => {
     refocus(focused);
   }
 
+  // Text with cards in it, shown as it is ("Anna laid 7♥") and said in the page's words
+  // ("Anna laid 7 of hearts"): a screen reader names a symbol in its own voice ("7 black
+  // heart suit"), whatever the page's language.
+  function spokenNodes(text) {
+    const said = Board.saidText(text);
+    if (said === text) return [text];
+    return [el("span", { "aria-hidden": "true", text }), el("span", { class: "sr-only", text: said })];
+  }
+
   // Set a live region's text only when it changes: a screen reader says it again otherwise.
   function say(node, text) {
-    if (node && node.textContent !== text) node.textContent = text;
+    if (!node || node.dataset.said === text) return;
+    node.dataset.said = text;
+    node.replaceChildren(...spokenNodes(text));
   }
 
   // The referee's sentences start in lower case (they are parts of others too): shown alone,
@@ -298,7 +309,7 @@ const Kortbord = (() => {
       text = fits.length ? t("your_fits", { cards: fits.map(Board.pretty).join(", ") })
         : t(sten ? "none_fits_sten" : "none_fits");
     }
-    box.replaceChildren(el("span", { class: "hint-tag", text: t("hint") }), el("span", { text: cap(text) }));
+    box.replaceChildren(el("span", { class: "hint-tag", text: t("hint") }), el("span", {}, ...spokenNodes(cap(text))));
     box.hidden = false;
   }
 
@@ -583,10 +594,10 @@ const Kortbord = (() => {
     box.hidden = !trouble && !cam.unreadable && !cam.waiting && !noPicture;
     box.className = "cam-state" + ((trouble && cam.state !== "ended") || cam.unreadable ? " bad" : "");
     // pictures too dark to read come before what the camera waits for: it cannot see that
-    box.textContent = trouble ? t("camera_state", { message: cam.message })
+    say(box, trouble ? t("camera_state", { message: cam.message })
       : cam.unreadable ? cam.unreadable
       : cam.waiting ? t("camera_waiting", { reason: cam.waiting })
-      : noPicture ? t("camera_no_picture") : "";
+      : noPicture ? t("camera_no_picture") : "");
     // The viewer's stream ends when the camera gives no pictures: open it again when it does.
     if (CAMERA_TROUBLE.includes(cameraState) && (cam.state === "open" || cam.state === "starting")) reopenCamera();
     cameraState = cam.state;
@@ -792,13 +803,13 @@ const Kortbord = (() => {
           if (!blob) return;
           const r = await fetch(cfg.frame, { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob });
           const d = await r.json().catch(() => ({}));
-          if (!r.ok) { $("phone-rate").textContent = d.error || `HTTP ${r.status}`; return; }
+          if (!r.ok) { say($("phone-rate"), d.error || `HTTP ${r.status}`); return; }
           const slower = dropped !== null && d.dropped > dropped;
           every = slower ? Math.min(2000, every * 1.5) : Math.max(250, every * 0.95);
           dropped = d.dropped;
-          $("phone-rate").textContent = t("phone_rate", { n: (1000 / every).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+          say($("phone-rate"), t("phone_rate", { n: (1000 / every).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
         };
-        const tick = () => send().catch((e) => { $("phone-rate").textContent = String(e); })
+        const tick = () => send().catch((e) => { say($("phone-rate"), String(e)); })
           .finally(() => setTimeout(tick, every));
         tick();
       } catch (e) {
