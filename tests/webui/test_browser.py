@@ -1429,3 +1429,29 @@ def test_the_camera_line_is_said_once_not_on_every_update(browser, server):
     assert page.inner_text("#camera-state").startswith("No picture yet")
     page.close()
     assert not errors, errors
+
+
+def test_a_tokens_letter_is_readable_in_any_players_colour(browser, server):
+    """A token's letter was always white: on a teal, orange or white token (the default
+    palette's seventh and eighth, or chosen) it was hard to read. It is black where black
+    reads better."""
+    from tests.webui.test_tables import _contrast
+
+    body = {"game": "stigespill", "players": 3, "names": "Anna, Bo, Cy"}
+    status, t = server.post("/api/tables", {**body, "colours": "teal, white, blue"})
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".road .token")
+    colours = page.evaluate(
+        """() => [...document.querySelectorAll('.road .token')].map((g) => [
+          g.querySelector('circle').getAttribute('fill'),
+          getComputedStyle(g.querySelector('text')).fill.match(/\\d+/g).map(Number)])"""
+    )
+    assert len(colours) == 3, colours
+    for circle, rgb in colours:
+        letter = "#" + "".join(f"{v:02x}" for v in rgb)
+        assert _contrast(circle, letter) >= 4.5, (circle, letter)
+    page.close()
+    assert not errors, errors

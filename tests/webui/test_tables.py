@@ -356,6 +356,42 @@ def test_the_race_chart_keeps_players_with_equal_totals_legible():
     assert labels[1][0] < tied[0]  # the leader's label stays highest
 
 
+def _contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        def channel(v: int) -> float:
+            c = v / 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (channel(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_race_charts_names_are_readable_in_any_players_colour():
+    """A player's name and points at the end of their line are written in their colour: a
+    light one (white, or the default palette's pink, teal and orange) was hard to read on the
+    chart's pale plot. The name takes a darker shade of it; the line keeps the colour."""
+    import re
+
+    from webui.matches import race_svg
+
+    colours = ["#db2777", "#0891b2", "#ea580c", "#e5e7eb", "#1d4ed8"]
+    match = {"target": 500, "sides": [[s] for s in range(5)], "games": [{"totals": [5] * 5}]}
+    svg = race_svg(["Anna", "Bo", "Cy", "Di", "Ed"], colours, match)
+    fills = dict(re.findall(r'class="who"[^>]*fill="(#[0-9a-f]{6})" data-seat="(\d)"', svg))
+    fills = {int(seat): fill for fill, seat in fills.items()}
+    assert len(fills) == 5, svg
+    plot = "#fbfcfb"  # app.css: .race .plot
+    for seat, colour in enumerate(colours):
+        assert _contrast(fills[seat], plot) >= 4.5, (colour, fills[seat])
+        assert f'stroke="{colour}"' in svg  # the line is drawn in the player's own colour
+    assert fills[4] == "#1d4ed8"  # a colour dark enough already stays as it is
+
+
 @pytest.mark.parametrize("change", ["play", "undo"])
 def test_a_change_held_up_by_a_new_game_goes_to_the_new_game(app, make_table, monkeypatch, change):
     """Two taps at once: a move (or undo) and the start of a new game. The move, waiting for

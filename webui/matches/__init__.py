@@ -15,6 +15,31 @@ bp = Blueprint("matches", __name__, template_folder="templates")
 LABEL_GAP = 18  # px between two players' labels at the chart's right end
 
 
+PLOT = (251, 252, 251)  # app.css: .race .plot, under the players' names
+
+
+def _luminance(rgb: tuple[float, ...]) -> float:
+    def channel(v: float) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def readable(colour: str, on: tuple[int, int, int] = PLOT) -> str:
+    """A player's colour (#rrggbb) for text on the chart: as it is where it reads (WCAG's
+    4.5:1), else darkened until it does (white, pink, teal and orange were too light)."""
+    try:
+        rgb = tuple(float(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    except ValueError:
+        return colour
+    bg = _luminance(on) + 0.05
+    while bg / (_luminance(rgb) + 0.05) < 4.5:
+        rgb = tuple(v * 0.9 for v in rgb)
+    return "#" + "".join(f"{round(v):02x}" for v in rgb)
+
+
 def side_names(names: list[str], match: dict[str, Any]) -> list[str]:
     """Return the name of each side of a match: a player, or a team ("Anna & Cy")."""
     return [" & ".join(names[s] for s in side) for side in match["sides"]]
@@ -89,7 +114,8 @@ def race_svg(
         total = games[-1]["totals"][s] if games else 0
         parts.append(
             f'<text x="{tx:.1f}" y="{ly:.1f}" class="who" text-anchor="{anchor}" '
-            f'fill="{colour}" data-seat="{s}">{escape(names[k])} {total}</text>'
+            f'fill="{readable(colour)}" data-seat="{s}">'
+            f"{escape(names[k])} {total}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)

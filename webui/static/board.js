@@ -146,6 +146,16 @@ const Board = (() => {
     return number ? number[1] : initial(name) + name.slice(1, 2);
   }
 
+  // Black or white, whichever reads better on a player's colour (#rrggbb): white on a teal,
+  // orange or white token was hard to read.
+  function darkText(colour) {
+    const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+    if (!m) return false;
+    const lin = (h) => { const c = parseInt(h, 16) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    const l = 0.2126 * lin(m[1]) + 0.7152 * lin(m[2]) + 0.0722 * lin(m[3]);
+    return (l + 0.05) / 0.05 > 1.05 / (l + 0.05);
+  }
+
   function stigespill(root, snap, ctx) {
     const v = snap.view;
     COLS = root.clientWidth >= 640 ? 10 : 6; // start, 28 road cards and the goal: 3 or 5 rows
@@ -239,7 +249,8 @@ const Board = (() => {
         const turn = snap.to_move === tok.seat;
         s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""), "data-seat": tok.seat },
           svg("circle", { cx, cy, r: 15, fill: pl.colour }),
-          svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "token-label",
+          svg("text", { x: cx, y: cy + 6, "text-anchor": "middle",
+            class: darkText(pl.colour) ? "token-label dark" : "token-label",
             text: tokenLetter(snap.table.players, tok.seat) })));
       });
     }
