@@ -1455,3 +1455,24 @@ def test_a_tokens_letter_is_readable_in_any_players_colour(browser, server):
         assert _contrast(circle, letter) >= 4.5, (circle, letter)
     page.close()
     assert not errors, errors
+
+
+def test_a_hand_shown_by_keyboard_takes_the_focus(browser, server):
+    """One device for everyone: the button that shows the hand goes once pressed; the focus
+    went back to the turn line at the top, and the hand was a long way on by Tab."""
+    body = {"game": "sten", "players": 2, "names": "Anna, Bo", "open": True}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.locator("#show-hand").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button.card")
+    focused = page.evaluate(
+        "(() => { const e = document.activeElement, box = e.closest('#hand, #moves');"
+        " return [e.tagName, box ? box.id : null] })()"
+    )
+    assert focused == ["BUTTON", "hand"], focused  # 7♥'s holder: the card that starts
+    page.close()
+    assert not errors, errors

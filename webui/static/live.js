@@ -196,7 +196,13 @@ const Kortbord = (() => {
       if (show && curtain) {
         handBox.replaceChildren(el("button", { class: "btn btn-big", type: "button", id: "show-hand",
           text: t("show_hand", { name: player(snap.to_move).name }),
-          onclick: () => { handShown = true; render(); } }));
+          onclick: () => {
+            handShown = true;
+            render();
+            // the button is gone: on to the hand (or the moves), not back to the turn line
+            const next = $("hand").querySelector("button") || $("moves").querySelector("button");
+            if (next) next.focus();
+          } }));
       } else if (show) Board.hand(handBox, snap, ctx);
       if (cfg.mode === "player") renderNotes();
     }
