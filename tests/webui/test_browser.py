@@ -702,6 +702,11 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
             "ts => ts.map(t => t.textContent)"
         )
         assert sorted(stocks) == ["1", "2"], stocks
+        # a building pile's letter is black on its amber (white read 2.2 to 1)
+        fill = page.locator("#zones .zone-building text").first.evaluate(
+            "t => getComputedStyle(t).fill"
+        )
+        assert fill == "rgb(0, 0, 0)", fill
         marker = page.locator("#zones .zone-building").first.bounding_box()
         x, y = marker["x"] + marker["width"] / 2, marker["y"] + marker["height"] / 2
         page.mouse.move(x, y)

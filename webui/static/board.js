@@ -456,5 +456,5 @@ const Board = (() => {
     if (f) f(root, snap, ctx);
   }
 
-  return { render, hand, card, el, parse, pretty, said, saidText, srcKey, stenOrder, tokenLetter };
+  return { render, hand, card, darkText, el, parse, pretty, said, saidText, srcKey, stenOrder, tokenLetter };
 })();

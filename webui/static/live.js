@@ -675,6 +675,7 @@ const Kortbord = (() => {
       tx.setAttribute("x", zone.center[0]); tx.setAttribute("y", zone.center[1] + r * 0.3);
       tx.setAttribute("font-size", r * 0.8);
       tx.setAttribute("text-anchor", "middle");
+      if (Board.darkText(colour)) tx.setAttribute("class", "dark");
       tx.textContent = label;
       g.append(c, tx);
       const place = (x, y) => {  // kept inside the picture
