@@ -30,6 +30,18 @@ NO_RECOGNIZER = "No card recognizer is installed on this server: tap your cards 
 JPEG_QUALITY = 80
 # A camera in one of these states gives no pictures (until its source says "open" again).
 NO_PICTURES = ("lost", "reconnecting", "ended", "error", "closed")
+# An address in what a camera says: its user and password, and its query (an IP webcam's
+# "?user=admin&pwd=…"), are left out of what the pages are told
+_ADDRESS = re.compile(
+    r"\b([a-z][a-z0-9+.-]*://)(?:[^\s/?#]*@)?([^\s/?#;@]*)([^\s?#;]*)(?:[?#][^\s;]*)?", re.I
+)
+
+
+def shown_source(text: str) -> str:
+    """Return a camera's source, or what it said, with every address's password, user and
+    query left out (``rtsp://admin:pw@10.0.0.7/live`` is shown ``rtsp://10.0.0.7/live``):
+    the pages of guests and phones show which camera, not how to log in to it."""
+    return _ADDRESS.sub(r"\1\2\3", text)
 
 
 @dataclass
@@ -292,12 +304,17 @@ class CameraHub:
                 unreadable = "" if cam.state in NO_PICTURES else cam.unreadable
                 return {
                     "state": cam.state,
-                    "message": cam.message,
+                    "message": shown_source(cam.message),
                     "waiting": waiting,
                     "unreadable": unreadable,
                 }
         if failure is not None:
-            return {"state": "error", "message": failure, "waiting": "", "unreadable": ""}
+            return {
+                "state": "error",
+                "message": shown_source(failure),
+                "waiting": "",
+                "unreadable": "",
+            }
         return {"state": "off", "message": "", "waiting": "", "unreadable": ""}
 
     def ensure(self, table_id: str) -> TableCamera | None:

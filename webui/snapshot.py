@@ -12,6 +12,7 @@ from typing import Any
 from referee import CHANCE, RulesError
 from referee.stigespill import HAND_SIZE
 from webui import games, speech
+from webui.camera import shown_source
 from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime
 
 UNDONE = "Undone: {move}. Put the cards on the table back as they were."
@@ -47,7 +48,7 @@ def snapshot(
                 {"seat": p["seat"], "name": p["name"], "colour": p["colour"]}
                 for p in rt.table["players"]
             ],
-            "source": rt.table["source"],
+            "source": shown_source(rt.table["source"]),
             "deal": rt.table["options"].get("deal", "app"),
             "open": rt.open_table,
             "number": rt.number,

@@ -416,3 +416,44 @@ def test_a_folder_of_pictures_plays_as_a_camera(tmp_path):
         cv2.imwrite(str(tmp_path / f"table-{k}.jpg"), np.full((40, 60, 3), 40 * k, np.uint8))
     frames = list(open_video(str(tmp_path)).frames())
     assert len(frames) == 3 and frames[0].image.shape == (40, 60, 3)
+
+
+def test_a_streams_password_reaches_no_page(tmp_path, monkeypatch):
+    """A network camera's address often holds its password (``rtsp://admin:pw@…``, or
+    ``?pwd=`` in an IP webcam's query); the pages need only which camera it is, and a guest
+    who joined with the code, or a phone with its player's link, got the whole address in
+    every snapshot and in the camera's 'cannot open …' messages."""
+    import webui.camera as camera
+
+    monkeypatch.setattr(camera, "make_reader", lambda *a, **kw: lambda frame: Reading())
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": True, "LAN": True})
+    _opener(monkeypatch, [])
+    secret = "http://admin:S3cret@10.0.0.7:8080/video.mjpg?user=admin&pwd=S3cret2"
+    host = app.test_client()
+    body = {"game": "sten", "players": 2, "source": "stream", "stream_url": secret}
+    made = host.post("/api/tables", json=body).get_json()
+    table_id, code = made["id"], made["join_code"]
+    guest = app.test_client()
+    guest.environ_base["REMOTE_ADDR"] = "203.0.113.23"
+    guest.set_cookie(f"kb_join_{table_id}", code)
+    try:
+        app.extensions["kortbord.cameras"].ensure(table_id)
+        url = f"/api/tables/{table_id}"
+        cam = _wait(
+            lambda: guest.get(f"{url}/camera").get_json(), lambda c: "attempt" in c["message"]
+        )
+        assert "cannot open http://10.0.0.7:8080/video.mjpg;" in cam["message"]  # which camera
+        for answer in (
+            guest.get(url),
+            guest.get(f"{url}/camera"),
+            guest.get(f"/t/{table_id}"),
+            guest.get(made["players"][0]["url"]),
+            guest.get(made["players"][0]["url"].replace("/p/", "/api/p/")),
+            host.get(url),
+        ):
+            assert answer.status_code == 200
+            text = answer.get_data(as_text=True)
+            assert "S3cret" not in text and "admin" not in text, text[:300]
+        assert guest.get(url).get_json()["table"]["source"] == "http://10.0.0.7:8080/video.mjpg"
+    finally:
+        app.extensions["kortbord.cameras"].stop_all()

@@ -14,6 +14,7 @@ from webui.camera import (
     TableCamera,
     cameras,
     decode_picture,
+    shown_source,
 )
 from webui.common import json_body, page_snapshot
 from webui.home import _source
@@ -80,7 +81,7 @@ def status(table_id: str):
     cam = cameras().get(table_id)
     return jsonify(
         {
-            "source": rt.table["source"],
+            "source": shown_source(rt.table["source"]),
             "running": bool(cam and cam.thread.is_alive()),
             **cameras().view(table_id),
             "status": cam.status if cam else "off",
