@@ -545,6 +545,10 @@ EMPTY_PHOTO = "the photo is empty"
 TOO_MANY_PIXELS = "The picture has too many pixels: at most 100 million."
 # a 200 MP phone photo's bytes fit the 8 MB limit only heavily shrunk
 MAX_PICTURE_PIXELS = 100_000_000
+# A phone camera's picture waits for the table's camera at most this size (a 12 MP phone
+# photo as it is): a few hundred KB of PNG decode to 300 MB, and each phone table's camera
+# kept several waiting (a guest's 20 tables: tens of gigabytes)
+MAX_FRAME_PIXELS = 4096 * 3072
 # The frame markers of a JPEG that give its size (SOF0–SOF15 less DHT, JPG and DAC).
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -579,9 +583,10 @@ def picture_size(data: bytes) -> tuple[int, int] | None:
 _DECODING = threading.BoundedSemaphore(2)  # pictures decoded at once: up to 300 MB each
 
 
-def decode_picture(data: bytes) -> tuple[Any, str | None]:
+def decode_picture(data: bytes, most_pixels: int | None = None) -> tuple[Any, str | None]:
     """Return the BGR image ``(h, w, 3)`` in a picture's bytes (JPEG, PNG…) and ``None``,
-    or ``(None, why not)``: empty, not a picture, or no OpenCV to read it."""
+    or ``(None, why not)``: empty, not a picture, or no OpenCV to read it. A picture of
+    more than ``most_pixels`` is shrunk to that many (before it is let go of)."""
     if not data:
         return None, EMPTY_PHOTO
     size = picture_size(data)
@@ -597,6 +602,10 @@ def decode_picture(data: bytes) -> tuple[Any, str | None]:
     try:
         with _DECODING:
             image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if image is not None and most_pixels and image.shape[0] * image.shape[1] > most_pixels:
+                scale = (most_pixels / (image.shape[0] * image.shape[1])) ** 0.5
+                size = (max(1, int(image.shape[1] * scale)), max(1, int(image.shape[0] * scale)))
+                image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     except cv2.error:
         image = None
     return (None, NOT_A_PICTURE) if image is None else (image, None)

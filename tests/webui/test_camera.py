@@ -457,3 +457,29 @@ def test_a_streams_password_reaches_no_page(tmp_path, monkeypatch):
         assert guest.get(url).get_json()["table"]["source"] == "http://10.0.0.7:8080/video.mjpg"
     finally:
         app.extensions["kortbord.cameras"].stop_all()
+
+
+def test_a_huge_picture_from_a_phone_waits_for_the_camera_shrunk(camera_app, monkeypatch):
+    """A PNG of 100 million pixels is a few hundred kilobytes and 300 MB decoded: each
+    phone table's camera kept up to five such pictures waiting, and a guest may start 20
+    tables: gigabytes. A picture larger than a phone's photo waits shrunk to that size."""
+    import cv2
+
+    from webui.camera import MAX_FRAME_PIXELS
+
+    pushed = []
+    real = sources.QueueSource.push
+    monkeypatch.setattr(
+        sources.QueueSource,
+        "push",
+        lambda self, data, time=None: (pushed.append(data.shape), real(self, data, time))[1],
+    )
+    client = camera_app.test_client()
+    table_id = _table(client, source="phone")
+    url = f"/api/tables/{table_id}/frame"
+    for w, h in ((4032, 3024), (6000, 4000)):  # a 12 MP phone photo as it is; 24 MP shrunk
+        png = cv2.imencode(".png", np.full((h, w, 3), 90, np.uint8))[1].tobytes()
+        assert client.post(url, data=png, content_type="image/png").status_code == 200
+    assert pushed[0] == (3024, 4032, 3)
+    h, w, _ = pushed[1]
+    assert h * w <= MAX_FRAME_PIXELS and abs(w / h - 1.5) < 0.01

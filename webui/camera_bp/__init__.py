@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 
 from webui import access
 from webui.camera import (
+    MAX_FRAME_PIXELS,
     NO_PICTURES,
     NO_RECOGNIZER,
     NOT_A_PICTURE,
@@ -107,7 +108,9 @@ def push_frame(table_id: str):
         abort(413, "the picture is larger than 4 MB")
     if not (data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n"):
         abort(400, NOT_A_PICTURE)
-    image, problem = decode_picture(data)  # here, so a corrupt frame is refused, not dropped
+    # here, so a corrupt frame is refused, not dropped; it waits for the camera no larger
+    # than a phone's photo
+    image, problem = decode_picture(data, MAX_FRAME_PIXELS)
     if problem not in (None, NO_RECOGNIZER):
         abort(400, problem)
     cam = cameras().ensure(table_id) if image is not None else None
