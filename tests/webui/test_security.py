@@ -354,3 +354,18 @@ def test_a_guests_table_page_points_to_no_players_pages_it_lacks(lan_app):
         assert "Players' own pages" not in theirs[key], key
     assert theirs["own_page"] == "{name} moves on their own phone page."
     assert theirs["hint"] == mine["hint"]  # the rest as on the host's page
+
+
+def test_a_long_list_of_zones_is_refused_at_once(lan_app):
+    """A whole table's map has a few dozen zones; each of 20,000 was counted among all the
+    others (a megabyte of JSON kept a core busy for 25 s, the 8 MB a request may hold for
+    most of an hour), and a guest may send it to a Skip-Bo table of its own."""
+    pytest.importorskip("vision.layouts.skipbo")
+    guest = guest_of(lan_app)
+    t = new_table(guest, "skipbo", source="phone")
+    zone = {"kind": "building", "center": [1, 1], "index": 0}
+    body = {"zones": {"players": 2, "zones": [zone] * 20_000}}
+    start = time.monotonic()
+    said = _err(guest.post(f"/api/tables/{t['id']}/zones", json=body), 400)
+    assert time.monotonic() - start < 5
+    assert said.startswith("bad zones: building pile 1 twice; no building pile 2")

@@ -121,8 +121,9 @@ class ZoneMap:
         for seat in range(self.players):
             wanted += [("stock", seat, 0)] + [("discard", seat, k) for k in range(PILES)]
         found = [(z.kind, None if z.kind == "building" else z.owner, z.index) for z in self.zones]
-        out = [f"{name(*k)} twice" for k in dict.fromkeys(k for k in found if found.count(k) > 1)]
-        out += [f"no {name(*k)}" for k in wanted if k not in found]
+        counts = Counter(found)  # not found.count per zone: a long list took most of an hour
+        out = [f"{name(*k)} twice" for k, n in counts.items() if n > 1]
+        out += [f"no {name(*k)}" for k in wanted if k not in counts]
         if frame is not None:
             w, h = frame
             out += [
