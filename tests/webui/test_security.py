@@ -369,3 +369,24 @@ def test_a_long_list_of_zones_is_refused_at_once(lan_app):
     said = _err(guest.post(f"/api/tables/{t['id']}/zones", json=body), 400)
     assert time.monotonic() - start < 5
     assert said.startswith("bad zones: building pile 1 twice; no building pile 2")
+
+
+def test_the_lists_tell_no_guesser_whether_its_join_code_is_right(lan_app):
+    """The home and match lists name a table's players to a device whose join cookie holds
+    the code: a guest setting that cookie tried codes there at about 250 a second, never
+    counted as wrong (all million in about an hour)."""
+    t = new_table(lan_app.test_client(), "skipbo", match_target=100)
+    guest = guest_of(lan_app)
+    wrong = [c for c in (f"{n:06d}" for n in range(20)) if c != t["join_code"]]
+    for code in wrong[: access.WRONG_CODES]:
+        guest.set_cookie(access.join_cookie(t["id"]), code)
+        assert "Anna" not in guest.get("/").get_data(as_text=True)
+    guest.set_cookie(access.join_cookie(t["id"]), t["join_code"])
+    for path in ("/", "/matches"):  # the right code, once guessing, says nothing either
+        r = guest.get(path)
+        assert r.status_code == 200 and "Anna" not in r.get_data(as_text=True), path
+    _err(guest.get(f"/api/tables/{t['id']}"), 429)
+    joined = guest_of(lan_app, "203.0.113.40")  # one of the family, its code in its cookie
+    joined.set_cookie(access.join_cookie(t["id"]), t["join_code"])
+    assert "Anna" in joined.get("/").get_data(as_text=True)
+    assert "Anna" in joined.get("/matches").get_data(as_text=True)
