@@ -132,15 +132,26 @@ def road_codes(raw: Any) -> list[str]:
     return cards
 
 
+# Control characters (a stray \x01 pasted into a name made the match chart's SVG invalid) and
+# the bidirectional overrides that turn the text around a name (emoji joiners stay)
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Return ``text`` without control characters and bidirectional overrides."""
+    return UNPRINTABLE.sub("", text)
+
+
 def _given_names(form: dict[str, Any], count: int) -> list[str]:
-    """Return the players' names the form gives (at most ``count``)."""
+    """Return the players' names the form gives (at most ``count``), printable."""
     raw = form.get("names", "")
     if isinstance(raw, str):
-        given = [n.strip() for n in re.split(r"[,\n]", raw) if n.strip()]
+        given = [printable(n).strip() for n in re.split(r"[,\n]", raw)]
     elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
-        given = [n.strip() for n in raw if n.strip()]
+        given = [printable(n).strip() for n in raw]
     else:
         raise SetupError("names must be text, one name per player")
+    given = [n for n in given if n]
     for n in given:
         if len(n) > MAX_NAME:
             raise SetupError(f"the name {n[:30]!r}… is longer than {MAX_NAME} characters")

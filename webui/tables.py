@@ -250,7 +250,7 @@ class TableHub:
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = {
             "id": table_id,
-            "name": (name or "").strip()[:40] or games.GAME_TITLES[setup.game],
+            "name": games.printable(name or "").strip()[:40] or games.GAME_TITLES[setup.game],
             "game": setup.game,
             "config": setup.config,
             "options": options,

@@ -390,3 +390,20 @@ def test_the_lists_tell_no_guesser_whether_its_join_code_is_right(lan_app):
     joined.set_cookie(access.join_cookie(t["id"]), t["join_code"])
     assert "Anna" in joined.get("/").get_data(as_text=True)
     assert "Anna" in joined.get("/matches").get_data(as_text=True)
+
+
+def test_names_keep_no_control_characters_and_the_chart_stays_valid(client):
+    """A stray control character pasted into a name made the match chart's SVG invalid (it
+    drew nothing), and a bidirectional override turned the text around a name."""
+    from xml.etree import ElementTree
+
+    body = {"game": "skipbo", "players": 2, "names": ["An\x01na", "B\u202eo\u200d"],
+            "name": "Fam\x00ily"}  # fmt: skip
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.get_json()
+    t = r.get_json()
+    assert [p["name"] for p in t["players"]] == ["Anna", "Bo\u200d"]  # an emoji joiner stays
+    assert client.get(f"/api/tables/{t['id']}").get_json()["table"]["name"] == "Family"
+    chart = client.get(f"/matches/{t['id']}/chart.svg")
+    assert chart.status_code == 200
+    ElementTree.fromstring(chart.data)  # well-formed
