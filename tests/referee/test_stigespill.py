@@ -657,6 +657,27 @@ def test_layout_advice_proposes_even_order():
     assert "Lay face cards at road cards 2, 4, 7" in advice["advice"]
 
 
+def test_layout_advice_counts_a_run_of_face_cards_as_a_cluster():
+    """Five face cards in a row (17–21) cluster however even the other gaps are: the RMS of
+    the gaps alone (0.89 here) called this road spread evenly enough."""
+
+    def faces_at(*at):
+        faces = [x for x in EVEN if c(x).is_face]
+        numbers = [x for x in EVEN if not c(x).is_face]
+        return [faces.pop(0) if i in at else numbers.pop(0) for i in range(1, 29)]
+
+    road = faces_at(2, 5, 8, 11, 14, 17, 18, 19, 20, 21, 24, 27)
+    advice = layout_advice(road)
+    assert advice["unevenness"] <= advice["limit"] and advice["longest_face_run"] == 5
+    assert advice["clustered"] is True
+    proposal = advice["proposed_road"]
+    assert sorted(proposal) == sorted(road) and layout_advice(proposal)["clustered"] is False
+    assert "5 face cards in a row" in advice["advice"]
+    assert "more than 1.2" not in advice["advice"]  # the gaps alone were even enough
+    # three in a row is still no cluster (about half of all shuffles have one)
+    assert layout_advice(faces_at(2, 4, 7, 9, 11, 12, 13, 16, 18, 20, 22, 25))["clustered"] is False
+
+
 def test_layout_advice_on_a_bad_road_is_a_clear_error():
     with pytest.raises(RulesError, match="missing: 7♠"):
         layout_advice(EVEN[1:])
