@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from referee import CHANCE, RulesError
-from referee.stigespill import HAND_SIZE
+from referee.stigespill import HAND_SIZE, layout_advice
 from webui import games, speech
 from webui.camera import shown_source
 from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime
@@ -81,6 +81,15 @@ def snapshot(
         out["road_shape"] = rt.table["options"].get("road_shape", "auto")  # as the camera reads it
         if rt.table["options"].get(ROAD_GRID):
             out["road_grid"] = True  # straight rows read as a snake: they may run like text
+        advice = layout_advice([c.code for c in state.road])
+        if advice["clustered"]:
+            # the face cards bunch: the even order (the same cards, both orders kept) to lay
+            # out and take, or to leave
+            out["road_advice"] = {
+                "road": advice["proposed_road"],
+                "run": advice["longest_face_run"],
+                "gap": advice["largest_gap"],
+            }
     if seat is None and camera is not None:
         out["camera"] = camera
     if seat is None and rules.name == "skipbo" and rt.table["source"] != "none":

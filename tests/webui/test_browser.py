@@ -1481,3 +1481,39 @@ def test_a_hand_shown_by_keyboard_takes_the_focus(browser, server):
     assert focused == ["BUTTON", "hand"], focused  # 7♥'s holder: the card that starts
     page.close()
     assert not errors, errors
+
+
+def test_a_clustered_road_is_offered_an_even_order_to_take_or_keep(browser, server):
+    """The face cards laid all at the end: before the first move the table's page shows the
+    even order card by card, in the page's language; "keep" leaves the family's road, "use"
+    puts the even one on the board."""
+    from referee.stigespill import ROAD_CARDS, layout_advice
+
+    road = [c.code for c in ROAD_CARDS if not c.is_face] + [c.code for c in ROAD_CARDS if c.is_face]
+    even = layout_advice(road)["proposed_road"]
+    body = {"game": "stigespill", "players": 1, "deal": "table", "road": " ".join(road)}
+    pages = []
+    for action in ("keep", "use"):
+        status, t = server.post("/api/tables", body)
+        assert status == 201
+        page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+        errors = watch_errors(page)
+        page.goto(f"{server.base}{t['url']}")
+        advice = page.locator("#road-advice")
+        assert "12 bildekort på rad" in advice.inner_text()
+        assert page.locator("ol.road-even li").all_inner_texts()[:4] == ["7♠", "J♠", "8♠", "Q♠"]
+        if action == "keep":
+            shot(page, "stigespill-road-advice-phone-nb")
+            page.click("#road-keep")
+            assert not advice.count()
+            kept = [x["code"] for x in server.get(f"/api/tables/{t['id']}")["view"]["road"]]
+            assert kept == road
+        else:
+            page.click("#road-even-use")
+            page.wait_for_selector("#road-advice", state="detached")
+            taken = [x["code"] for x in server.get(f"/api/tables/{t['id']}")["view"]["road"]]
+            assert taken == even
+        assert not errors, errors
+        pages.append(page)
+    for page in pages:
+        page.close()

@@ -1175,3 +1175,36 @@ def test_before_7h_at_a_real_sten_table_every_phone_gets_its_hint(client, make_t
     assert client.post(f"/api/p/{token(t, 1)}/moves", json={"move": move}).status_code == 200
     snaps = [client.get(f"/api/p/{token(t, s)}").get_json() for s in range(3)]
     assert [bool(s.get("hint")) for s in snaps] == [s == snaps[0]["to_move"] for s in range(3)]
+
+
+def test_a_clustered_road_on_a_real_table_is_offered_an_even_order_before_the_first_move(client):
+    """A road laid with the face cards bunched (all at the end) gets the referee's layout
+    advice on the table's page until the first move: the even order, the same 28 cards, to
+    lay out and use, or to leave; an even road, a game on phones and a game begun get none."""
+    from referee.stigespill import ROAD_CARDS, layout_advice
+
+    numbers_first = [c.code for c in ROAD_CARDS if not c.is_face] + [
+        c.code for c in ROAD_CARDS if c.is_face
+    ]
+    body = {"game": "stigespill", "players": 2, "deal": "table", "road": " ".join(numbers_first)}
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    snap = client.get(url).get_json()
+    advice = snap["road_advice"]
+    assert advice["road"] == layout_advice(numbers_first)["proposed_road"]
+    assert sorted(advice["road"]) == sorted(numbers_first)
+    assert advice["run"] == 12 and advice["gap"] == 17
+    from tests.webui.conftest import token
+
+    assert "road_advice" not in client.get(f"/api/p/{token(t, 0)}").get_json()  # a phone
+    # taken: the board shows the even road, and no advice is left
+    snap = client.post(f"{url}/road", json={"road": " ".join(advice["road"])}).get_json()
+    assert [x["code"] for x in snap["view"]["road"]] == advice["road"]
+    assert "road_advice" not in snap and snap["road_editable"]
+    # kept: the first move ends the advice
+    t = client.post("/api/tables", json=body).get_json()
+    url = f"/api/tables/{t['id']}"
+    moves = [{"kind": "draw"}, {"kind": "reveal", "card": "3H"}]
+    assert "road_advice" not in client.post(f"{url}/moves", json={"moves": moves}).get_json()
+    on_phones = client.post("/api/tables", json={**body, "deal": "app"}).get_json()
+    assert "road_advice" not in client.get(f"/api/tables/{on_phones['id']}").get_json()

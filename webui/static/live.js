@@ -467,7 +467,7 @@ const Kortbord = (() => {
   // The road typed on the table's page: in place of one the camera cannot read, or to put
   // right a road read or typed wrong (``prefill``: the road on the board). What is typed, and
   // which boxes are open, outlive a redraw (each camera picture redraws the page).
-  let roadDraft = { prefill: null, value: "", open: false, fixOpen: false, shape: null };
+  let roadDraft = { prefill: null, value: "", open: false, fixOpen: false, shape: null, kept: null };
 
   function roadTyped(prefill) {
     if (roadDraft.prefill !== prefill) roadDraft = { ...roadDraft, prefill, value: prefill, open: false };
@@ -508,7 +508,32 @@ const Kortbord = (() => {
       el("p", { class: "small muted", text: t(camera ? "road_fix_camera" : "road_fix_typed") }),
       camera ? roadAgain() : null,
       roadTyped(road));
-    box.replaceChildren(...[grid, fix].filter(Boolean));
+    const advice = snap.road_advice && roadDraft.kept !== road ? roadAdvice(snap.road_advice, road) : null;
+    box.replaceChildren(...[advice, grid, fix].filter(Boolean));
+  }
+
+  // The face cards bunch on the road laid out: the referee's even order (the same cards,
+  // each kind in its order), card by card, to lay out and take, or to leave (``road``: the
+  // road on the board, which "keep" keeps the box closed for).
+  function roadAdvice(advice, road) {
+    const list = el("ol", { class: "road-even", "aria-label": t("road_even_list") },
+      ...advice.road.map((code) => {
+        const p = Board.parse(code);
+        return el("li", { class: /[JQK]/.test(p.rank) ? "face" : null, title: Board.said(code) },
+          el("span", { class: p.cls, text: p.label }));
+      }));
+    return el("div", { class: "road-advice", id: "road-advice" },
+      el("p", { text: t("road_cluster", { run: advice.run, gap: advice.gap }) }),
+      el("p", { class: "small", text: t("road_even") }), list,
+      el("div", { class: "road-advice-buttons" },
+        el("button", { class: "btn", type: "button", id: "road-even-use", text: t("road_even_use"),
+          onclick: async () => {
+            if (!(await act("road", { road: advice.road.join(" ") }))) return;
+            toast(t("road_set"));
+            $("turn-chip").focus();  // the advice is gone: go on from the turn
+          } }),
+        el("button", { class: "btn btn-ghost", type: "button", id: "road-keep", text: t("road_keep"),
+          onclick: () => { roadDraft.kept = road; renderRoadFix(); $("turn-chip").focus(); } })));
   }
 
   // The camera reads the road again, as the family says it runs: small or tilted cards may
