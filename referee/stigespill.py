@@ -306,6 +306,64 @@ def even_order(road: Any) -> list[str]:
     return [c.code for c in out]
 
 
+def nearest_even_order(road: Any) -> list[str]:
+    """Return the road re-laid so its face cards no longer cluster, moving the fewest cards.
+
+    The number cards and the face cards each keep their order (every ladder stays a ladder,
+    every snake a snake), so a card keeps its place only where as many face cards lie before
+    it as before. Among the places for the 12 face cards that count as spread (unevenness at
+    most ``CLUSTER_LIMIT``, at most ``FACE_RUN_LIMIT`` in a row), the one that keeps the most
+    cards in place wins (then the more even). A search over the road's places: each state is
+    the face cards laid so far, where the last lies and how many lie in a row there; each
+    keeps, per number of cards kept, the least squared gap error so far.
+    """
+    cards = _road_cards(road)
+    faces = [i for i, c in enumerate(cards, start=1) if c.is_face]
+    numbers = [i for i, c in enumerate(cards, start=1) if not c.is_face]
+    budget = len(_gaps(faces)) * CLUSTER_LIMIT**2 + 1e-9  # the summed squared error allowed
+    Key = tuple[int, int, int]  # face cards so far, the last one's place, face cards in a row
+    # state → cards kept → (squared error so far, state before, kept before)
+    layers: list[dict[Key, dict[int, tuple[float, Key | None, int]]]] = [
+        {(0, START, 0): {0: (0.0, None, 0)}}
+    ]
+    for pos in range(1, ROAD_LENGTH + 1):
+        layer: dict[Key, dict[int, tuple[float, Key | None, int]]] = {}
+        for (f, last, run), by_kept in layers[-1].items():
+            steps = []
+            if f < FACE_COUNT and run < FACE_RUN_LIMIT:  # a face card here
+                error = (pos - last - IDEAL_GAP) ** 2
+                steps.append(((f + 1, pos, run + 1), error, faces[f] == pos))
+            if ROAD_LENGTH - pos >= FACE_COUNT - f:  # a number card here
+                steps.append(((f, last, 0), 0.0, numbers[pos - 1 - f] == pos))
+            for key, error, kept in steps:
+                into = layer.setdefault(key, {})
+                for n, (total, _, _) in by_kept.items():
+                    cost = total + error
+                    if cost <= budget and cost < into.get(n + kept, (math.inf,))[0]:
+                        into[n + kept] = (cost, (f, last, run), n)
+        layers.append(layer)
+    best = None
+    for (f, last, run), by_kept in layers[-1].items():
+        for n, (total, _, _) in by_kept.items():
+            cost = total + (GOAL - last - IDEAL_GAP) ** 2
+            if f == FACE_COUNT and cost <= budget and (best is None or (n, -cost) > best[:2]):
+                best = (n, -cost, (f, last, run))
+    if best is None:  # cannot happen (the even places always fit): lay them evenly
+        return even_order(cards)
+    n, _, key = best
+    at: set[int] = set()  # the face cards' places, traced back
+    for pos in range(ROAD_LENGTH, 0, -1):
+        _, before, n_before = layers[pos][key][n]
+        if key[0] > before[0]:
+            at.add(pos)
+        key, n = before, n_before
+    face_cards = [c for c in cards if c.is_face]
+    number_cards = [c for c in cards if not c.is_face]
+    return [
+        (face_cards if pos in at else number_cards).pop(0).code for pos in range(1, ROAD_LENGTH + 1)
+    ]
+
+
 def layout_advice(road: Any) -> dict[str, Any]:
     """Measure how evenly the face cards are spread and propose a better order when they cluster.
 
@@ -313,10 +371,12 @@ def layout_advice(road: Any) -> dict[str, Any]:
     ``unevenness`` is the root-mean-square difference between those gaps and the ideal
     29/13 ≈ 2.23 (an even road scores 0.42, a shuffled one about 1.4). Above 1.2, or with
     more than 3 face cards in a row, the road counts as clustered (about 82% of shuffled
-    roads; 79% by the measure alone), and ``proposed_road`` keeps the
-    number cards and the face cards each in their present order but puts the face cards
-    at the evenly spaced places 2, 4, 7, 9, …, 27 — so every ladder stays a ladder and
-    every snake a snake.
+    roads; 79% by the measure alone), and ``proposed_road`` is the road spread out with the
+    fewest cards moved (:func:`nearest_even_order`; on clustered shuffles 23 of the 28 cards
+    stay on average, against 6 when the face cards go to the evenly spaced places 2, 4, 7,
+    …, 27), the number cards and the face cards each in their present order — so every
+    ladder stays a ladder and every snake a snake. ``moved`` lists the cards to move as
+    ``[code, from, to]`` (places 1–28).
     """
     cards = _road_cards(road)
     faces = [i + 1 for i, c in enumerate(cards) if c.is_face]
@@ -324,7 +384,13 @@ def layout_advice(road: Any) -> dict[str, Any]:
     score = _unevenness(gaps)
     run = _longest_face_run(cards)
     clustered = score > CLUSTER_LIMIT or run > FACE_RUN_LIMIT
-    proposal = even_order(cards)
+    proposal = nearest_even_order(cards) if clustered else None
+    place = {c.code: i for i, c in enumerate(cards, start=1)}
+    moved = [
+        [code, place[code], to]
+        for to, code in enumerate(proposal or (), start=1)
+        if cards[to - 1].code != code
+    ]
     best = _unevenness(_gaps(list(EVEN_FACE_POSITIONS)))
     out: dict[str, Any] = {
         "face_positions": faces,
@@ -337,14 +403,10 @@ def layout_advice(road: Any) -> dict[str, Any]:
         "longest_face_run": run,
         "run_limit": FACE_RUN_LIMIT,
         "clustered": clustered,
-        "proposed_road": proposal if clustered else None,
+        "proposed_road": proposal,
+        "moved": moved,
     }
     if clustered:
-        moved = [
-            f"{parse_card(new).pretty} at {i}"
-            for i, (old, new) in enumerate(zip(cards, proposal, strict=True), start=1)
-            if old.code != new and parse_card(new).is_face
-        ]
         why = (
             f"unevenness {score:.2f}, more than {CLUSTER_LIMIT}; largest gap {max(gaps)}"
             if score > CLUSTER_LIMIT
@@ -352,8 +414,9 @@ def layout_advice(road: Any) -> dict[str, Any]:
         )
         out["advice"] = (
             f"The face cards cluster ({why}, {run} face cards in a row). "
-            f"Lay face cards at road cards {', '.join(map(str, EVEN_FACE_POSITIONS))}, keeping "
-            f"both orders: {', '.join(moved)}."
+            f"Move {len(moved)} cards, keeping both orders: "
+            + ", ".join(f"{parse_card(code).pretty} from {a} to {b}" for code, a, b in moved)
+            + "."
         )
     else:
         out["advice"] = (

@@ -83,10 +83,11 @@ def snapshot(
             out["road_grid"] = True  # straight rows read as a snake: they may run like text
         advice = layout_advice([c.code for c in state.road])
         if advice["clustered"]:
-            # the face cards bunch: the even order (the same cards, both orders kept) to lay
-            # out and take, or to leave
+            # the face cards bunch: the road spread out with the fewest cards moved (the same
+            # cards, both orders kept) to lay out and take, or to leave
             out["road_advice"] = {
                 "road": advice["proposed_road"],
+                "moved": [to for _, _, to in advice["moved"]],  # the places of cards to move
                 "run": advice["longest_face_run"],
                 "gap": advice["largest_gap"],
             }

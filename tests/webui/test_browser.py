@@ -1485,8 +1485,8 @@ def test_a_hand_shown_by_keyboard_takes_the_focus(browser, server):
 
 def test_a_clustered_road_is_offered_an_even_order_to_take_or_keep(browser, server):
     """The face cards laid all at the end: before the first move the table's page shows the
-    even order card by card, in the page's language; "keep" leaves the family's road, "use"
-    puts the even one on the board."""
+    road spread out card by card, the cards to move marked, in the page's language; "keep"
+    leaves the family's road, "use" puts the spread one on the board."""
     from referee.stigespill import ROAD_CARDS, layout_advice
 
     road = [c.code for c in ROAD_CARDS if not c.is_face] + [c.code for c in ROAD_CARDS if c.is_face]
@@ -1501,7 +1501,15 @@ def test_a_clustered_road_is_offered_an_even_order_to_take_or_keep(browser, serv
         page.goto(f"{server.base}{t['url']}")
         advice = page.locator("#road-advice")
         assert "12 bildekort på rad" in advice.inner_text()
-        assert page.locator("ol.road-even li").all_inner_texts()[:4] == ["7♠", "J♠", "8♠", "Q♠"]
+        assert "ved å flytte 21 kort, de merkede" in advice.inner_text()
+        cards = page.locator("ol.road-even li")
+        shown = [text.split()[0] for text in cards.all_inner_texts()]  # less "(flytt det)"
+        assert shown[:6] == ["7♠", "8♠", "9♠", "10♠", "J♠", "7♥"]
+        # the cards to move are marked (a border, and said), the ones that stay are not
+        classes = cards.evaluate_all("ls => ls.map(l => l.className)")
+        marked = [i + 1 for i, cls in enumerate(classes) if "moved" in cls]
+        assert marked == [to for _, _, to in layout_advice(road)["moved"]] and marked[0] == 5
+        assert "(flytt det)" in cards.nth(4).text_content()
         if action == "keep":
             shot(page, "stigespill-road-advice-phone-nb")
             page.click("#road-keep")

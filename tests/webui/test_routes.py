@@ -1191,7 +1191,9 @@ def test_a_clustered_road_on_a_real_table_is_offered_an_even_order_before_the_fi
     url = f"/api/tables/{t['id']}"
     snap = client.get(url).get_json()
     advice = snap["road_advice"]
-    assert advice["road"] == layout_advice(numbers_first)["proposed_road"]
+    said = layout_advice(numbers_first)
+    assert advice["road"] == said["proposed_road"]
+    assert advice["moved"] == [to for _, _, to in said["moved"]]  # the places of cards to move
     assert sorted(advice["road"]) == sorted(numbers_first)
     assert advice["run"] == 12 and advice["gap"] == 17
     from tests.webui.conftest import token

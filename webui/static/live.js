@@ -512,19 +512,23 @@ const Kortbord = (() => {
     box.replaceChildren(...[advice, grid, fix].filter(Boolean));
   }
 
-  // The face cards bunch on the road laid out: the referee's even order (the same cards,
-  // each kind in its order), card by card, to lay out and take, or to leave (``road``: the
-  // road on the board, which "keep" keeps the box closed for).
+  // The face cards bunch on the road laid out: the referee's road spread out with the
+  // fewest cards moved (the same cards, each kind in its order), card by card with those to
+  // move marked, to lay out and take, or to leave (``road``: the road on the board, which
+  // "keep" keeps the box closed for).
   function roadAdvice(advice, road) {
+    const moved = new Set(advice.moved);
     const list = el("ol", { class: "road-even", "aria-label": t("road_even_list") },
-      ...advice.road.map((code) => {
+      ...advice.road.map((code, i) => {
         const p = Board.parse(code);
-        return el("li", { class: /[JQK]/.test(p.rank) ? "face" : null, title: Board.said(code) },
-          el("span", { class: p.cls, text: p.label }));
+        const cls = [/[JQK]/.test(p.rank) ? "face" : "", moved.has(i + 1) ? "moved" : ""].join(" ").trim();
+        return el("li", { class: cls || null, title: Board.said(code) },
+          el("span", { class: p.cls, text: p.label }),
+          moved.has(i + 1) ? el("span", { class: "sr-only", text: ` ${t("road_moves")}` }) : null);
       }));
     return el("div", { class: "road-advice", id: "road-advice" },
       el("p", { text: t("road_cluster", { run: advice.run, gap: advice.gap }) }),
-      el("p", { class: "small", text: t("road_even") }), list,
+      el("p", { class: "small", text: t("road_even", { n: advice.moved.length }) }), list,
       el("div", { class: "road-advice-buttons" },
         el("button", { class: "btn", type: "button", id: "road-even-use", text: t("road_even_use"),
           onclick: async () => {
