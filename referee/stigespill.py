@@ -270,7 +270,8 @@ def check_road(codes: Any) -> list[str]:
     if missing:
         problems.append(f"missing: {', '.join(missing)}")
     if len(items) != ROAD_LENGTH:
-        problems.append(f"the road has {len(items)} cards, not {ROAD_LENGTH}")
+        cards = "1 card" if len(items) == 1 else f"{len(items)} cards"
+        problems.append(f"the road has {cards}, not {ROAD_LENGTH}")
     return problems
 
 

@@ -712,6 +712,7 @@ _ROAD_PROBLEMS = [
     (r"missing: (?P<codes>.+)", "missing: {codes}"),
     (r"doubled: (?P<codes>.+)", "doubled: {codes}"),
     (r"the road has (?P<n>\d+) cards, not (?P<k>\d+)", "the road has {n} cards, not {k}"),
+    (r"the road has 1 card, not (?P<k>\d+)", "the road has 1 card, not {k}"),
     # a road photo's (vision/layouts/road.py: RoadReader.read)
     (
         r"no road found: (?P<n>\d+) of the 28 road cards \(7–K\) seen",

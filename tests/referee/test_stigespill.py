@@ -609,6 +609,7 @@ def test_road_check_names_missing_and_doubled():
     ("road", "message"),
     [
         (EVEN[:-1], "the road has 27 cards, not 28"),
+        (EVEN[:1], "the road has 1 card, not 28"),
         (EVEN[:-1], "missing: 10♣"),
         ([*EVEN[:-1], "JK"], "road card 28 is a joker: the joker is the goal"),
         ([*EVEN[:-1], "5H"], "road card 28 is 5♥: only 7–K belong on the road"),

@@ -356,6 +356,15 @@ def test_a_skipbo_hint_says_whose_pile_it_plays_from_and_which():
     assert say_named("skipbo", hint, da, names).startswith("spil Skip-Bo fra aflægningsbunke 3")
 
 
+def test_a_road_of_one_card_is_said_in_the_singular():
+    from webui import i18n
+    from webui.speech import say_setup
+
+    text = "bad road: the road has 1 card, not 28"
+    assert say_setup(text, i18n.translator("en")) == text
+    assert say_setup(text, i18n.translator("nb")).endswith(": veien har 1 kort, ikke 28")
+
+
 def test_what_a_camera_says_is_said_in_the_pages_language():
     from webui.camera import say_camera
 
