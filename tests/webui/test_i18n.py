@@ -558,7 +558,7 @@ def test_what_the_camera_asks_is_said_in_the_pages_language():
     danish = i18n.translator("da")
     asked = "out of sync — please confirm: it is seat 1's turn, not seat 0's"
     assert referee_sentence("skipbo", asked, danish) == (
-        "ude af trit — bekræft venligst: det er seat 1s tur, ikke seat 0s"
+        "ude af trit — bekræft venligst: det er seat 1, der er i tur, ikke seat 0"
     )  # then named, as every sentence
     assert referee_sentence("sten", "the table does not match the game", danish) == (
         "bordet passer ikke med spillet"
