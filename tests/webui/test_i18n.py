@@ -544,7 +544,7 @@ def test_a_refused_move_is_said_in_each_pages_language(client, make_table):
         headers={"Accept-Language": "sv"},
     )
     assert r.status_code == 409
-    assert r.get_json()["error"] == "det är Annas tur, inte Bos"
+    assert r.get_json()["error"] == "det är Anna som står på tur, inte Bo"
     for lang, reason in (("en", "it is Anna's turn, not Bo's"), ("nb", "det er Anna sin tur")):
         snap = client.get(f"/api/tables/{t['id']}", headers={"Accept-Language": lang}).get_json()
         assert snap["notice"]["error"].startswith(reason)
