@@ -15,11 +15,15 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, g, request
 
 LANGUAGES = {"en": "English", "nb": "Norsk", "da": "Dansk", "sv": "Svenska"}
 DECIMAL_MARKS = {"nb": ",", "da": ",", "sv": ","}  # "about 25,7 turns"; English keeps "."
+# A catalog's "{name}s" said of a name ending in s, x or z: Danish "Jens' grundbunke",
+# Swedish "Jens grundhög" ("Jenss" reads as a slip); the page's script does the same
+POSSESSIVE_AFTER_S = {"da": "'", "sv": ""}
 DEFAULT = "en"
 # The letters printed on a deck's jacks, queens, kings and aces, as the menu names them.
 LETTERS = {"JQKA": "J Q K A", "KnDKE": "Kn D K E", "BDKE": "B D K E"}
@@ -64,9 +68,13 @@ def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Callable[..., str]:
     """Return ``t(text, **fields)`` for ``lang``, naming cards with ``letters``."""
     table = catalog(lang if lang in LANGUAGES else DEFAULT)
 
+    mark = POSSESSIVE_AFTER_S.get(lang)
+
     def t(text: str, **fields) -> str:
         out = table.get(text, text)
         if fields:
+            if mark is not None:
+                out = possessives(out, fields, mark)
             try:
                 out = out.format(**fields)
             except (KeyError, IndexError, ValueError):
@@ -75,6 +83,15 @@ def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Callable[..., str]:
 
     t.decimal_mark = DECIMAL_MARKS.get(lang, ".")  # for the numbers a sentence says
     return t
+
+
+def possessives(template: str, fields: dict[str, Any], mark: str) -> str:
+    """Return ``template`` with each ``{field}s`` whose name ends in s, x or z made
+    ``{field}`` + ``mark``."""
+    for key, value in fields.items():
+        if isinstance(value, str) and value[-1:].lower() in ("s", "x", "z"):
+            template = template.replace(f"{{{key}}}s", f"{{{key}}}{mark}")
+    return template
 
 
 def pick_language(cookie: str | None, accept: str | None) -> str:

@@ -33,8 +33,15 @@ def name_seats(text: str, names: list[str]) -> str:
 
 
 def say_named(game: str, text: str, t, names: list[str]) -> str:
-    """Return a referee sentence of ``game`` said with ``t``, its seats named ``names``."""
-    return name_seats(referee_sentence(game, text, t), names)
+    """Return a referee sentence of ``game`` said with ``t``, its seats named ``names``
+    (named before each part is said: "{who}s" in Danish is "Jens'" for Jens, not "Jenss")."""
+
+    def named(key: str, **fields) -> str:
+        return t(key, **{k: name_seats(v, names) if isinstance(v, str) else v
+                         for k, v in fields.items()})  # fmt: skip
+
+    named.decimal_mark = getattr(t, "decimal_mark", ".")
+    return name_seats(referee_sentence(game, text, named), names)
 
 
 def referee_sentence(game: str, text: str, t) -> str:

@@ -1525,3 +1525,21 @@ def test_a_clustered_road_is_offered_an_even_order_to_take_or_keep(browser, serv
         pages.append(page)
     for page in pages:
         page.close()
+
+
+def test_a_name_ending_in_s_is_said_without_a_second_s(browser, server):
+    """The page's own sentences too: a Danish Skip-Bo page named "Jenss grundbunke"."""
+    body = {"game": "skipbo", "players": 2, "names": "Jens, Anna"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "da"})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("[data-key^='stock:']")
+    labels = page.locator("[data-key^='stock:']").evaluate_all(
+        "ls => ls.map(l => l.getAttribute('aria-label'))"
+    )
+    assert any(label.startswith("Jens' grundbunke") for label in labels), labels
+    assert any(label.startswith("Annas grundbunke") for label in labels), labels
+    page.close()
+    assert not errors, errors

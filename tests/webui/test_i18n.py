@@ -365,6 +365,26 @@ def test_a_road_of_one_card_is_said_in_the_singular():
     assert say_setup(text, i18n.translator("nb")).endswith(": veien har 1 kort, ikke 28")
 
 
+def test_a_name_ending_in_s_takes_the_possessive_of_the_language():
+    """Danish and Swedish said "Jenss grundbunke": a name ending in s, x or z takes an
+    apostrophe in Danish and nothing in Swedish; other names, and Norwegian, as before."""
+    from webui import i18n
+    from webui.speech import say_named
+
+    da, sv, nb = (i18n.translator(lang) for lang in ("da", "sv", "nb"))
+    assert da("{name}'s stock", name="Jens") == "Jens' grundbunke"
+    assert da("{name}'s stock", name="Max") == "Max' grundbunke"
+    assert da("{name}'s stock", name="Anna") == "Annas grundbunke"
+    assert sv("{name}'s stock", name="Jens") == "Jens grundhög"
+    assert sv("{name}'s stock", name="Anna") == "Annas grundhög"
+    assert nb("{name}'s stock", name="Jens") == "Grunnbunken til Jens"
+    # a referee sentence names its seats before each part is said
+    play = "seat 1 plays SB3 from seat 0's stock onto building pile 1 (3)"
+    assert "fra Jens' grundbunke" in say_named("skipbo", play, da, ["Jens", "Bo"])
+    assert "från Jens grundhög" in say_named("skipbo", play, sv, ["Jens", "Bo"])
+    assert "fra Annas grundbunke" in say_named("skipbo", play, da, ["Anna", "Bo"])
+
+
 def test_what_a_camera_says_is_said_in_the_pages_language():
     from webui.camera import say_camera
 

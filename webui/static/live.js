@@ -7,11 +7,17 @@ const Kortbord = (() => {
   const $ = (id) => document.getElementById(id);
   const el = (...a) => Board.el(...a);
 
+  // "{name}s" said of a name ending in s, x or z (webui/i18n.py: POSSESSIVE_AFTER_S)
+  const AFTER_S = { da: "'", sv: "" }[document.documentElement.lang];
+
   function t(key, fields) {
     // "{n} cards" with n = 1 has its own sentence ("cards_one") where the page has one
     if (fields && fields.n === 1 && T[`${key}_one`]) key = `${key}_one`;
     let s = T[key] || key;
-    for (const [k, v] of Object.entries(fields || {})) s = s.replaceAll(`{${k}}`, v);
+    for (const [k, v] of Object.entries(fields || {})) {
+      if (AFTER_S !== undefined && /[sxz]$/i.test(String(v))) s = s.replaceAll(`{${k}}s`, `{${k}}${AFTER_S}`);
+      s = s.replaceAll(`{${k}}`, v);
+    }
     return s;
   }
 
