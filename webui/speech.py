@@ -524,6 +524,20 @@ SKIPBO_KEYS = (
 )
 
 
+def _skipbo_source(g: dict[str, str | None], t, hint: bool) -> str:
+    """Return where a Skip-Bo play (or a hint's, ``hint``: "from the hand") takes its card
+    from, said with ``t``: the hand, a stock or a discard pile, a partner's as theirs."""
+    if g["hand"]:
+        return t("from the hand") if hint else t("from hand")
+    if g["owner"]:
+        if g["stock"]:
+            return t("from {who}'s stock", who=g["owner"])
+        return t("from {who}'s discard pile {n}", who=g["owner"], n=g["pile"])
+    if g["stock"]:
+        return t("from the stock") if hint else t("from stock")
+    return t("from discard pile {n}", n=g["pile"])
+
+
 def skipbo_sentence(text: str, t) -> str:
     """Return a Skip-Bo referee sentence (a move, a hint, a refused move's reason) said with
     ``t``; one of another shape looked up whole (a page's own words), else unchanged."""
@@ -545,21 +559,11 @@ def skipbo_sentence(text: str, t) -> str:
     m = _SKIPBO_PLAY.fullmatch(text)
     if m is not None:
         g = m.groupdict()
-        if g["hand"]:
-            source = t("from hand")
-        elif g["owner"]:
-            source = (
-                t("from {who}'s stock", who=g["owner"])
-                if g["stock"]
-                else t("from {who}'s discard pile {n}", who=g["owner"], n=g["pile"])
-            )
-        else:
-            source = t("from stock") if g["stock"] else t("from discard pile {n}", n=g["pile"])
         out = t(
             "{who} plays {card} {source} onto building pile {n}",
             who=g["who"],
             card=g["card"],
-            source=source,
+            source=_skipbo_source(g, t, hint=False),
             n=g["to"],
         )
         out += t(", which reaches 12 and is set aside") if g["full"] else f" ({g['height']})"
@@ -570,16 +574,7 @@ def skipbo_sentence(text: str, t) -> str:
     if m is None:
         return t(text)  # a page's own words (a refusal), else unchanged
     g = m.groupdict()
-    if g["hand"]:
-        source = t("from the hand")
-    elif g["owner"]:
-        source = (
-            t("from {who}'s stock", who=g["owner"])
-            if g["stock"]
-            else t("from {who}'s discard pile {n}", who=g["owner"], n=g["pile"])
-        )
-    else:
-        source = t("from the stock") if g["stock"] else t("from discard pile {n}", n=g["pile"])
+    source = _skipbo_source(g, t, hint=True)
     if g["one"]:
         plays = t("the one play this turn")
     else:
