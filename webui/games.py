@@ -15,7 +15,7 @@ from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
-from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal
+from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal, check_road
 from webui.speech import name_seats, pretty, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -69,6 +69,7 @@ COLOURS = (
     "#0f766e",
 )
 MAX_NAME = 24
+ROAD_CARD_IS = "a road card is 7–K of a suit, e.g. 7S, 10H, QD, KC"
 ROAD_SHAPES = ("auto", "rows")  # a snake (or U-turn, spiral, curve); rows run like text
 
 
@@ -116,20 +117,29 @@ def _flag(form: dict[str, Any], key: str) -> bool:
 
 
 def road_codes(raw: Any) -> list[str]:
-    """Return a Stigespill road's card codes from text ("7S 8S …") or a list of codes."""
+    """Return a Stigespill road's card codes from text ("7S 8S …") or a list of codes; a
+    road with an unknown code is refused with every problem it has, the others too."""
     if not isinstance(raw, str | list) or not all(isinstance(c, str) for c in raw):
         raise SetupError("road must be card codes: text like '7S 8S 9S' or a list of codes")
     codes = split_codes(raw) if isinstance(raw, str) else raw
-    cards = []
-    for code in codes:
+    cards, unknown = [], {}
+    for i, code in enumerate(codes, start=1):
         try:
             cards.append(parse_card(code).code)
-        except CardError:  # its examples would be the referee's, Skip-Bo codes among them
-            raise SetupError(
-                f"road: unknown card code {code[:20]!r}: a road card is 7–K of a suit, e.g. 7S, "
-                "10H, QD, KC"
-            ) from None
-    return cards
+        except CardError:
+            unknown[i] = repr(code[:20])
+    if not unknown:
+        return cards  # the referee names a road's problems, all at once
+    # the referee's examples of a card code would be Skip-Bo codes among them
+    if len(unknown) == 1:
+        ((i, code),) = unknown.items()
+        said = f"road card {i}: unknown card code {code}: {ROAD_CARD_IS}"
+    else:
+        at = ", ".join(map(str, unknown))
+        said = f"unknown card codes {', '.join(unknown.values())} (road cards {at}): {ROAD_CARD_IS}"
+    told = tuple(f"road card {i}: " for i in unknown)
+    others = [p for p in check_road(codes) if not p.startswith(told)]
+    raise SetupError("bad road: " + "; ".join([said, *others]))
 
 
 # Control characters (a stray \x01 pasted into a name made the match chart's SVG invalid) and

@@ -694,6 +694,12 @@ _CARD_CODE_PROBLEMS = [
 _ROAD_PROBLEMS = [
     *_CARD_CODE_PROBLEMS,
     (
+        rf"unknown card codes (?P<codes>(?:{_QUOTED})(?:, (?:{_QUOTED}))+) \(road cards"
+        r" (?P<at>[\d, ]+)\): a road card is 7–K of a suit, e\.g\. 7S, 10H, QD, KC",
+        "unknown card codes {codes} (road cards {at}): a road card is 7–K of a suit, e.g. 7S,"
+        " 10H, QD, KC",
+    ),
+    (
         r"the cards are about (?P<px>\d+) px wide in the picture: a camera closer to the table"
         r" reads them better",
         "the cards are about {px} px wide in the picture: a camera closer to the table reads"
@@ -767,7 +773,6 @@ _ROAD_LISTS = [
 SETUP_KEYS = (
     *(key for _, key in _SETUP_SENTENCES + _ROAD_PROBLEMS + _ROAD_PAIRS),
     *(key for _, key in _ROAD_LISTS),
-    "road: {why}",
     "road card {i}: {why}",
     "the goal joker",
 )
@@ -777,11 +782,7 @@ def say_setup(text: str, t) -> str:
     """Return a new game's set-up problem said with ``t``; one of another shape looked up
     whole, else unchanged."""
     said = say_known(_SETUP_SENTENCES, text, t) or say_road_problems(text, t)
-    if said is not None:
-        return said
-    if text.startswith("road: "):
-        return t("road: {why}", why=_say_road_problem(text[len("road: ") :], t))
-    return t(text)
+    return t(text) if said is None else said
 
 
 def say_road_problems(text: str, t) -> str | None:

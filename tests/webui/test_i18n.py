@@ -611,6 +611,7 @@ def _setup_problems() -> set[str]:
         {"colours": "mauve"},
         {"colours": "red, blue, green", "players": "1", "tokens": "2"},
         {"road": "7S 8S XX SB13"},
+        {"road": "7S 7S ZZ"},
         {"road": "7S 7S JK 2H " + " ".join(ROAD_CODES[3:20])},
         {"stock": "4"},
         {"stock": "30", "players": "6"},

@@ -166,6 +166,33 @@ def test_bad_new_table_requests(client, kwargs, status, words):
 
 
 @pytest.mark.parametrize(
+    ("lang", "unknown", "doubled", "missing"),
+    [
+        ("en", "unknown card codes 'ZZ', '7X' (road cards 5, 21)", "9♠ appears 2", "missing:"),
+        ("nb", "ukjente kortkoder 'ZZ', '7X' (veikort 5, 21)", "9♠ finnes 2", "mangler:"),
+        ("da", "ukendte kortkoder 'ZZ', '7X' (vejkort 5, 21)", "9♠ findes 2", "mangler:"),
+        ("sv", "okända kortkoder 'ZZ', '7X' (vägkort 5, 21)", "9♠ finns 2", "saknas:"),
+    ],
+)
+def test_a_typed_road_with_several_mistakes_names_them_all_at_once(
+    client, lang, unknown, doubled, missing
+):
+    """Two unknown codes, a card typed twice and the cards they left out: the form says all
+    of them at once, not one per try."""
+    from referee.stigespill import ROAD_CARDS
+
+    road = [c.code for c in ROAD_CARDS]
+    road[4], road[10], road[20] = "ZZ", road[2], "7X"
+    form = {"game": "stigespill", "players": "2", "names": "Ann, Bo", "road": " ".join(road)}
+    page = client.post("/new", data=form, headers={"Accept-Language": lang})
+    assert page.status_code == 400
+    said = page.get_data(as_text=True).replace("&#39;", "'")
+    assert unknown in said and doubled in said
+    assert f"{missing} J♠, 10♥, K♦" in said  # the cards the three mistakes left out
+    assert client.get("/api/tables").get_json()["tables"] == []
+
+
+@pytest.mark.parametrize(
     ("names", "lang", "tokens"),
     [
         ("Anna", "en", ["Anna 1", "Anna 2", "Anna 3"]),
