@@ -245,14 +245,39 @@ BOARD_CLEAR_JS = """() => {
   const suits = [...document.querySelectorAll('.road .tile.face .tile-suit')].map(t => t.getBBox());
   const ends = [...document.querySelectorAll('.road .jump')]
     .flatMap(p => [p.getPointAtLength(0), p.getPointAtLength(p.getTotalLength())]);
-  const label = document.querySelector('.road .tile.start .tile-small').getBBox();
-  const tokens = [...document.querySelectorAll('.road .token circle')]
-    .map(c => ({ y: +c.getAttribute('cy'), r: +c.getAttribute('r') }));
   return {
     arrow_ends_on_suits: ends.filter(pt => suits.some(b => inside(pt, b))).length,
-    tokens_on_start_label:
-      tokens.filter(c => c.y + c.r > label.y && c.y - c.r < label.y + label.height).length,
+  };
+}"""
+
+# How the tokens on the start stand (in CSS pixels, as drawn): how many cover its word, touch
+# another token or stand outside its square; the letters that stick out of their token; the
+# smallest letter's size.
+TOKENS_CLEAR_JS = """() => {
+  const label = document.querySelector('.road .tile.start .tile-small').getBoundingClientRect();
+  const tile = document.querySelector('.road .tile.start rect').getBoundingClientRect();
+  const tokens = [...document.querySelectorAll('.road .token')].map(g => {
+    const c = g.querySelector('circle').getBoundingClientRect();
+    const text = g.querySelector('text');
+    return { x: c.x + c.width / 2, y: c.y + c.height / 2, r: c.width / 2,
+             letter: text.getBoundingClientRect(),
+             px: parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a };
+  });
+  const covers = (c, b) => c.x + c.r > b.x && c.x - c.r < b.right && c.y + c.r > b.y
+    && c.y - c.r < b.bottom;
+  const within = (c, b) => c.x - c.r >= b.x && c.x + c.r <= b.right && c.y - c.r >= b.y
+    && c.y + c.r <= b.bottom;
+  const touching = tokens.filter((c, i) => tokens.some((o, j) =>
+    i !== j && Math.hypot(c.x - o.x, c.y - o.y) < c.r + o.r));
+  // a letter's box is its line's height, more than its ink: its width must fit
+  const sticking = tokens.filter(c => c.letter.x < c.x - c.r || c.letter.right > c.x + c.r);
+  return {
+    tokens_on_start_label: tokens.filter(c => covers(c, label)).length,
+    tokens_touching: touching.length,
+    tokens_off_start: tokens.filter(c => !within(c, tile)).length,
+    letters_sticking_out: sticking.length,
     tokens: tokens.length,
+    smallest_letter_px: Math.min(...tokens.map(c => c.px)),
   };
 }"""
 
@@ -279,8 +304,10 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     assert laptop.locator(".road .tile").count() == 30
     assert laptop.locator(".road .jump").count() == 6  # six twin pairs: a ladder and a snake each
     # no arrow ends on a face card's suit; the tokens at the start leave its label readable
-    clear = laptop.evaluate(BOARD_CLEAR_JS)
-    assert clear == {"arrow_ends_on_suits": 0, "tokens_on_start_label": 0, "tokens": 3}, clear
+    assert laptop.evaluate(BOARD_CLEAR_JS) == {"arrow_ends_on_suits": 0}
+    clear = laptop.evaluate(TOKENS_CLEAR_JS)
+    assert clear["tokens"] == 3 and clear["tokens_on_start_label"] == 0, clear
+    assert clear["tokens_touching"] == 0, clear
     # a screen reader hears where the tokens stand and where the six ladders go
     label = laptop.get_attribute(".road", "aria-label")
     assert "Anna at 0, 29 to go" in label and label.count("→") == 6, label
@@ -1432,6 +1459,33 @@ def test_the_camera_line_is_said_once_not_on_every_update(browser, server):
         page.wait_for_function(f"document.body.dataset.moves > {before}")
     assert page.evaluate("window.changes") == 0
     assert page.inner_text("#camera-state").startswith("No picture yet")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_ten_tokens_on_the_start_stand_apart_and_leave_its_word_readable(browser, server, viewport):
+    """A solo player's ten tokens (the most a game has) stood on the start in rows that
+    overlapped each other and covered the word "Start". They stand apart above it now, each
+    letter ("10" too) inside its token, made only as small as the square needs."""
+    body = {"game": "stigespill", "players": 1, "tokens": 10, "names": "Anna", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=viewport)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".road .token")
+    clear = page.evaluate(TOKENS_CLEAR_JS)
+    assert clear["tokens"] == 10, clear
+    assert clear["tokens_on_start_label"] == 0 and clear["tokens_touching"] == 0, clear
+    assert clear["tokens_off_start"] == 0 and clear["letters_sticking_out"] == 0, clear
+    # as small as the board's own small print: a card's place number
+    number = page.evaluate(
+        """() => { const n = document.querySelector('.road .tile-pos');
+          return parseFloat(getComputedStyle(n).fontSize) * n.getScreenCTM().a; }"""
+    )
+    assert clear["smallest_letter_px"] >= 0.7 * number, (clear, number)
+    shot(page, f"stigespill-ten-tokens-{'phone' if viewport is PHONE else 'laptop'}")
     page.close()
     assert not errors, errors
 

@@ -156,6 +156,31 @@ const Board = (() => {
     return (l + 0.05) / 0.05 > 1.05 / (l + 0.05);
   }
 
+  // Where the tokens on one square stand, relative to its corner: a grid in as few rows as
+  // keep them near their size, else as large as the square allows (k: the size, 1 the
+  // usual), every token whole and apart. On the start and the goal they stand above the
+  // square's word, first row at the top, centred; on a card below its rank, first row at the
+  // bottom, from the left (the card's number, bottom right, stays in view where they can).
+  const TOKEN_R = 15, TOKEN_PAD = 3;  // a token's radius; half its white rim and a gap
+  function tokenSpots(n, end) {
+    const box = end ? { x: 3, y: 3, w: TW - 6, h: TH - 34 } : { x: 3, y: 38, w: TW - 6, h: TH - 41 };
+    const grids = [];
+    for (let cols = n; cols >= 1; cols--) {
+      grids.push({ cols, pitch: Math.min(box.w / cols, box.h / Math.ceil(n / cols)) });
+    }
+    const near = grids.find((g) => g.pitch >= 2 * (0.8 * TOKEN_R + TOKEN_PAD));
+    const grid = near || grids.reduce((a, b) => (b.pitch > a.pitch ? b : a));
+    const pitch = Math.min(grid.pitch, 2 * (TOKEN_R + TOKEN_PAD));
+    const k = Math.min(1, pitch / 2 / (TOKEN_R + TOKEN_PAD));
+    return Array.from({ length: n }, (_, i) => {
+      const row = Math.floor(i / grid.cols), col = i % grid.cols;
+      const inRow = Math.min(grid.cols, n - row * grid.cols);
+      const left = end ? box.x + (box.w - inRow * pitch) / 2 : box.x;
+      const cy = end ? box.y + (row + 0.5) * pitch : box.y + box.h - (row + 0.5) * pitch;
+      return { cx: left + (col + 0.5) * pitch, cy, k, row };
+    });
+  }
+
   function stigespill(root, snap, ctx) {
     const v = snap.view;
     COLS = root.clientWidth >= 640 ? 10 : 6; // start, 28 road cards and the goal: 3 or 5 rows
@@ -187,6 +212,9 @@ const Board = (() => {
     // a road the camera has not read yet: its places, without cards
     const unread = (tile) => snap.road_pending && tile.position > 0 && tile.position < 29;
     const labels = [];  // ranks and suits drawn again above the ladders, which cross cards
+    const byPos = {}, spotsAt = {};
+    for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
+    for (const [pos, toks] of Object.entries(byPos)) spotsAt[pos] = tokenSpots(toks.length, +pos === 0 || +pos === 29);
     for (const tile of tiles) {
       const { x, y } = tileXY(tile.position);
       const p = tile.code && !unread(tile) ? parse(tile.code) : null;
@@ -200,8 +228,10 @@ const Board = (() => {
         g.append(svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
           "text-anchor": "end", text: String(tile.position) }));
       } else if (tile.position === 0 || tile.position === 29) {
-        g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 2, class: "tile-big",
-          "text-anchor": "middle", text: tile.position === 0 ? "▶" : "★" }));
+        if (!(spotsAt[tile.position] || []).some((spot) => spot.row > 0)) {  // a crowd hides the ▶ (★)
+          g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 2, class: "tile-big",
+            "text-anchor": "middle", text: tile.position === 0 ? "▶" : "★" }));
+        }
         g.append(svg("text", { x: x + TW / 2, y: y + TH - 14, class: "tile-small",
           "text-anchor": "middle", text: tile.label }));
       } else {
@@ -237,19 +267,16 @@ const Board = (() => {
     }
     s.append(svg("g", { class: "tile-labels", "aria-hidden": "true" }, ...labels));
     // tokens
-    const byPos = {};
-    for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
     for (const [pos, toks] of Object.entries(byPos)) {
       const { x, y } = tileXY(+pos);
-      const ends = +pos === 0 || +pos === 29; // the start and the goal: keep their label clear
       toks.forEach((tok, i) => {
         const pl = ctx.player(tok.seat);
-        const row = Math.floor(i / 3);
-        const cx = x + 26 + (i % 3) * 24, cy = ends ? y + 24 + row * 26 : y + TH - 30 - row * 26;
+        const { cx, cy, k } = spotsAt[pos][i];
         const turn = snap.to_move === tok.seat;
-        s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""), "data-seat": tok.seat },
-          svg("circle", { cx, cy, r: 15, fill: pl.colour }),
-          svg("text", { x: cx, y: cy + 6, "text-anchor": "middle",
+        s.append(svg("g", { class: "token" + (turn ? " on-turn" : "") + (k < 1 ? " crowded" : ""),
+          "data-seat": tok.seat, transform: `translate(${x + cx} ${y + cy}) scale(${k})` },
+          svg("circle", { cx: 0, cy: 0, r: TOKEN_R, fill: pl.colour }),
+          svg("text", { x: 0, y: k < 1 ? 7 : 6, "text-anchor": "middle",
             class: darkText(pl.colour) ? "token-label dark" : "token-label",
             text: tokenLetter(snap.table.players, tok.seat) })));
       });
