@@ -49,6 +49,7 @@ ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road gi
 ROAD_GRID = "road_grid"  # …the camera read straight rows as a serpentine: perhaps like text
 ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
 VIDEO_READ = "video_read"  # a recorded video's table: {"game", "time"} its game followed it to
+LOG_SHOWN = "log_shown"  # the game (its id) whose log, every hand in it, was handed out
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
 
@@ -93,6 +94,10 @@ class Moved(IllegalMove):
 
 MOVED = "the table moved on before your tap arrived: look at the board and tap again"
 NOT_YOURS = "a phone takes back only its own last move: the table's page undoes the others"
+LOG_READ = (
+    "the game's log was read after it ended and shows every hand: the game stays over (start"
+    " the next one)"
+)
 # Why a phone's noted dealt card was not taken (said in the page's language)
 DEALT_ELSEWHERE = (
     "{card} went to another player: if it is in your hand, their phone tapped it by mistake. "
@@ -547,6 +552,8 @@ class TableHub:
                 raise IllegalMove("nothing to undo: the deal is the start of the game")
             if seat is not None and rt.undoable_by() != seat:
                 raise IllegalMove(NOT_YOURS)
+            if rt.table["options"].get(LOG_SHOWN) == rt.game_id:  # the hands are known
+                raise IllegalMove(LOG_READ)
             self.store.undo(rt.game_id, k)
             # what the table's page said of the move and of the last card drawn after it (a
             # draw is said by its card): at a real table, the cards to put back
@@ -719,6 +726,27 @@ class TableHub:
             options = {**rt.table["options"], VIDEO_READ: {"game": rt.game_id, "time": frame_time}}
             self.store.set_options(table_id, options)
             rt.table["options"] = options
+
+    def game_log(self, table_id: str, when_over: bool = False) -> dict[str, Any] | None:
+        """Return the current game's log (game, config, initial state, moves, sources): every
+        hand and a dealt deck's order. ``when_over``: only a finished game's (else ``None``),
+        which then stays finished, for an undo would go on with every hand known."""
+        with self._locked(table_id) as rt:
+            if when_over:
+                if not rt.rules.is_over(rt.state):
+                    return None
+                if rt.table["options"].get(LOG_SHOWN) != rt.game_id:
+                    options = {**rt.table["options"], LOG_SHOWN: rt.game_id}
+                    self.store.set_options(table_id, options)
+                    rt.table["options"] = options
+            game = self.store.current_game(table_id)
+            return {
+                "game": game["game"],
+                "config": game["config"],
+                "initial": game["initial"],
+                "moves": [e["move"] for e in rt.moves],
+                "sources": [e["source"] for e in rt.moves],
+            }
 
     def video_read(self, table_id: str) -> float | None:
         """Return how far the current game followed the table's recorded video (frame time),

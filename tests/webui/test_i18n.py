@@ -21,7 +21,7 @@ from webui.speech import (
     STIGESPILL_KEYS,
     pretty,
 )
-from webui.tables import DEALT_ELSEWHERE, HAND_FULL, NOT_YOURS
+from webui.tables import DEALT_ELSEWHERE, HAND_FULL, LOG_READ, NOT_YOURS
 
 WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
@@ -52,7 +52,7 @@ def assert_said_back(say, said, *langs: str, shown=lambda text: text) -> None:
 def used_keys() -> set[str]:
     keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
     keys |= {DEALT_ELSEWHERE, HAND_FULL}  # why a phone's noted dealt card was not taken
-    keys |= {UNDONE, NOT_YOURS}  # an undo at a real table: the cards to put back; whose
+    keys |= {UNDONE, NOT_YOURS, LOG_READ}  # an undo: the cards to put back; why refused
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
     keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC, *SETUP_KEYS}

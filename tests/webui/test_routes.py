@@ -559,6 +559,46 @@ def test_lan_log_opens_only_when_the_game_is_over(lan_app):
     assert "every hand" in _err(host.get(f"/api/tables/{t['id']}/log"), 403)
 
 
+def test_a_finished_games_log_read_on_the_lan_keeps_the_game_over(lan_app, tmp_path):
+    """A guest read a finished game's log (every hand as dealt); the host's undo then made
+    the game live again with the guest knowing every hand. A game whose log was handed out
+    stays over, after a restart too; one whose log nobody read is taken back as before."""
+    import random
+
+    from webui import create_app
+
+    host, guest = lan_app.test_client(), lan_app.test_client()
+    t = new_table(host, "sten")
+    url = f"/api/tables/{t['id']}"
+    assert guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]}).status_code == 302
+    hub, rng = lan_app.extensions["kortbord.hub"], random.Random(1)
+
+    def play_to_the_end():
+        while not (rt := hub.get(t["id"])).rules.is_over(rt.state):
+            hub.play(t["id"], [rt.rules.greedy_move(rt.state, rng).to_json()], source="demo")
+
+    play_to_the_end()
+    assert host.post(f"{url}/undo", json={}).status_code == 200  # nobody read the log
+    assert host.post(f"{url}/redo", json={}).get_json()["over"]
+    log = guest.get(f"{url}/log").get_json()
+    assert len(log["initial"]["hands"]) == 2  # the guest holds every hand as dealt
+    for client in (host, guest):
+        assert "every hand" in _err(client.post(f"{url}/undo", json={}), 409)
+    restarted = create_app(
+        {"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False, "LAN": True}
+    )
+    again = restarted.test_client()
+    again.post(f"/t/{t['id']}/join", data={"code": t["join_code"]})
+    assert "every hand" in _err(again.post(f"{url}/undo", json={}), 409)
+    snap = again.get(url).get_json()
+    assert snap["over"] and "hand" not in snap["view"]
+    # the next game's log is shut until it ends; its undo is free until then
+    assert host.post(f"{url}/next", json={}).status_code == 200
+    assert "every hand" in _err(guest.get(f"{url}/log"), 403)
+    play_to_the_end()
+    assert host.post(f"{url}/undo", json={}).status_code == 200
+
+
 def test_lan_join_by_qr_link(lan_app):
     host = lan_app.test_client()
     t = new_table(host, "sten")

@@ -85,21 +85,14 @@ def log(table_id: str):
     """Return the current game's log (game, config, initial state, moves).
 
     The log holds every hand (and a dealt deck's order): on the LAN it opens only when the
-    game is over, so no phone can read another player's cards from it.
+    game is over, so no phone can read another player's cards from it, and the game it was
+    read of stays over (no undo goes on with the hands known).
     """
-    rt = _runtime(table_id)
-    if access.lan() and not rt.rules.is_over(rt.state):
+    _runtime(table_id)
+    game = hub().game_log(table_id, when_over=access.lan())
+    if game is None:
         abort(403, "the game's log opens when the game is over (it shows every hand)")
-    game = hub().store.current_game(table_id)
-    return jsonify(
-        {
-            "game": game["game"],
-            "config": game["config"],
-            "initial": game["initial"],
-            "moves": [e["move"] for e in rt.moves],
-            "sources": [e["source"] for e in rt.moves],
-        }
-    )
+    return jsonify(game)
 
 
 @bp.get("/api/tables/<table_id>/events")
