@@ -6,6 +6,7 @@ Screenshots at phone (390×844) and laptop (1280×800) sizes go to ``tests/artif
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from contextlib import contextmanager
@@ -1512,6 +1513,58 @@ def test_a_tokens_letter_is_readable_in_any_players_colour(browser, server):
     for circle, rgb in colours:
         letter = "#" + "".join(f"{v:02x}" for v in rgb)
         assert _contrast(circle, letter) >= 4.5, (circle, letter)
+    page.close()
+    assert not errors, errors
+
+
+# Each Sten card off the table: the opacity it is drawn with (its own and its boxes'), the
+# colours of its rank and suit, and those of its background (a gradient's every colour).
+GONE_CARDS_JS = """() => [...document.querySelectorAll('.sten-grid .card.gone')].map((c) => {
+  let opacity = 1;
+  for (let e = c; e; e = e.parentElement) opacity *= +getComputedStyle(e).opacity;
+  const style = getComputedStyle(c);
+  const colours = (text) => text.match(/rgba?\\([^)]*\\)/g) || [];
+  return { opacity, text: [...c.children].map((e) => getComputedStyle(e).color),
+           back: [...colours(style.backgroundImage), ...colours(style.backgroundColor)]
+             .filter((rgb) => !/, 0\\)$/.test(rgb)) };
+})"""
+
+
+def hex_of(rgb: str) -> str:
+    """Return a CSS ``rgb(…)`` colour as #rrggbb."""
+    return "#" + "".join(f"{int(v):02x}" for v in re.findall(r"\d+", rgb)[:3])
+
+
+def test_sten_cards_off_the_table_look_so_and_stay_readable(browser, server):
+    """A pile that left the table was drawn at 35% opacity: its ranks and suits at about
+    3:1 against the felt. Such cards are muted and striped now, their text at WCAG AA."""
+    from tests.webui.test_tables import _contrast
+
+    _, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo"})
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(300):  # lay aces and kings first, till a red and a black pile leave
+        snap = server.get(f"/api/tables/{t['id']}")
+        board = snap["view"]["board"]
+        red = {r["suit"] in "HD" for r in board if r["lower_pile_left"] or r["upper_pile_left"]}
+        if red == {True, False}:
+            break
+        mine = server.get(f"/api/p/{tokens[snap['to_move']]}")
+        moves = [m["move"] for m in mine["moves"]]
+        move = min(moves, key=lambda m: m.get("card", "")[:1] not in ("A", "K"))
+        server.post(f"/api/p/{tokens[snap['to_move']]}/moves", {"move": move})
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".sten-grid .card.gone")
+    gone = page.evaluate(GONE_CARDS_JS)
+    assert len(gone) >= 12 and len({tuple(card["text"]) for card in gone}) == 2, gone
+    for card in gone:
+        assert card["opacity"] == 1 and card["back"], card
+        assert all(hex_of(b) != "#ffffff" for b in card["back"]), card  # not a card still down
+        for text in card["text"]:
+            for back in card["back"]:
+                assert _contrast(hex_of(text), hex_of(back)) >= 4.5, (text, back)
+    shot(page, "sten-off-the-table-phone")
     page.close()
     assert not errors, errors
 
