@@ -145,7 +145,7 @@ class _Planner:
         if got is not None:
             return got
         self.nodes += 1
-        best_gain, best_steps = self._terminal(piles, hand, stocks_left, dlens)
+        best_gain, best_steps = self._terminal(piles, hand, stocks_left)
         if self.nodes > NODE_BUDGET:
             self.memo[key] = (best_gain, best_steps)
             return best_gain, best_steps
@@ -234,7 +234,7 @@ class _Planner:
                 move = Play("hand", card, p)
                 yield gain, move, (new_piles, new_hand, stocks_left, dlens, stock_played)
 
-    def _terminal(self, piles, hand, stocks_left, dlens) -> tuple[float, tuple]:
+    def _terminal(self, piles, hand, stocks_left) -> tuple[float, tuple]:
         """Score stopping here: gift to the next player, closeness to the stock, the discard."""
         score = 0.0
         g = self.gift_value

@@ -22,7 +22,13 @@ from typing import Any
 from flask import Flask, current_app
 
 from vision.exposure import ONE_COLOUR, TOO_DARK, UnreadableWatch
-from webui.pipeline_adapter import OUT_OF_VIEW, OUT_OF_VIEW_ONE, WAITING, WARMUP
+from webui.pipeline_adapter import (
+    OUT_OF_VIEW,
+    OUT_OF_VIEW_ONE,
+    WAITING,
+    WARMUP,
+    pipeline_reader,
+)
 
 log = logging.getLogger("kortbord.web.camera")
 
@@ -245,17 +251,12 @@ def make_reader(
     """Return the frame → :class:`Reading` function: the vision pipeline when installed,
     else a plain picture without recognition."""
     try:
-        from webui.pipeline_adapter import pipeline_reader
-    except ImportError:
-        pipeline_reader = None
-    if pipeline_reader is not None:
-        try:
-            reader = pipeline_reader(rules, table_id, source, current, **hooks)
-        except Exception as e:  # a pipeline that cannot start leaves a plain camera
-            log.warning("no pipeline for table %s: %s", table_id, e)
-            reader = None
-        if reader is not None:
-            return reader
+        reader = pipeline_reader(rules, source, current, **hooks)
+    except Exception as e:  # a pipeline that cannot start leaves a plain camera
+        log.warning("no pipeline for table %s: %s", table_id, e)
+        reader = None
+    if reader is not None:
+        return reader
 
     def plain(frame: Any) -> Reading:
         image = getattr(frame, "image", frame)

@@ -20,7 +20,7 @@ from typing import Any
 from flask import Flask
 
 from referee import CHANCE, IllegalMove
-from webui import games
+from webui import games, pipeline_adapter
 
 log = logging.getLogger("kortbord.web.demo")
 
@@ -71,7 +71,7 @@ def ensure_demo(app: Flask, video: bool = True) -> str:
     table_id = find_demo(app)
     folder = render_demo_video(Path(app.config["DATA_DIR"])) if video else None
     events = None
-    if folder is not None and _pipeline_available():
+    if folder is not None and pipeline_adapter.available():
         events = json.loads((folder / "events.json").read_text())
     if table_id is None:
         form = {"players": len(DEMO_NAMES), "names": DEMO_NAMES, "deal": "table"}
@@ -130,14 +130,6 @@ class VideoLoop:
             cam.thread.join()
             if self.stop.wait(self.pause_s):
                 return
-
-
-def _pipeline_available() -> bool:
-    try:
-        import webui.pipeline_adapter as adapter
-    except ImportError:
-        return False
-    return adapter.available()
 
 
 class AutoPlayer:

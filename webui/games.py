@@ -517,11 +517,9 @@ def moves_label(
     return " + ".join(move_label(rules, m, t, names) for m in shown)
 
 
-def last_move_text(
-    rules: Rules, view: dict[str, Any], names: list[str], seat: int | None, t=None
-) -> str:
-    """Return the referee's sentence for the last move, with names, safe for ``seat``'s eyes,
-    in the page's language where ``t`` has it."""
+def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], t=None) -> str:
+    """Return the referee's sentence for the last move in a seat's ``view`` (so it shows only
+    what that seat may see), with names, in the page's language where ``t`` has it."""
     text = view.get("last_move") or view.get("last") or ""
     return say_named(rules.name, text, t, names) if t is not None else name_seats(text, names)
 

@@ -144,7 +144,6 @@ def draw_detections(image: Any, detections: Any) -> Any:
 
 def pipeline_reader(
     rules: Any,
-    table_id: str,
     source: str = "",
     current: Callable[[], Any] | None = None,
     options: Callable[[], dict[str, Any]] | None = None,

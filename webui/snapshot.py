@@ -62,7 +62,7 @@ def snapshot(
         "to_move": on,
         "to_move_name": None if on == CHANCE else names[on],
         "over": over,
-        "last": _joker_first(rt, t) + games.last_move_text(rules, view, names, seat, t),
+        "last": _joker_first(rt, t) + games.last_move_text(rules, view, names, t),
         "moves": [
             {"move": m.to_json(), "label": games.move_label(rules, m.to_json(), t, names)}
             for m in moves

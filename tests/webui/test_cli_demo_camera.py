@@ -257,7 +257,6 @@ def _camera_reader(hub, table_id: str, monkeypatch, recognizer, **callbacks):
     monkeypatch.setattr(pipeline_adapter, "make_recognizer", lambda source: recognizer)
     return pipeline_adapter.pipeline_reader(
         hub.get(table_id).rules,
-        table_id,
         "webcam:0",
         lambda: hub.get(table_id).state,
         options=lambda: hub.get(table_id).table["options"],

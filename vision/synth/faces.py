@@ -620,7 +620,7 @@ def procedural_face(style_id: int, code: str | None) -> CardFace:
     if card.kind == "joker":
         color = style.red if rng.random() < 0.5 else INK_BLACK
         box = _draw_index(img, style, "", None, color, stacked="JOKER")
-        _draw_joker(img, style, color, rng)
+        _draw_joker(img, style, color)
     elif card.kind == "skipbo":
         raise ValueError("Skip-Bo faces come from skipbo_face()")
     else:
@@ -657,7 +657,7 @@ def procedural_face(style_id: int, code: str | None) -> CardFace:
     return CardFace(np.dstack([img, alpha]), _flip_box(box, W, H), code, style.name, size)
 
 
-def _draw_joker(img, style: FaceStyle, color, rng) -> None:
+def _draw_joker(img, style: FaceStyle, color) -> None:
     W, H = img.shape[1], img.shape[0]
     cx, cy = W / 2, H / 2
     hr = W * 0.12

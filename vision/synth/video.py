@@ -222,7 +222,7 @@ class SkipBoStager:
         x, y = lx, ly + dist
         return (x * math.cos(ra) - y * math.sin(ra), x * math.sin(ra) + y * math.cos(ra)), a
 
-    def _stock_card(self, seat: int, code: str | None, depth: int) -> Placed:
+    def _stock_card(self, seat: int, code: str | None) -> Placed:
         (x, y), a = self._seat_point(seat, -2.5 * self.gx, 0.0)
         face = self.deck.face(code) if code else self.deck.back()
         return Placed(
@@ -248,9 +248,9 @@ class SkipBoStager:
     def setup(self, rules, state) -> tuple[Table, dict]:
         table = Table()
         for s, stock in enumerate(state.stocks):
-            for d in range(min(6, len(stock) - 1)):
-                table.add(f"stock{s}", self._stock_card(s, None, d))
-            table.add(f"stock{s}", self._stock_card(s, stock[-1].code, 99))
+            for _ in range(min(6, len(stock) - 1)):
+                table.add(f"stock{s}", self._stock_card(s, None))
+            table.add(f"stock{s}", self._stock_card(s, stock[-1].code))
         return table, {"stock_tops": [st[-1].code for st in state.stocks]}
 
     def extent(self) -> np.ndarray:
@@ -274,9 +274,7 @@ class SkipBoStager:
             if move.source == "stock":
                 t.remove(lambda k, c: k == f"stock{owner}" and c.face.code is not None)
                 if after.stocks[owner]:
-                    t.add(
-                        f"stock{owner}", self._stock_card(owner, after.stocks[owner][-1].code, 99)
-                    )
+                    t.add(f"stock{owner}", self._stock_card(owner, after.stocks[owner][-1].code))
             elif move.source == "discard":
                 key = f"disc{owner}.{move.index}"
                 idx = max(i for i, (k, _) in enumerate(t.cards) if k == key)
