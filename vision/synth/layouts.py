@@ -50,7 +50,8 @@ class Layout:
     info: dict = field(default_factory=dict)
 
 
-def _jit(rng, s: float) -> float:
+def _jit(rng: np.random.Generator, s: float) -> float:
+    """Return a random offset, normal with spread ``s``: no hand lays cards exactly on a grid."""
     return float(rng.normal(0, s))
 
 

@@ -31,7 +31,7 @@ from referee.core import CHANCE, Move, Rules
 from referee.simulate import choose
 from vision.synth.camera import Camera, Effects, Lighting, apply_h, look_at
 from vision.synth.faces import Deck, ProceduralDeck, SkipBoDeck
-from vision.synth.layouts import Layout, Placed, road_slots
+from vision.synth.layouts import Layout, Placed, _jit, road_slots
 from vision.synth.scene import SKIN, SceneSpec, _hand_mask, render
 
 GAMES = ("stigespill", "sten", "skipbo")
@@ -54,10 +54,6 @@ class Table:
 
     def count(self, key: str) -> int:
         return sum(1 for k, _ in self.cards if k == key)
-
-
-def _jit(rng: np.random.Generator, s: float) -> float:
-    return float(rng.normal(0, s))
 
 
 # ---- stagers: referee moves → table changes ----------------------------------------------------
