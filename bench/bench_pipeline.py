@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench import percentile
 from bench.camera_moves import MOVES, moved_copy
 
 GAMES = ("stigespill", "sten", "skipbo")
@@ -101,13 +102,6 @@ def _equivalent(events: dict, moves: list[dict]) -> bool:
         return len(moves) == len(events["moves"]) and positions(moves) == positions(events["moves"])
     except Exception:
         return False
-
-
-def _pct(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    v = sorted(values)
-    return round(v[min(len(v) - 1, round(q * (len(v) - 1)))], 3)
 
 
 def run(
@@ -218,8 +212,8 @@ def run(
             "equivalent": same,
             "failures": failures,
             "laid_events": len(lat),
-            "latency_p50_s": _pct(lat, 0.5),
-            "latency_p95_s": _pct(lat, 0.95),
+            "latency_p50_s": round(percentile(lat, 0.5), 3) if lat else None,
+            "latency_p95_s": round(percentile(lat, 0.95), 3) if lat else None,
             "frames": frames,
             "pipeline_fps": round(frames / busy, 1) if busy else None,
             "fps_with_decoding": round(frames / wall, 1) if wall else None,

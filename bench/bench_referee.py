@@ -20,15 +20,11 @@ import json
 import time
 from typing import Any
 
+from bench import percentile
 from referee import GAMES
 from referee.simulate import play_game, simulate
 
 RANDOM_PLAY = (("stigespill", 2, 2000), ("sten", 4, 1000), ("skipbo", 2, 500))
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def random_play(seed: int) -> dict[str, Any]:
@@ -87,13 +83,13 @@ def hint_latency(games: int, seed: int) -> dict[str, Any]:
         "calls": len(per_call),
         "turns": len(turns),
         "per_call_ms": {
-            "p50": round(_percentile(per_call, 0.5) * ms, 2),
-            "p95": round(_percentile(per_call, 0.95) * ms, 2),
+            "p50": round(percentile(per_call, 0.5) * ms, 2),
+            "p95": round(percentile(per_call, 0.95) * ms, 2),
             "max": round(max(per_call) * ms, 2),
         },
         "per_turn_ms": {
-            "p50": round(_percentile(turns, 0.5) * ms, 2),
-            "p95": round(_percentile(turns, 0.95) * ms, 2),
+            "p50": round(percentile(turns, 0.5) * ms, 2),
+            "p95": round(percentile(turns, 0.95) * ms, 2),
             "max": round(max(turns) * ms, 2),
         },
     }

@@ -22,6 +22,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench import percentile
+
 ROOT = Path(__file__).resolve().parents[1]
 CLIENTS = 50
 TABLES = 10
@@ -100,11 +102,6 @@ class Watchers:
         self.thread.join(5)
         for key in list(self.sel.get_map().values()):
             key.fileobj.close()
-
-
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
 def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) -> dict:
@@ -186,8 +183,8 @@ def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) ->
             "deliveries": len(latencies),
             "missed": missed,
             "errors": errors,
-            "latency_p50_ms": round(1000 * _pct(latencies, 0.5), 1) if latencies else None,
-            "latency_p95_ms": round(1000 * _pct(latencies, 0.95), 1) if latencies else None,
+            "latency_p50_ms": round(1000 * percentile(latencies, 0.5), 1) if latencies else None,
+            "latency_p95_ms": round(1000 * percentile(latencies, 0.95), 1) if latencies else None,
             "latency_max_ms": round(1000 * max(latencies), 1) if latencies else None,
             "goal_p95_ms": 1000,
         }
