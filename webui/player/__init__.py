@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
-from webui import i18n
+from webui import error
 from webui.common import (
     json_body,
     moves_from_body,
@@ -130,7 +130,6 @@ def photo(token: str):
     from webui.camera import recognize_photo
 
     codes, problem = recognize_photo(upload.read())
-    t = i18n.current_translator()
     if problem:
-        return jsonify({"error": t(problem), "codes": []}), 503 if "recognizer" in problem else 400
+        return error(503 if "recognizer" in problem else 400, problem, codes=[])
     return jsonify({"codes": codes})
