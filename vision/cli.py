@@ -443,21 +443,25 @@ def _add_source_options(p: argparse.ArgumentParser, truth: str) -> None:
     p.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
 
 
-def register_road(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
-    p.add_argument("image", metavar="IMAGE")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument(
-        "--shape",
-        choices=("auto", "chain", "rows"),
-        default="auto",
-        help="rows: straight rows read like text; auto/chain: one continuous chain",
-    )
+def _add_road_options(p: argparse.ArgumentParser, shape_flag: str, shape_help: str) -> None:
+    """Add how a Stigespill road runs, which its cards' places cannot say: its shape and the
+    way a spiral winds (``vision.layouts.road``'s SHAPES and SPIRALS, not imported here so
+    that the CLI starts without OpenCV)."""
+    p.add_argument(shape_flag, choices=("auto", "chain", "rows"), default="auto", help=shape_help)
     p.add_argument(
         "--spiral",
         choices=("clockwise", "anticlockwise"),
         default="clockwise",
         help="the way a spiral road winds, seen from above (default clockwise)",
+    )
+
+
+def register_road(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    _add_road_options(
+        p, "--shape", "rows: straight rows read like text; auto/chain: one continuous chain"
     )
     p.add_argument(
         "--annotate",
@@ -655,17 +659,8 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Skip-Bo zone map (JSON); without it the zones are proposed from the stock cards",
     )
-    p.add_argument(
-        "--road-shape",
-        choices=("auto", "chain", "rows"),
-        default="auto",
-        help="Stigespill: rows read like text, or one continuous chain (default auto)",
-    )
-    p.add_argument(
-        "--spiral",
-        choices=("clockwise", "anticlockwise"),
-        default="clockwise",
-        help="the way a spiral road winds, seen from above (default clockwise)",
+    _add_road_options(
+        p, "--road-shape", "Stigespill: rows read like text, or one continuous chain (default auto)"
     )
     _add_source_options(
         p, "a generated video's labels.jsonl, found beside the video when no path is given"
