@@ -30,14 +30,13 @@ import itertools
 import json
 import math
 import random
-import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from referee.cards import JOKER, SUITS, Card, CardError, parse_card
+from referee.cards import JOKER, SUITS, Card, CardError, parse_card, split_codes
 from referee.core import CHANCE, Hint, IllegalMove, Move, Rules, RulesError
 
 ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
@@ -237,9 +236,7 @@ def _road_cards(road: Any) -> tuple[Card, ...]:
 
 
 def _split_codes(road: Any) -> list:
-    if isinstance(road, str):
-        return [t for t in re.split(r"[\s,]+", road) if t]
-    return list(road)
+    return split_codes(road) if isinstance(road, str) else list(road)
 
 
 def check_road(codes: Any) -> list[str]:
