@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from typing import Any
 
 from referee.core import CHANCE, GameLog, Hint, IllegalMove, Move, Rules, RulesError
 
@@ -17,7 +18,7 @@ GAMES: dict[str, str] = {
 }
 
 
-def make_rules(game: str, **config) -> Rules:
+def make_rules(game: str, **config: Any) -> Rules:
     """Return the rules of ``game`` set up with ``config`` (players, variant…).
 
     Raises :class:`RulesError` for an unknown game or a bad set-up.
@@ -38,7 +39,7 @@ def make_rules(game: str, **config) -> Rules:
         raise RulesError(f"bad set-up for {game}: {e}") from None
 
 
-def replay(log: GameLog):
+def replay(log: GameLog) -> tuple[Rules, list[Any]]:
     """Return ``(rules, states)``: every state of a logged game, the initial one first."""
     rules = make_rules(log.game, **log.config)
     states = [rules.state_from_json(log.initial)]

@@ -21,10 +21,12 @@ class Suit(enum.Enum):
 
     @property
     def symbol(self) -> str:
+        """Return the suit's symbol: ♠, ♥, ♦ or ♣."""
         return _SUIT_SYMBOLS[self]
 
     @property
     def is_red(self) -> bool:
+        """Return whether the suit is hearts or diamonds."""
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
     @property
@@ -98,6 +100,7 @@ class Card:
     # ---- text form -------------------------------------------------------
     @property
     def code(self) -> str:
+        """Return the card code, the card's text form: ``QS``, ``10H``, ``JK``, ``SB7``, ``SBW``."""
         if self.kind == "std":
             return f"{self.rank}{self.suit.value}"
         if self.kind == "joker":
@@ -122,10 +125,12 @@ class Card:
     # ---- properties used by the games -----------------------------------
     @property
     def is_joker(self) -> bool:
+        """Return whether the card is a joker."""
         return self.kind == "joker"
 
     @property
     def is_face(self) -> bool:
+        """Return whether the card is a jack, queen or king."""
         return self.kind == "std" and self.rank in FACE_RANKS
 
     @property
@@ -134,10 +139,12 @@ class Card:
         return RANKS.index(self.rank) + 1 if self.kind == "std" else 0
 
     def to_json(self) -> str:
+        """Return the card's JSON form: its code."""
         return self.code
 
     @staticmethod
     def from_json(data: str) -> Card:
+        """Return the card of a JSON code; raise :class:`CardError` if it is none."""
         return parse_card(data)
 
 

@@ -10,6 +10,7 @@ from referee.simulate import POLICIES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``simulate`` to the ``kortbord`` parser."""
     p = sub.add_parser("simulate", help="play seeded simulated games and print statistics (JSON)")
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("--players", type=int, default=2, help="players (default 2)")

@@ -61,6 +61,7 @@ class Hint:
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
+        """Return the hint as JSON: its move's JSON (or null), reason and details."""
         return {
             "move": self.move.to_json() if self.move else None,
             "reason": self.reason,
@@ -103,13 +104,15 @@ class Rules(ABC):
         """Return the state after ``move``; checks it first; never mutates ``state``."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: Any) -> bool:
+        """Return whether the game has ended."""
 
     @abstractmethod
     def scores(self, state: Any) -> dict[str, Any]:
         """Return the result: winner(s), ranking or points."""
 
     def is_legal(self, state: Any, move: Move) -> bool:
+        """Return whether ``move`` is legal now (:meth:`check` raises nothing)."""
         try:
             self.check(state, move)
         except IllegalMove:
@@ -133,10 +136,12 @@ class Rules(ABC):
         """Return what ``seat`` may see as JSON (``None``: the public table view)."""
 
     @abstractmethod
-    def state_to_json(self, state: Any) -> dict[str, Any]: ...
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """Return the whole state as JSON (every hand: not for players; see :meth:`view`)."""
 
     @abstractmethod
-    def state_from_json(self, data: dict[str, Any]) -> Any: ...
+    def state_from_json(self, data: dict[str, Any]) -> Any:
+        """Rebuild a state from :meth:`state_to_json`; raise :class:`RulesError` if malformed."""
 
     def move_from_json(self, data: dict[str, Any]) -> Move:
         """Rebuild a move from its JSON form; raise :class:`IllegalMove` if malformed."""
@@ -226,6 +231,7 @@ class GameLog:
     moves: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """Return the log as JSON: game, config, initial state and moves."""
         return {
             "game": self.game,
             "config": self.config,
@@ -235,4 +241,5 @@ class GameLog:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameLog:
+        """Rebuild a log from :meth:`to_json`."""
         return cls(data["game"], data["config"], data["initial"], list(data["moves"]))

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee import make_rules
-from referee.core import CHANCE, IllegalMove, Rules, RulesError
+from referee.core import CHANCE, IllegalMove, Move, Rules, RulesError
 
 POLICIES = ("random", "greedy", "hint")
 MAX_MOVES = 20_000  # a game still running after this many moves is a bug, reported as such
 
 
-def choose(rules: Rules, state: Any, policy: str, rng: random.Random):
+def choose(rules: Rules, state: Any, policy: str, rng: random.Random) -> Move:
     """Return the move ``policy`` picks in ``state`` (the seat on turn is not chance)."""
     if policy == "random":
         return rng.choice(rules.legal_moves(state))

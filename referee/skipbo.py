@@ -385,14 +385,17 @@ class SkipBo(Rules):
 
     # ---- flow ---------------------------------------------------------------------
     def to_move(self, state: SkipBoState) -> int:
+        """Return the seat on turn, or :data:`CHANCE` while a drawn or turned-up card is unseen."""
         if state.phase == "play" and (state.owed or state.turn_up):
             return CHANCE
         return state.turn
 
     def is_over(self, state: SkipBoState) -> bool:
+        """Return whether a player (or team) has emptied their stock, or the game stalled."""
         return state.phase == "over"
 
     def legal_moves(self, state: SkipBoState) -> list[Move]:
+        """Return the legal moves: an unseen card's reveals, else plays, discards, end turn."""
         if state.phase == "over":
             return []
         if state.owed or state.turn_up:
@@ -437,6 +440,7 @@ class SkipBo(Rules):
 
     # ---- checking -----------------------------------------------------------------
     def check(self, state: SkipBoState, move: Move) -> None:
+        """Raise :class:`IllegalMove` with a reason if ``move`` is not legal now."""
         if isinstance(move, TableTalkPenalty):
             return self._check_penalty(state, move)
         if state.phase == "over":
@@ -537,6 +541,7 @@ class SkipBo(Rules):
 
     # ---- applying -----------------------------------------------------------------
     def apply(self, state: SkipBoState, move: Move) -> SkipBoState:
+        """Return the state after ``move`` (checked first); ``state`` is left as it was."""
         self.check(state, move)
         w = _Work(state)
         if isinstance(move, Play):
@@ -779,6 +784,8 @@ class SkipBo(Rules):
         }
 
     def state_to_json(self, state: SkipBoState) -> dict[str, Any]:
+        """Return the whole state as JSON (every hand: not for players; see :meth:`view`)."""
+
         def codes(cards):
             return [c.code for c in cards]
 
@@ -1020,9 +1027,11 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """Return whether a seat has reached the target."""
         return bool(self.winners)
 
     def to_json(self) -> dict[str, Any]:
+        """Return the match as JSON, its winners included."""
         return {
             "players": self.players,
             "target": self.target,

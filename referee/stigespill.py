@@ -129,6 +129,7 @@ class Step:
     jump: str  # "", "ladder" or "snake"
 
     def to_json(self) -> dict[str, Any]:
+        """Return the step as JSON."""
         return {
             "seat": self.seat,
             "card": self.card.code,
@@ -530,15 +531,18 @@ class Stigespill(Rules):
         return (self.first + dealt) % self.seats
 
     def to_move(self, state: StigeState) -> int:
+        """Return the seat on turn, or :data:`CHANCE` while a card is dealt or drawn."""
         return CHANCE if state.pending else state.turn
 
     def is_over(self, state: StigeState) -> bool:
+        """Return whether a token has reached the goal."""
         return state.winner is not None
 
     def _can_draw(self, state: StigeState) -> bool:
         return len(state.die) > 1 or bool(state.discard)
 
     def legal_moves(self, state: StigeState) -> list[Move]:
+        """Return the legal moves: the cards a reveal may show, else draw and the hand's cards."""
         if state.winner is not None:
             return []
         if state.pending == "deal":
@@ -559,6 +563,7 @@ class Stigespill(Rules):
         return Reveal(rng.choice(state.die))
 
     def check(self, state: StigeState, move: Move) -> None:
+        """Raise :class:`IllegalMove` with a reason if ``move`` is not legal now."""
         if state.winner is not None:
             raise IllegalMove(f"the game is over: {self.seat_name(state.winner)} reached the goal")
         if not isinstance(move, Draw | Play | Reveal):
@@ -615,6 +620,7 @@ class Stigespill(Rules):
             )
 
     def apply(self, state: StigeState, move: Move) -> StigeState:
+        """Return the state after ``move`` (checked first); ``state`` is left as it was."""
         self.check(state, move)
         moves = state.moves + 1
         if isinstance(move, Draw):
@@ -797,6 +803,7 @@ class Stigespill(Rules):
         return out
 
     def state_to_json(self, state: StigeState) -> dict[str, Any]:
+        """Return the whole state as JSON (every hand: not for players; see :meth:`view`)."""
         return {
             "road": [c.code for c in state.road],
             "positions": list(state.positions),
