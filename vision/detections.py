@@ -14,6 +14,11 @@ import numpy as np
 from referee.cards import parse_card
 
 
+def points_json(points: np.ndarray) -> list[list[float]]:
+    """Return ``(n, 2)`` image points as JSON, to a tenth of a pixel."""
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in points]
+
+
 @dataclass(frozen=True)
 class Detections:
     """Cards seen in one frame.
@@ -70,7 +75,7 @@ class Detections:
             {
                 "code": code,
                 "confidence": round(float(conf), 3),
-                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
+                "corners": points_json(quad),
             }
             for code, conf, quad in zip(self.codes, self.confidence, self.corners, strict=True)
         ]

@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import Detections, points_json
 from vision.geometry import chained, inverse, moved, scaled, similarity
 from vision.relay import RelayWatch
 
@@ -105,7 +105,7 @@ class TrackedCard:
         return {
             "id": self.id,
             "code": self.code,
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "corners": points_json(self.corners),
             "first_seen": round(self.first_seen, 3),
             "last_seen": round(self.last_seen, 3),
             **({"relaid": self.relaid} if self.relaid else {}),
@@ -144,10 +144,10 @@ class TableEvent:
             "code": self.code,
             "time": round(self.time, 3),
             "card": self.card_id,
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "corners": points_json(self.corners),
         }
         if self.previous is not None:
-            out["from"] = [[round(float(x), 1), round(float(y), 1)] for x, y in self.previous]
+            out["from"] = points_json(self.previous)
         if self.reason:
             out["reason"] = self.reason
         return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.detections import points_json
 from vision.synth import tables
 from vision.synth.camera import (
     Camera,
@@ -126,16 +127,15 @@ class CardLabel:
         return clip_box(self.corners, size)
 
     def to_json(self) -> dict:
-        r = lambda a: [[round(float(x), 1), round(float(y), 1)] for x, y in a]  # noqa: E731
         return {
             "code": self.code,
             "face_up": self.face_up,
             "deck": self.deck,
             "role": self.role,
-            "corners": r(self.corners),
+            "corners": points_json(self.corners),
             "visible": round(self.visible, 4),
             "index": [
-                {"corners": r(q), "visible": round(v, 4)}
+                {"corners": points_json(q), "visible": round(v, 4)}
                 for q, v in zip(self.index_corners, self.index_visible, strict=True)
             ],
         }

@@ -29,6 +29,7 @@ import numpy as np
 from referee import make_rules
 from referee.core import CHANCE, Move, Rules
 from referee.simulate import choose
+from vision.detections import points_json
 from vision.synth.camera import Camera, Effects, Lighting, apply_h, look_at
 from vision.synth.faces import Deck, ProceduralDeck, SkipBoDeck
 from vision.synth.layouts import Layout, Placed, _jit, road_slots
@@ -591,10 +592,7 @@ def make_video(
                                 "code": lab["code"],
                                 "visible": round(lab["visible"], 3),
                                 "index": round(lab["index"], 3),
-                                "corners": [
-                                    [round(float(x), 1), round(float(y), 1)]
-                                    for x, y in lab["corners"]
-                                ],
+                                "corners": points_json(lab["corners"]),
                             }
                             for lab in labs
                         ],
