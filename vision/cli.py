@@ -44,6 +44,7 @@ def _recognizer(args):
 
 # ---- detect ----------------------------------------------------------------------------------
 def register_detect(sub: argparse._SubParsersAction) -> None:
+    """Add ``detect``: recognise the cards in photos."""
     p = sub.add_parser("detect", help="recognise the cards in images")
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, …)")
     p.add_argument("--json", action="store_true", help="print one JSON array, one object per image")
@@ -57,7 +58,7 @@ def register_detect(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_detect)
 
 
-def cmd_detect(args) -> int:
+def cmd_detect(args: argparse.Namespace) -> int:
     """Recognise the cards in each image; report unreadable files and go on with the rest."""
     import cv2
 
@@ -116,6 +117,7 @@ def _print_table(path: str, det) -> None:
 
 # ---- eval ------------------------------------------------------------------------------------
 def register_eval(sub: argparse._SubParsersAction) -> None:
+    """Add ``eval``: the recognizer's metrics on generated scenes and real photos."""
     from vision.realphotos import DEFAULT_DIR
 
     p = sub.add_parser("eval", help="measure the recognizer on generated scenes and real photos")
@@ -184,7 +186,7 @@ def _deck_dirs(given) -> tuple[str, ...]:
     return ()
 
 
-def cmd_eval(args) -> int:
+def cmd_eval(args: argparse.Namespace) -> int:
     """Print the recognizer's metrics."""
     from kortbord.cli import CommandError
     from vision.realphotos import DEFAULT_DIR, load_split
@@ -276,6 +278,7 @@ def _print_report(report: dict) -> None:
 
 # ---- train -----------------------------------------------------------------------------------
 def register_train(sub: argparse._SubParsersAction) -> None:
+    """Add ``train``: train the recognizer's models."""
     p = sub.add_parser(
         "train", help="train the recognizer's detector and classifier (needs the train extra)"
     )
@@ -376,7 +379,7 @@ def _widths(text: str | None) -> tuple[float, float] | None:
     return lo, hi
 
 
-def cmd_train(args) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
     """Train the models (resuming what an earlier run left)."""
     from kortbord.cli import CommandError
 
@@ -457,6 +460,7 @@ def _add_road_options(p: argparse.ArgumentParser, shape_flag: str, shape_help: s
 
 
 def register_road(sub: argparse._SubParsersAction) -> None:
+    """Add ``road``: read a Stigespill road from a photo."""
     p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -499,7 +503,7 @@ def _image_truth(image: str, truth: str) -> object:
         raise CommandError(f"bad ground truth {str(path)!r}: {e}") from e
 
 
-def cmd_road(args) -> int:
+def cmd_road(args: argparse.Namespace) -> int:
     """Print the road read from one photo, or a JSON error naming what is wrong; with
     ``--annotate``, then draw what was read (the reading is printed whatever befalls it)."""
     from kortbord.cli import CommandError
@@ -619,6 +623,7 @@ def _road_out(args, out: dict) -> None:
 
 
 def register_watch(sub: argparse._SubParsersAction) -> None:
+    """Add ``watch``: follow a game live from a camera or a recording."""
     p = sub.add_parser("watch", help="follow a game from a camera, stream, video or folder")
     p.add_argument(
         "source",
@@ -630,6 +635,7 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
 
 
 def register_replay(sub: argparse._SubParsersAction) -> None:
+    """Add ``replay``: print the transcript of a recorded game."""
     p = sub.add_parser("replay", help="print the transcript of moves of a recorded game")
     p.add_argument(
         "video", metavar="VIDEO", help="video file, frame folder or generated video folder"
@@ -795,7 +801,7 @@ def _human(obj: dict) -> str:
     return f"          {obj.get('message', json.dumps(obj))}"
 
 
-def cmd_watch(args) -> int:
+def cmd_watch(args: argparse.Namespace) -> int:
     """Stream one line per table event and per accepted move until the source ends."""
     try:
         _run_game(args, args.source, stream=True)
@@ -807,7 +813,7 @@ def cmd_watch(args) -> int:
     return 0
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     """Print the whole transcript of a recorded game."""
     moves, events = _run_game(args, args.video, stream=False)
     out: dict = {"game": args.game, "moves": moves}

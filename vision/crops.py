@@ -65,6 +65,7 @@ class Pyramid:
         self.levels = [frame]
 
     def level(self, n: int) -> np.ndarray:
+        """Return the frame halved ``n`` times (made on first use)."""
         while len(self.levels) <= n:
             self.levels.append(cv2.pyrDown(self.levels[-1]))
         return self.levels[n]

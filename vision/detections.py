@@ -48,6 +48,7 @@ class Detections:
 
     @classmethod
     def empty(cls) -> Detections:
+        """Return detections of no cards."""
         return cls(np.zeros((0, 4, 2), np.float32), (), np.zeros(0, np.float32))
 
     @classmethod

@@ -31,6 +31,7 @@ import platform
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1020,7 +1021,7 @@ class Recognizer:
         inside = (quad >= -2).all() and (quad[:, 0] <= w + 2).all() and (quad[:, 1] <= h + 2).all()
         return bool(inside and card_widths(quad[None])[0] <= self.thumb_max_width)
 
-    def classify_crops(self, crops: np.ndarray, session=None) -> np.ndarray:
+    def classify_crops(self, crops: np.ndarray, session: Any = None) -> np.ndarray:
         """Return ``(n, C)`` class probabilities for ``(n, h, w, 3)`` BGR uint8 crops, read by
         the corner classifier (or another ``session`` with the same input and classes, or the
         mean of a tuple of such sessions)."""

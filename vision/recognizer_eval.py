@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.geometry import box_corners, box_iou, polygon_iou
-from vision.realphotos import turn_photo
+from vision.realphotos import LabelledPhoto, turn_photo
 from vision.recognizer import Recognition, Recognizer
+
+if TYPE_CHECKING:  # the scene generator is imported only where it renders
+    from vision.synth.scene import CardLabel
 
 EVAL_SEED = 90210  # never used for training data
 LAYOUTS = ("road", "sten", "skipbo", "hand", "scatter")
@@ -41,13 +45,16 @@ class Tally:
 
     @property
     def precision(self) -> float:
+        """Return the share of cards found that were read right."""
         return self.tp / max(1, self.tp + self.fp)
 
     @property
     def recall(self) -> float:
+        """Return the share of cards there that were found and read right."""
         return self.tp / max(1, self.tp + self.fn)
 
     def add(self, other: Tally) -> None:
+        """Add ``other``'s counts to these."""
         self.tp += other.tp
         self.fp += other.fp
         self.fn += other.fn
@@ -98,7 +105,9 @@ def _greedy_match(
     return match
 
 
-def score_synthetic(rec: Recognition, labels, min_visible: float = 0.4) -> Tally:
+def score_synthetic(
+    rec: Recognition, labels: Sequence[CardLabel], min_visible: float = 0.4
+) -> Tally:
     """Compare one frame's recognition with the generator's labels."""
     det = rec.detections
     gt = [lab for lab in labels if lab.code is not None]
@@ -181,7 +190,7 @@ def eval_synthetic(
     deck_dirs: tuple[str, ...] = (),
     seed: int = EVAL_SEED,
     min_visible: float = 0.4,
-    log=None,
+    log: Callable[[str], None] | None = None,
 ) -> dict[str, Tally]:
     """Render ``images`` new scenes (layouts in turn) and score the recognizer on each layout."""
     from vision.synth import random_scene
@@ -202,7 +211,9 @@ def eval_synthetic(
     return per
 
 
-def eval_real(recognizer: Recognizer, photos, turns: Iterable[float] = (0,)) -> Tally:
+def eval_real(
+    recognizer: Recognizer, photos: Sequence[LabelledPhoto], turns: Iterable[float] = (0,)
+) -> Tally:
     """Score the recognizer on labelled real photos that have full codes, each turned
     clockwise by each of ``turns`` degrees (quarter turns: a phone held sideways; other
     angles: cards lying at an angle, scored as :func:`score_real` says)."""
@@ -259,7 +270,9 @@ DISTURBANCES = {
 }
 
 
-def eval_real_disturbed(recognizer: Recognizer, photos) -> dict[str, Tally]:
+def eval_real_disturbed(
+    recognizer: Recognizer, photos: Sequence[LabelledPhoto]
+) -> dict[str, Tally]:
     """Score the recognizer on the labelled real photos under each of ``DISTURBANCES``."""
     return {
         name: _score_views(recognizer, photos, lambda f, b, d=disturb: [d(f, b)])
@@ -287,7 +300,7 @@ def _score_views(recognizer: Recognizer, photos, views) -> Tally:
     return total
 
 
-def eval_real_ranks(recognizer: Recognizer, photos) -> dict:
+def eval_real_ranks(recognizer: Recognizer, photos: Sequence[LabelledPhoto]) -> dict:
     """Score rank-only photos (the train split): rank precision/recall and box IoU."""
     tp = fp = fn = 0
     ious: list[float] = []

@@ -158,6 +158,7 @@ class RelayWatch:
         self._watches.pop(key, None)
 
     def keep_only(self, keys: set[int]) -> None:
+        """Forget the watch of every card whose key is not in ``keys``."""
         self._watches = {k: w for k, w in self._watches.items() if k in keys}
 
     def check(

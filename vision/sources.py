@@ -60,6 +60,7 @@ class SourceStatus:
     source: str
 
     def to_json(self) -> dict[str, str]:
+        """Return the status as a JSON event (``"event": "source"``)."""
         return {
             "event": "source",
             "state": self.state,
@@ -93,6 +94,7 @@ class FrameSource:
         self._closed = threading.Event()
 
     def frames(self) -> Iterator[Frame]:
+        """Yield frames until the source ends or is closed."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -101,6 +103,7 @@ class FrameSource:
 
     @property
     def closed(self) -> bool:
+        """Return whether :meth:`close` was called."""
         return self._closed.is_set()
 
     def _say(self, state: str, message: str, level: int = logging.INFO) -> None:
@@ -173,6 +176,7 @@ class CaptureSource(FrameSource):
         return cap
 
     def frames(self) -> Iterator[Frame]:
+        """Yield the capture's frames; a live one reconnects after a lost camera, with back-off."""
         cap = self._open()
         if cap is None and not self.live:
             raise SourceError(f"cannot open video {self.target!r}: not a readable video file")
@@ -365,6 +369,7 @@ class FolderSource(FrameSource):
             raise SourceError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {str(self.folder)!r}")
 
     def frames(self) -> Iterator[Frame]:
+        """Yield the folder's images in name order, skipping (and saying) any that is unreadable."""
         from vision.images import ImageError, read_image
 
         self._say("open", f"reading {len(self.paths)} images from {self.name}")
@@ -432,6 +437,7 @@ class QueueSource(FrameSource):
                     pass
 
     def close(self) -> None:
+        """Stop ``frames()`` after the frames already pushed, waking a waiting consumer."""
         super().close()
         try:
             self._queue.put_nowait(None)  # wake a waiting consumer
@@ -439,6 +445,7 @@ class QueueSource(FrameSource):
             pass
 
     def frames(self) -> Iterator[Frame]:
+        """Yield the pushed frames, decoded, skipping (and saying) any that is no image."""
         import cv2
 
         index = 0
@@ -481,7 +488,7 @@ def _check_fps(fps: float) -> None:
 
 
 def open_source(
-    spec: str | int, *, fps: float | None = None, on_status: StatusCallback | None = None, **kw
+    spec: str | int, *, fps: float | None = None, on_status: StatusCallback | None = None, **kw: Any
 ) -> FrameSource:
     """Return the source ``spec`` names: a webcam index (``0``), a stream URL, a folder, a file.
 

@@ -95,13 +95,16 @@ class TrackedCard:
 
     @property
     def center(self) -> np.ndarray:
+        """Return the card's centre ``(2,)`` in pixels."""
         return self.corners.mean(axis=0)
 
     @property
     def size(self) -> float:
+        """Return the card's size in pixels (see :func:`card_size`)."""
         return card_size(self.corners)
 
     def to_json(self) -> dict[str, Any]:
+        """Return the card as JSON (``relaid`` only when a card was laid onto it)."""
         return {
             "id": self.id,
             "code": self.code,
@@ -120,9 +123,11 @@ class TableState:
     cards: tuple[TrackedCard, ...] = ()
 
     def codes(self) -> list[str]:
+        """Return the codes of the cards on the table."""
         return [c.code for c in self.cards]
 
     def to_json(self) -> dict[str, Any]:
+        """Return the state as JSON."""
         return {"time": round(self.time, 3), "cards": [c.to_json() for c in self.cards]}
 
 
@@ -139,6 +144,7 @@ class TableEvent:
     reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """Return the event as JSON (``from``: where a moved card lay before)."""
         out: dict[str, Any] = {
             "event": self.kind,
             "code": self.code,

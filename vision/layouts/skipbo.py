@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from referee.cards import Card, parse_card
-from referee.skipbo import is_wild
+from referee.core import Move, Rules
+from referee.skipbo import SkipBoState, is_wild
 from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
@@ -69,6 +70,7 @@ class Zone:
     index: int = 0
 
     def to_json(self) -> dict[str, Any]:
+        """Return the zone as JSON (owner only where it has one, index only off the stock)."""
         out: dict[str, Any] = {
             "kind": self.kind,
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
@@ -89,6 +91,7 @@ class ZoneMap:
     card_size: float
 
     def to_json(self) -> dict[str, Any]:
+        """Return the zone map as JSON, the form :meth:`from_json` reads."""
         return {
             "players": self.players,
             "card_size": round(self.card_size, 1),
@@ -345,6 +348,7 @@ class SkipBoReader:
         self._piles_of: tuple[TableState, dict[str, Any]] | None = None  # the last table's piles
 
     def observe(self, table: TableState) -> dict[str, Any]:
+        """Return the piles seen, as :meth:`expect` gives them (and discards seen laid again)."""
         piles = self._piles(table)
         return {
             "building": list(piles["building"]),
@@ -498,7 +502,8 @@ class SkipBoReader:
             twin = self._twin_of.get(twin)
         return False
 
-    def expect(self, rules, state) -> dict[str, Any]:
+    def expect(self, rules: Rules, state: SkipBoState) -> dict[str, Any]:
+        """Return the view a referee state predicts."""
         return {
             "building": [p[-1].code if p else None for p in state.building],
             "wilds": [_wild_run(p) for p in state.building],
@@ -506,7 +511,9 @@ class SkipBoReader:
             "discard": [[[c.code for c in pile] for pile in seat] for seat in state.discards],
         }
 
-    def transients(self, rules, before, move, after) -> list[dict[str, Any]]:
+    def transients(
+        self, rules: Rules, before: SkipBoState, move: Move, after: SkipBoState
+    ) -> list[dict[str, Any]]:
         """Return the view with a finished building pile still showing its last card."""
         if getattr(move, "kind", "") == "play" and not after.building[move.pile]:
             view = self.expect(rules, after)
@@ -529,7 +536,7 @@ class SkipBoReader:
         return out
 
     @staticmethod
-    def touches(state, move) -> set[tuple] | None:
+    def touches(state: SkipBoState, move: Move) -> set[tuple] | None:
         """Return the piles (:meth:`parts`) ``move`` changes in ``state``, known without
         playing it (None: not known)."""
         kind = getattr(move, "kind", "")
@@ -550,7 +557,7 @@ class SkipBoReader:
         return out
 
     @staticmethod
-    def reachable(state, move, seen: dict[tuple, Any]) -> bool:
+    def reachable(state: SkipBoState, move: Move, seen: dict[tuple, Any]) -> bool:
         """Return whether, after ``move``, the piles it changes can still come to show what
         is seen (``seen``: the seen view's parts, :meth:`parts`) by later moves.
 
@@ -582,6 +589,7 @@ class SkipBoReader:
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
+        """Return how many tops, wilds and discard-pile cards seen differ from expected."""
         bad = 0
         for key in ("building", "stock"):
             e, o = expected.get(key, []), observed.get(key, [])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from referee.cards import parse_card
+from referee.core import Move, Rules
+from referee.sten import StenState
 from vision.layouts import entries
 from vision.tracker import TableState
 
@@ -171,11 +173,13 @@ class StenReader:
                 v[2] = r if v[2] is None else min(v[2], r)
         return view
 
-    def expect(self, rules, state) -> dict[str, list]:
+    def expect(self, rules: Rules, state: StenState) -> dict[str, list]:
         """Return the view a referee state predicts."""
         return _board_view(state.board)
 
-    def transients(self, rules, before, move, after) -> list[dict[str, list]]:
+    def transients(
+        self, rules: Rules, before: StenState, move: Move, after: StenState
+    ) -> list[dict[str, list]]:
         """Return the views while a pile's last card shows, and between cards of a go-out."""
         kind = getattr(move, "kind", "")
         if kind == "lay":
@@ -202,6 +206,7 @@ class StenReader:
 
     @staticmethod
     def mismatch(expected: dict, observed: dict) -> float:
+        """Return how many of the suits' entries (7 down, upper top, lower top) differ."""
         return float(
             sum(
                 a != b

@@ -38,6 +38,7 @@ class Camera:
         return project(self.H, pts, self.k1 if distort else 0.0, self.size)
 
     def to_json(self) -> dict:
+        """Return the camera as JSON: its homography, lens and pose."""
         return {
             "H": np.round(self.H, 8).tolist(),
             "k1": round(self.k1, 5),
@@ -197,6 +198,7 @@ class Lighting:
     glare: list[tuple] = field(default_factory=list)  # (cx, cy, ax, ay, angle, strength)
 
     def to_json(self) -> dict:
+        """Return the lighting as JSON."""
         r = lambda v: round(float(v), 4)  # noqa: E731
         return {
             "gain": r(self.gain),
@@ -322,6 +324,7 @@ class Effects:
     jpeg: int = 90
 
     def to_json(self) -> dict:
+        """Return the effects as JSON."""
         return {k: round(float(v), 3) for k, v in self.__dict__.items()}
 
 

@@ -12,6 +12,7 @@ TARGET_NAMES = ("cards", "corners", "cards+corners", "codes")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``dataset`` (build, preview, video) to the ``kortbord`` parser."""
     p = sub.add_parser("dataset", help="synthetic table scenes with exact labels (YOLO + JSON)")
     dsub = p.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
 

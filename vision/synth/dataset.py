@@ -231,6 +231,7 @@ class Progress:
         self.last = 0.0
 
     def step(self, n: int = 1) -> None:
+        """Count ``n`` more done; redraw the bar on stderr at most five times a second."""
         self.done += n
         now = time.monotonic()
         if not self.enabled or (now - self.last < 0.2 and self.done < self.total):

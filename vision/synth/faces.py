@@ -56,10 +56,12 @@ class CardFace:
 
     @property
     def width(self) -> int:
+        """Return the face image's width in pixels."""
         return self.image.shape[1]
 
     @property
     def height(self) -> int:
+        """Return the face image's height in pixels."""
         return self.image.shape[0]
 
     @property
@@ -245,6 +247,7 @@ class FaceStyle:
 
     @property
     def name(self) -> str:
+        """Return the style's deck name (``proc07``)."""
         return f"proc{self.style_id:02d}"
 
 
@@ -787,16 +790,20 @@ class Deck:
     name: str = "deck"
 
     def has(self, code: str) -> bool:
+        """Return whether the deck has a card of ``code``."""
         raise NotImplementedError
 
     def face(self, code: str) -> CardFace:
+        """Return the face of the card ``code``."""
         raise NotImplementedError
 
     def back(self) -> CardFace:
+        """Return the deck's back."""
         raise NotImplementedError
 
     @property
     def codes(self) -> tuple[str, ...]:
+        """Return the codes of the cards the deck has, standard cards first."""
         return tuple(c for c in (*STANDARD_CODES, "JK", *SKIPBO_CODES) if self.has(c))
 
 

@@ -29,6 +29,7 @@ class Placed:
 
     @property
     def code(self) -> str | None:
+        """Return the card's code (None: face down)."""
         return self.face.code
 
     def quad(self) -> np.ndarray:

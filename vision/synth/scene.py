@@ -67,6 +67,8 @@ class Occluder:
     params: dict
 
     def to_json(self) -> dict:
+        """Return the occluder as JSON, numbers rounded."""
+
         def r(v):
             if isinstance(v, list | tuple):
                 return [r(x) for x in v]
@@ -96,6 +98,7 @@ class SceneSpec:
 
     @property
     def size(self) -> tuple[int, int]:
+        """Return the picture's size ``(width, height)``."""
         return self.camera.size
 
 
@@ -120,6 +123,7 @@ class CardLabel:
 
     @property
     def face_up(self) -> bool:
+        """Return whether the card shows its face."""
         return self.code is not None
 
     def box(self, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
@@ -127,6 +131,7 @@ class CardLabel:
         return clip_box(self.corners, size)
 
     def to_json(self) -> dict:
+        """Return the label as JSON."""
         return {
             "code": self.code,
             "face_up": self.face_up,

@@ -16,9 +16,11 @@ so the pipeline can start from the same state (``initial``) and be judged by ``m
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -45,15 +47,19 @@ class Table:
     cards: list[tuple[str, Placed]] = field(default_factory=list)  # (slot key, card)
 
     def copy(self) -> Table:
+        """Return a copy to change (the cards themselves are shared)."""
         return Table(list(self.cards))
 
     def add(self, key: str, card: Placed) -> None:
+        """Lay ``card`` on top, in slot ``key``."""
         self.cards.append((key, card))
 
-    def remove(self, pred) -> None:
+    def remove(self, pred: Callable[[str, Placed], bool]) -> None:
+        """Take away every card for which ``pred(key, card)`` holds."""
         self.cards = [(k, c) for k, c in self.cards if not pred(k, c)]
 
     def count(self, key: str) -> int:
+        """Return how many cards lie in slot ``key``."""
         return sum(1 for k, _ in self.cards if k == key)
 
 
@@ -65,7 +71,8 @@ class StigespillStager:
         self.rng, self.deck = rng, deck
         self.shape = shape or str(rng.choice(["rows", "serpentine", "uturn", "spiral"]))
 
-    def setup(self, rules: Rules, state) -> tuple[Table, dict]:
+    def setup(self, rules: Rules, state: Any) -> tuple[Table, dict]:
+        """Return the table at the start (road, die pile) and the set-up the events record."""
         rng, deck = self.rng, self.deck
         w, h = deck.face("7S").size_mm
         slots = road_slots(rng, self.shape, 29, w, h)
@@ -104,9 +111,12 @@ class StigespillStager:
         return table, {"road": codes[:28], "goal": "JK", "shape": self.shape}
 
     def extent(self) -> np.ndarray:
+        """Return the ``(2, 2)`` corners (mm) of what the camera must frame."""
         return self._extent
 
-    def stage(self, rules, before, move, after, table: Table) -> list[tuple[Table, str | None]]:
+    def stage(
+        self, rules: Rules, before: Any, move: Move, after: Any, table: Table
+    ) -> list[tuple[Table, str | None]]:
         """Return the tables after each physical step, with the code of the card laid."""
         if (move.kind == "reveal" and before.pending == "draw") or move.kind == "play":
             card = move.card.code
@@ -142,12 +152,14 @@ class StenStager:
         self.step = rng.uniform(0.12, 0.22) * h
         self.cols = list(rng.permutation(4))
 
-    def setup(self, rules, state) -> tuple[Table, dict]:
+    def setup(self, rules: Rules, state: Any) -> tuple[Table, dict]:
+        """Return the bare board at the start and the hands the events record."""
         table = Table()
         # Markers of the board's extent are not cards: the camera frames the full board.
         return table, {"hands": [[c.code for c in hand] for hand in state.hands]}
 
     def extent(self) -> np.ndarray:
+        """Return the ``(2, 2)`` corners (mm) of the full board, which the camera frames."""
         w, h = self.deck.face("7S").size_mm
         xs = [0, 3 * self.gx]
         ys = [-self.gy - 5 * self.step, self.gy + 5 * self.step]
@@ -171,7 +183,10 @@ class StenStager:
             {"role": "sten", "suit": suit},
         )
 
-    def stage(self, rules, before, move, after, table: Table) -> list[tuple[Table, str | None]]:
+    def stage(
+        self, rules: Rules, before: Any, move: Move, after: Any, table: Table
+    ) -> list[tuple[Table, str | None]]:
+        """Return the tables after each card laid, with the code of the card."""
         if move.kind == "lay":
             codes = [move.card.code]
         elif move.kind == "go_out":
@@ -242,7 +257,8 @@ class SkipBoStager:
                 zones.append({"kind": "discard", "owner": s, "index": k, "center": [x, y]})
         return zones
 
-    def setup(self, rules, state) -> tuple[Table, dict]:
+    def setup(self, rules: Rules, state: Any) -> tuple[Table, dict]:
+        """Return the table at the start (the stocks) and their tops for the events."""
         table = Table()
         for s, stock in enumerate(state.stocks):
             for _ in range(min(6, len(stock) - 1)):
@@ -251,6 +267,7 @@ class SkipBoStager:
         return table, {"stock_tops": [st[-1].code for st in state.stocks]}
 
     def extent(self) -> np.ndarray:
+        """Return the ``(2, 2)`` corners (mm) of every seat's piles, which the camera frames."""
         pts = []
         for s in range(len(self.angles)):
             for lx in (-2.5 * self.gx, 1.5 * self.gx):
@@ -262,7 +279,10 @@ class SkipBoStager:
     def _building(self, pile: int) -> tuple[str, tuple[float, float]]:
         return (f"build{pile}", ((pile - 1.5) * self.gx + _jit(self.rng, 1.0), _jit(self.rng, 1.0)))
 
-    def stage(self, rules, before, move, after, table: Table) -> list[tuple[Table, str | None]]:
+    def stage(
+        self, rules: Rules, before: Any, move: Move, after: Any, table: Table
+    ) -> list[tuple[Table, str | None]]:
+        """Return the tables after each physical step, with the code of the card laid."""
         rng = self.rng
         seat = before.turn
         if move.kind == "play":
@@ -652,7 +672,7 @@ def make_video(
     return events
 
 
-def cmd_video(args) -> int:
+def cmd_video(args: argparse.Namespace) -> int:
     """``kortbord dataset video``: render one game; print where it went and what it holds."""
     from kortbord.cli import CommandError
     from referee.core import RulesError

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -55,6 +56,7 @@ class CornerNet(nn.Module):
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(c3 * 6 * 5, num_classes))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Return the network's output for a batch of inputs (see the class)."""
         return self.head(self.features(x))
 
 
@@ -147,7 +149,7 @@ def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, device: str) -> dic
     }
 
 
-def train_classifier(config: ClassifierConfig, log=print) -> Path:
+def train_classifier(config: ClassifierConfig, log: Callable[[str], None] = print) -> Path:
     """Train (or resume) the corner classifier; return the path of the exported ONNX model."""
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)

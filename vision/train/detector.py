@@ -16,6 +16,7 @@ import csv
 import os
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -139,7 +140,7 @@ def build_pose_dataset(
     val_images: int = 100,
     workers: int = 1,
     time_limit_s: float = 0.0,
-    log=print,
+    log: Callable[[str], None] = print,
 ) -> Path:
     """Render ``images`` + ``val_images`` labelled scenes into an Ultralytics pose dataset.
 
@@ -201,7 +202,10 @@ REAL_SPLIT = "real"
 
 
 def add_real_boxes(
-    data_yaml: str | Path, photos: str | Path, turns=(0, 90, 180, 270), log=print
+    data_yaml: str | Path,
+    photos: str | Path,
+    turns: tuple[int, ...] = (0, 90, 180, 270),
+    log: Callable[[str], None] = print,
 ) -> int:
     """Add the ``train`` split of labelled real photos to a pose dataset, once at each of
     ``turns`` (degrees clockwise); return how many images were added.
@@ -348,7 +352,7 @@ class DetectorConfig:
     warmup_epochs: float = 3.0
 
 
-def train_detector(config: DetectorConfig, log=print) -> Path:
+def train_detector(config: DetectorConfig, log: Callable[[str], None] = print) -> Path:
     """Train (or resume from ``OUT/detector/weights/last.pt``) and export ONNX; return its path."""
     import ultralytics.engine.trainer as trainer_mod
 

@@ -37,15 +37,18 @@ class Schedule:
         self.t0 = time.time() - self.spent
 
     def elapsed(self) -> float:
+        """Return the wall-clock seconds trained, earlier runs' included."""
         return time.time() - self.t0
 
     def progress(self, step: int) -> float:
+        """Return how far training is at ``step`` (0–1), by steps or time, whichever is further."""
         p = step / self.steps
         if self.time_limit_s:
             p = max(p, self.elapsed() / self.time_limit_s)
         return min(p, 1.0)
 
     def rate(self, step: int) -> float:
+        """Return the learning rate at ``step``."""
         p, w = self.progress(step), self.warmup
         return self.lr * (p / w if p < w else 0.5 * (1 + math.cos(math.pi * (p - w) / (1 - w))))
 

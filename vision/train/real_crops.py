@@ -141,7 +141,7 @@ class RealCornerStream(IterableDataset):
         return crop_t, label_mask(BACKGROUND_CLASSES)
 
 
-def partial_label_loss(logits: torch.Tensor, allowed: torch.Tensor):
+def partial_label_loss(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
     """``-log P(label)``: the total probability of the classes each crop may be (``allowed``,
     ``(n, C)`` bool)."""
     logp = torch.log_softmax(logits, dim=1)

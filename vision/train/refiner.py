@@ -17,6 +17,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -63,6 +64,7 @@ class RefinerNet(nn.Module):
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Return the network's output for a batch of inputs (see the class)."""
         return self.head(self.features(x))
 
 
@@ -264,7 +266,7 @@ class RefinerConfig:
     start_from: str | None = None
 
 
-def train_refiner(config: RefinerConfig, log=print) -> Path:
+def train_refiner(config: RefinerConfig, log: Callable[[str], None] = print) -> Path:
     """Train (or resume) the outline refiner; return the path of the exported ONNX model."""
     out, data = Path(config.out), Path(config.data)
     out.mkdir(parents=True, exist_ok=True)

@@ -13,8 +13,10 @@ import os
 import platform
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vision.crops import THUMB_SPEC, CropSpec
 from vision.recognizer import (
@@ -153,12 +155,13 @@ class TrainOptions:
     # Card widths on screen of the classifier's synthetic crops (None: ClassifierConfig's).
     classifier_widths: tuple[float, float] | None = None
 
-    def setting(self, name: str):
+    def setting(self, name: str) -> Any:
+        """Return option ``name``: as given, else the profile's value."""
         value = getattr(self, name)
         return PROFILES[self.profile][name] if value is None else value
 
 
-def train(opts: TrainOptions, log=print) -> Path:
+def train(opts: TrainOptions, log: Callable[[str], None] = print) -> Path:
     """Run the stages of ``opts.only``; return the folder holding the packaged models."""
     if opts.profile not in PROFILES:
         raise ValueError(f"unknown profile {opts.profile!r}; expected one of {', '.join(PROFILES)}")
@@ -344,7 +347,7 @@ def _preload_decks(deck_dirs) -> None:
         load_deck(str(d))
 
 
-def package(opts: TrainOptions, timing: dict, log=print) -> Path:
+def package(opts: TrainOptions, timing: dict, log: Callable[[str], None] = print) -> Path:
     """Write ``recognizer.json`` beside the two ONNX files; copy all three to ``opts.install``."""
     out = Path(opts.out)
     for name in (DETECTOR_FILE, CLASSIFIER_FILE):
