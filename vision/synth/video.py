@@ -540,11 +540,7 @@ def make_video(
     rng = np.random.default_rng([seed, 7])
     stager = _stager(game, rng, players, shape)
     table, setup = stager.setup(rules, initial)
-    extent = stager.extent() if hasattr(stager, "extent") else None
-    if extent is None:
-        q = np.concatenate([c.quad() for _, c in table.cards])
-        extent = np.array([q.min(0), q.max(0)])
-    cam = _camera(rng, extent, settings)
+    cam = _camera(rng, stager.extent(), settings)
     table_kind = (str(rng.choice(["wood", "felt", "cloth", "plain"])), int(rng.integers(48)))
     renderer = _Renderer(rng, cam, table_kind, _lighting(rng), settings)
     if game == "skipbo":
