@@ -645,12 +645,7 @@ class TableHub:
                 },
             )
             self.forget(table_id)
-        with self._locked(table_id) as new:
-            new.version = max(new.version, rt.version)  # a page never sees one go back
-            if new.app_deals:
-                self._commit(new, [], "app")
-            self._publish(new)
-        return new
+        return self._reload(table_id, rt, deal=True)
 
     def restart(self, table_id: str, initial: dict[str, Any]) -> Runtime:
         """Start a new game from ``initial`` now, whether or not the current one is over."""
@@ -665,10 +660,7 @@ class TableHub:
                 },
             )
             self.forget(table_id)
-        with self._locked(table_id) as new:
-            new.version = max(new.version, rt.version)  # a page never sees one go back
-            self._publish(new)
-        return new
+        return self._reload(table_id, rt)
 
     def set_road(
         self, table_id: str, road: list[str], by_camera: bool = False, grid: bool = False
@@ -697,9 +689,7 @@ class TableHub:
                 table_id, rt.game_id, config, rules.state_to_json(state), options
             )
             self.forget(table_id)
-        with self._locked(table_id) as new:
-            new.version = max(new.version, rt.version)  # a page never sees one go back
-            self._publish(new)
+        self._reload(table_id, rt)
         return True
 
     def read_road_again(self, table_id: str, shape: str | None = None) -> bool:
@@ -715,9 +705,7 @@ class TableHub:
                 options["road_shape"] = shape
             self.store.set_options(table_id, {**options, ROAD_FROM_CAMERA: True})
             self.forget(table_id)
-        with self._locked(table_id) as new:
-            new.version = max(new.version, rt.version)  # a page never sees one go back
-            self._publish(new)
+        self._reload(table_id, rt)
         return True
 
     def note_video_read(self, table_id: str, frame_time: float) -> None:
@@ -790,6 +778,17 @@ class TableHub:
         with self._locked(table_id) as rt:
             rt.notice = {"check": check, "at": time.time()}
             self._publish(rt)
+
+    def _reload(self, table_id: str, old: Runtime, deal: bool = False) -> Runtime:
+        """Return the table loaded again from the store (after :meth:`forget`) and tell its
+        pages; its version goes on from ``old``'s, so that a page never sees one go back.
+        ``deal``: the app first deals the new game where it deals (a virtual deck)."""
+        with self._locked(table_id) as new:
+            new.version = max(new.version, old.version)
+            if deal and new.app_deals:
+                self._commit(new, [], "app")
+            self._publish(new)
+        return new
 
     def _publish(self, rt: Runtime) -> None:
         self._keep_notices(rt)
