@@ -33,6 +33,11 @@ def _player(token: str) -> dict:
     return player
 
 
+def _reply(player: dict):
+    """Answer with the player's snapshot of their table as it is now."""
+    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+
+
 @bp.get("/p/<token>")
 def page(token: str):
     """Show the player's own page."""
@@ -57,7 +62,7 @@ def page(token: str):
 def state(token: str):
     """Return the player's snapshot as JSON."""
     player = _player(token)
-    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+    return _reply(player)
 
 
 @bp.get("/api/p/<token>/events")
@@ -77,7 +82,7 @@ def play(token: str):
     moves = moves_from_body(data)
     position = position_from_body(data)
     hub().play(player["table_id"], moves, source="tap", seat=player["seat"], position=position)
-    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+    return _reply(player)
 
 
 @bp.post("/api/p/<token>/deal")
@@ -88,7 +93,7 @@ def deal(token: str):
     player = _player(token)
     data = json_body()
     hub().note_deal(player["table_id"], player["seat"], data.get("note", []), data.get("drop", []))
-    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+    return _reply(player)
 
 
 @bp.post("/api/p/<token>/undo")
@@ -97,7 +102,7 @@ def undo(token: str):
     player = _player(token)
     position = position_from_body(optional_json_body())
     hub().undo(player["table_id"], position=position, seat=player["seat"])
-    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+    return _reply(player)
 
 
 @bp.post("/api/p/<token>/draw")
@@ -106,7 +111,7 @@ def draw(token: str):
     player = _player(token)
     position = position_from_body(optional_json_body())
     hub().resolve_chance(player["table_id"], seat=player["seat"], position=position)
-    return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
+    return _reply(player)
 
 
 @bp.get("/api/p/<token>/chart.svg")
