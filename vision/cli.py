@@ -30,6 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     register_replay(sub)
 
 
+def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
+    """Add where the models are and how many threads read them (see :func:`_recognizer`)."""
+    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
+    p.add_argument(
+        "--threads", type=int, default=None, help="onnxruntime threads (default: all cores)"
+    )
+
+
 def _recognizer(args):
     from kortbord.cli import CommandError
     from vision.recognizer import ModelError, Recognizer
@@ -51,10 +59,7 @@ def register_detect(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--annotate", metavar="DIR", help="write each image with its cards drawn into DIR"
     )
-    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
-    p.add_argument(
-        "--threads", type=int, default=None, help="onnxruntime threads (default: all cores)"
-    )
+    _add_recognizer_options(p)
     p.set_defaults(func=cmd_detect)
 
 
@@ -160,10 +165,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="real-art decks for the scenes (default: every deck in ../shared/decks)",
     )
-    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
-    p.add_argument(
-        "--threads", type=int, default=None, help="onnxruntime threads (default: all cores)"
-    )
+    _add_recognizer_options(p)
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(func=cmd_eval)
 
@@ -442,8 +444,7 @@ def _add_source_options(p: argparse.ArgumentParser, truth: str) -> None:
         metavar="LABELS",
         help=f"use ground-truth labels ({truth}) instead of the recognizer",
     )
-    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
-    p.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
+    _add_recognizer_options(p)
 
 
 def _add_road_options(p: argparse.ArgumentParser, shape_flag: str, shape_help: str) -> None:
