@@ -1296,6 +1296,30 @@ def test_a_tap_made_twice_on_a_slow_network_is_one_move(browser, server):
     page.close()
 
 
+def test_a_phone_draws_by_tapping_the_die_pile_under_the_board(browser, server):
+    """On a phone the move's button is below the board, out of sight: the die pile, in sight
+    under the board, draws when the app deals; at a real table it is only a picture."""
+    status, t = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "app"})
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    pile = page.locator("#board .pile button.card.back")
+    pile.wait_for(timeout=3000)
+    assert pile.bounding_box()["y"] + pile.bounding_box()["height"] <= PHONE["height"]
+    assert page.locator("#moves button[data-kind=draw]").bounding_box()["y"] > PHONE["height"]
+    assert pile.get_attribute("aria-label").startswith("Draw a die card (Die pile: 25 cards")
+    pile.click()
+    assert wait_for_the_app_draw(page, server, t["id"]).count("draw") == 1
+    # a real table's die card is said by a tap on it: the pile draws nothing
+    status, real = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "table"})
+    page.goto(f"{server.base}{real['url']}")
+    page.wait_for_selector("#moves button.card[data-code='5H']")
+    assert page.locator("#board .pile button").count() == 0
+    assert not errors, errors
+    page.close()
+
+
 HIDE_JS, SHOW_JS = (
     f"""() => {{  // what a browser does to a tab sent to the background, or shown again
   Object.defineProperty(document, "hidden", {{ value: {hidden}, configurable: true }});

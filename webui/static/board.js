@@ -282,11 +282,15 @@ const Board = (() => {
       });
     }
     root.append(el("div", { class: "road-wrap" }, s));
-    // the die and discard piles
+    // the die and discard piles; when the app deals, a tap on the die pile draws (on a phone
+    // the move's button is below the board)
     const last = v.discard.length ? v.discard[v.discard.length - 1] : null;
+    const draw = snap.table.deal === "table" ? null : snap.moves.find((m) => m.move.kind === "draw");
+    const pileWords = `${ctx.t("die_pile")}: ${ctx.t("cards", { n: v.die_pile })}`;
     root.append(el("div", { class: "pile-row" },
-      el("div", { class: "pile" }, card(null, { empty: "?", cls: "back", badge: v.die_pile,
-        label: `${ctx.t("die_pile")}: ${ctx.t("cards", { n: v.die_pile })}` }),
+      el("div", { class: "pile" }, card(null, { empty: "?", cls: draw ? "back target" : "back",
+        badge: v.die_pile, key: "die-pile", onclick: draw ? () => ctx.play(draw.move) : null,
+        label: draw ? `${draw.label} (${pileWords})` : pileWords }),
         el("span", { class: "pile-label", text: ctx.t("die_pile") })),
       el("div", { class: "pile" }, card(last, { empty: "–", badge: v.discard.length || null }),
         el("span", { class: "pile-label", text: ctx.t("discard") })),
