@@ -852,6 +852,51 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert not errors, errors
 
 
+# How tall each control matching the selector is to a finger: the span of points down its
+# middle that a tap lands on it (or on its label), in CSS pixels.
+TAP_HEIGHTS_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => {
+    e.scrollIntoView({ block: 'center' });
+    const r = e.getBoundingClientRect(), x = r.left + r.width / 2;
+    const mine = (hit) => hit && (e.contains(hit) || hit.closest('label') === e.closest('label')
+      && e.closest('label') !== null);
+    let n = 0;
+    for (let y = Math.floor(r.top - 30); y <= r.bottom + 30; y++)
+      if (mine(document.elementFromPoint(x, y))) n++;
+    return [e.textContent.trim().slice(0, 30) || e.name, n];
+  })"""
+
+
+def test_a_phone_s_small_controls_are_a_finger_tall(browser, server):
+    """The top bar's links and language menu, the form's choices and the match's details
+    link take a tap anywhere 44 px tall (the size a finger needs), on a phone."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/new?game=skipbo")
+    small = [
+        (name, h)
+        for sel in (
+            ".topnav > a",
+            ".langs summary",
+            "#new-game input[type=radio]",
+            "#new-game input[type=checkbox]",
+        )
+        for name, h in page.evaluate(TAP_HEIGHTS_JS, sel)
+        if h < 44
+    ]
+    page.click(".langs summary")  # the languages and the card letters
+    small += [(n, h) for n, h in page.evaluate(TAP_HEIGHTS_JS, ".langs-menu a") if h < 44]
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "stock": 5})
+    assert status == 201
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#match-panel:not([hidden]) h2 a")
+    small += [(n, h) for n, h in page.evaluate(TAP_HEIGHTS_JS, "#match-panel h2 a") if h < 44]
+    assert not small, small
+    assert not errors, errors
+    page.close()
+
+
 def test_a_start_tapped_twice_on_a_slow_network_makes_one_table(browser, server):
     """A phone on a slow network, its Start tapped again while the form is on its way: one
     table (the second tap had made a second one, left on the home page in progress)."""
