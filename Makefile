@@ -1,5 +1,7 @@
 # The two commands a newcomer runs: `make run` and `make test`.
 PY ?= python3
+# options for `kortbord run`: `make run ARGS=--lan` lets the players' phones in
+ARGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
 
@@ -18,7 +20,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/activate
 	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
-	$(BIN)/kortbord run
+	$(BIN)/kortbord run $(ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -6,7 +6,6 @@ import argparse
 import errno
 import os
 import socket
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -168,8 +167,12 @@ def _serve(args: argparse.Namespace) -> int:
 
         segno.make(url).terminal(compact=True)
     else:
-        print("  (only this computer can open it; use --lan for phones)", flush=True)
-    sys.stdout.flush()
+        print(
+            "  only this computer can open it; for the players' phones start it with --lan "
+            "(make run ARGS=--lan)",
+            flush=True,
+        )
+    print("  Ctrl+C stops it", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import socket
 import subprocess
 import sys
@@ -108,6 +109,39 @@ def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
     assert f":{port}/" in lines[0]
     assert "LAN mode" in "".join(lines)
     assert any("█" in line or "▀" in line or "▄" in line for line in lines)
+
+
+def test_a_server_for_this_computer_says_how_to_let_phones_in_and_how_to_stop(tmp_path):
+    """A newcomer ran ``make run``: the way in for the phones is said as a make command."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kortbord", "serve", "--port", str(port), "--data", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:  # it answers once every line is printed
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+    finally:
+        proc.terminate()
+        lines = proc.communicate(timeout=5)[0].splitlines()
+    assert lines[0].startswith("Kortbord is running: open http://127.0.0.1:")
+    assert "phones start it with --lan (make run ARGS=--lan)" in lines[2]
+    assert lines[3] == "  Ctrl+C stops it"
+
+
+def test_make_run_passes_its_args_on_to_kortbord_run():
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    out = subprocess.run(
+        ["make", "-n", "run", "ARGS=--lan --port 5001"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert out.splitlines()[-1] == ".venv/bin/kortbord run --lan --port 5001"
 
 
 def test_the_demo_plays_itself_without_a_video(tmp_path):

@@ -104,6 +104,17 @@ def test_pages_speak_the_browsers_language_or_the_chosen_one(client):
     assert "Nytt parti" in page and 'lang="sv"' in page
 
 
+def test_a_table_page_tells_how_to_let_the_phones_in_with_the_command_a_newcomer_ran(
+    client, make_table
+):
+    """Without --lan the phones cannot join: each page names ``make run``'s way to it."""
+    url = make_table()["url"]
+    for lang in ("en", "nb", "da", "sv"):
+        page = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert "(make run ARGS=--lan, " in page and " kortbord run --lan)" in page, lang
+        assert "serve --lan" not in page, lang
+
+
 @pytest.mark.parametrize(
     ("letters", "shown"),
     [
