@@ -182,6 +182,9 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     laptop.click("button[type=submit]")
     laptop.wait_for_selector(".sb-build")
     table_id = laptop.url.rsplit("/", 1)[1]
+    # before a game has ended the match panel says what the race is: no empty chart
+    assert laptop.inner_text("#match-start").startswith("First to 60 points wins the match.")
+    assert laptop.locator("#match #chart, #match table").count() == 0
     laptop.click(".join-box summary")
     tokens = [
         laptop.get_attribute(f".qr-card[data-seat='{s}']", "href").rsplit("/", 1)[1] for s in (0, 1)

@@ -439,6 +439,28 @@ def test_match_routes_only_for_skipbo(client, make_table):
     )
 
 
+def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, client):
+    """No game ended: a sentence instead of an empty chart and a table of noughts; the chart
+    and the scores once a game has ended."""
+    import random
+
+    t = client.post("/api/tables", json={"game": "skipbo", "players": 2, "stock": 5}).get_json()
+    for lang, words in (("en", "First to 500 points wins the match"), ("nb", "Først til 500")):
+        page = client.get(f"/matches/{t['id']}", headers={"Accept-Language": lang})
+        html = page.get_data(as_text=True)
+        assert words in html and "<svg" not in html and "<table" not in html, lang
+    hub = app.extensions["kortbord.hub"]
+    rng = random.Random(3)
+    for _ in range(2000):
+        rt = hub.get(t["id"])
+        if rt.rules.is_over(rt.state):
+            break
+        move = rt.rules.greedy_move(rt.state, rng) or rt.rules.legal_moves(rt.state)[0]
+        hub.play(t["id"], [move.to_json()], source="demo")
+    html = client.get(f"/matches/{t['id']}").get_data(as_text=True)
+    assert "<svg" in html and "<table" in html and "First to 500" not in html
+
+
 def test_camera_routes_without_a_camera(client, make_table):
     t = make_table("stigespill")
     url = f"/api/tables/{t['id']}"

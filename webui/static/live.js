@@ -608,6 +608,10 @@ const Kortbord = (() => {
     const key = JSON.stringify(m.totals) + m.games.length;
     if (key === chartKey) return;
     chartKey = key;
+    if (!m.games.length) {  // no race to draw yet: what it will be
+      box.replaceChildren(el("p", { class: "muted", id: "match-start", text: t("match_start", { n: m.target }) }));
+      return;
+    }
     const names = snap.table.players.map((p) => p.name);
     // one column per side: a player, or a team (partners score alike: its first seat's points)
     const head = el("tr", {}, el("th", { text: t("game") }),
