@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.webui.conftest import token
 from tests.webui.server import Server
 
 pytestmark = pytest.mark.browser
@@ -185,7 +186,6 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     # before a game has ended the match panel says what the race is: no empty chart
     assert laptop.inner_text("#match-start").startswith("First to 60 points wins the match.")
     assert laptop.locator("#match #chart, #match table").count() == 0
-    laptop.click(".join-box summary")
     tokens = [
         laptop.get_attribute(f".qr-card[data-seat='{s}']", "href").rsplit("/", 1)[1] for s in (0, 1)
     ]
@@ -855,6 +855,28 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert not errors, errors
 
 
+def test_a_game_played_on_the_phones_shows_their_codes_until_the_first_move(browser, server):
+    """The table's page cannot move for the players when the app deals their hands: before
+    the first move it opens the players' pages (their links, or QR codes) instead of leaving
+    them folded at the bottom; later they stay folded (and where the table's page plays
+    itself: test_a_phone_draws_by_tapping_the_die_pile_under_the_board)."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Mor, Ida"})
+    assert status == 201
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".join-box[open] .qr-card", state="visible", timeout=3000)
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    mine = server.get(f"/api/p/{token(t, seat)}")
+    status, _ = server.post(f"/api/p/{token(t, seat)}/moves", {"move": mine["moves"][0]["move"]})
+    assert status == 200
+    page.reload()
+    page.wait_for_function("document.body.dataset.moves == 1")
+    assert page.locator(".join-box[open]").count() == 0
+    assert not errors, errors
+    page.close()
+
+
 # How tall each control matching the selector is to a finger: the span of points down its
 # middle that a tap lands on it (or on its label), in CSS pixels.
 TAP_HEIGHTS_JS = """(selector) => [...document.querySelectorAll(selector)]
@@ -1357,6 +1379,7 @@ def test_a_phone_draws_by_tapping_the_die_pile_under_the_board(browser, server):
     assert pile.bounding_box()["y"] + pile.bounding_box()["height"] <= PHONE["height"]
     assert page.locator("#moves button[data-kind=draw]").bounding_box()["y"] > PHONE["height"]
     assert pile.get_attribute("aria-label").startswith("Draw a die card (Die pile: 25 cards")
+    assert page.locator(".join-box[open]").count() == 0  # no phone needed: the pages stay folded
     pile.click()
     assert wait_for_the_app_draw(page, server, t["id"]).count("draw") == 1
     # a real table's die card is said by a tap on it: the pile draws nothing

@@ -2,7 +2,7 @@
 "use strict";
 
 const Kortbord = (() => {
-  let cfg, snap, T, selected = null, source = null, toastTimer = null, sending = false;
+  let cfg, snap, T, selected = null, source = null, toastTimer = null, sending = false, joinOpened = false;
   const ANSWER_MS = 10000;  // a change not answered by then is given up (the page says so)
   const $ = (id) => document.getElementById(id);
   const el = (...a) => Board.el(...a);
@@ -396,9 +396,14 @@ const Kortbord = (() => {
       const who = Number.isInteger(on) ? player(on).name : null;
       // a camera lost, ended or that cannot open watches nothing: the move is made on a phone
       const watching = snap.table.source !== "none" && !CAMERA_TROUBLE.includes(snap.camera?.state);
+      const ownPage = cfg.mode === "table" && who && !watching;
       const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
         : (cfg.mode === "player" && who && on !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
       box.append(el("p", { class: "muted", text }));
+      // the game starts on the players' phones: their pages' codes in sight, once
+      if (ownPage && snap.moves_made === 0 && !joinOpened && document.querySelector(".join-box")) {
+        joinOpened = document.querySelector(".join-box").open = true;
+      }
       return;
     }
     // Stigespill at a real table: tap the die card that was drawn (draw + reveal in one).
