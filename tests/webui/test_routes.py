@@ -439,6 +439,29 @@ def test_match_routes_only_for_skipbo(client, make_table):
     )
 
 
+def test_the_home_page_says_when_each_table_was_started(app, client, make_table):
+    """Tables of one family look alike ("Sten · Mor, Far, Ida · game 1"): each says when it
+    was started, in the page's language."""
+    from datetime import date, datetime
+
+    from webui.home import when
+
+    make_table("sten")
+    created = app.extensions["kortbord.hub"].store.list_tables()[0]["created"]
+    clock = datetime.fromtimestamp(created).strftime("%H:%M")
+    html = client.get("/").get_data(as_text=True)
+    assert f"today {clock} · game 1" in html or f"yesterday {clock} · game 1" in html  # midnight
+    start = datetime(2026, 12, 6, 19, 5).timestamp()
+    for lang, words in (
+        ("en", ["today 19:05", "yesterday 19:05", "6 Dec", "6 Dec 2026"]),
+        ("nb", ["i dag 19:05", "i går 19:05", "6. des.", "6. des. 2026"]),
+        ("sv", ["i dag 19:05", "i går 19:05", "6 dec.", "6 dec. 2026"]),
+    ):
+        with app.test_request_context(headers={"Accept-Language": lang}):
+            days = (date(2026, 12, 6), date(2026, 12, 7), date(2026, 12, 20), date(2027, 1, 2))
+            assert [when(start, today) for today in days] == words, lang
+
+
 def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, client):
     """No game ended: a sentence instead of an empty chart and a table of noughts; the chart
     and the scores once a game has ended."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
 
@@ -28,6 +29,23 @@ SOURCES = ("none", "webcam", "stream", "phone")
 SAFE_NEXT = re.compile(r"/[A-Za-z0-9/_.~%?=&+-]{0,300}")
 
 
+def when(ts: float, today: date | None = None) -> str:
+    """Say when a table was started, as this computer's clock has it: "today 19:05",
+    "yesterday 20:15", "6 Dec" (this year) or "6 Dec 2025"."""
+    t = i18n.t
+    started = datetime.fromtimestamp(ts)
+    today = today or date.today()
+    clock = started.strftime("%H:%M")
+    if started.date() == today:
+        return t("today {time}", time=clock)
+    if started.date() == today - timedelta(days=1):
+        return t("yesterday {time}", time=clock)
+    month = t("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec").split()[started.month - 1]
+    if started.year == today.year:
+        return t("{day} {month}", day=started.day, month=month)
+    return t("{day} {month} {year}", day=started.day, month=month, year=started.year)
+
+
 def _summaries() -> list[dict[str, Any]]:
     """Each table's row, ``finished`` and ``winner_names`` saying how its play ended: a
     Skip-Bo match's, not its last game's (a game of a match ends; the match goes on)."""
@@ -35,6 +53,7 @@ def _summaries() -> list[dict[str, Any]]:
     for row in hub().store.list_tables():
         row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
         row["winner_names"] = []
+        row["when"] = when(row["created"])  # tells tonight's table from last week's
         if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
             row["player_names"] = []
         names = row["player_names"]  # who plays tells one family's tables from another's
