@@ -15,7 +15,9 @@ any other), comparing the view each sequence predicts with what is seen:
 * none fits for longer still, but one sequence comes clearly closest (a phantom card lies
   on the table, and a move was made meanwhile) → it is accepted;
 * none fits, or two with different outcomes fit → "out of sync — please confirm", with the
-  candidates; the game does not change.
+  candidates; the game does not change;
+* one fits, but it lays cards on a game the table never showed (the page changed it: a card
+  entered by hand, an undo) → the same, with that one as the candidate (:meth:`Guard._doubted`).
 
 :class:`Pipeline` strings the stages together; every stage keeps the one-method shape.
 """
@@ -69,7 +71,9 @@ class GameReader(Protocol):
     # and ``reachable(state, move, seen)``, whether the parts a move changes can still come
     # to show what is seen (``seen``: the seen view's parts), which prunes the long search;
     # and ``evidence(rules, before, move, after)``, views the camera must have seen for
-    # ``move`` to be believed (a drawn joker, gathered away with the piles, leaves no trace).
+    # ``move`` to be believed (a drawn joker, gathered away with the piles, leaves no trace);
+    # and ``rests_on(rules, state, moves)``, whether ``moves`` lay their cards on the game's
+    # view as it stands, which the camera then must have seen (see :meth:`Guard._doubted`).
 
 
 @dataclass
@@ -168,6 +172,8 @@ class Guard:
         self._deep_last: tuple | None = None  # (state id, time, view, tries) of the last _deep
         self._sightings: list[tuple[float, Observation]] = []  # (time, view) seen lately
         self._unsure = False  # the reader: a card that may have moved is out of sight now
+        # the game's view the table last showed, or the guard's moves made (as given counts)
+        self._shown: Observation = reader.expect(rules, state)
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Compare the stable table at ``time`` with the game; return what was decided."""
@@ -232,6 +238,7 @@ class Guard:
         expected = self.reader.expect(self.rules, self.state)
         off = self.reader.mismatch(expected, observed)
         if off == 0:
+            self._shown = expected
             self._unexplained = None
             if self._reported is not None:
                 self._reported = None
@@ -275,7 +282,7 @@ class Guard:
             # Moves that end alike in another order: the order nearest what was seen on the
             # way (a wild on one pile seen before a 1 on another, its pile still hidden).
             best = min(full, key=lambda h: (len(h.moves), self._order_off(h), h.branching))
-            return self._accept(best, now)
+            return self._take(best, observed, now)
         if len(outcomes) > 1 and stuck:
             shortest = min(len(h.moves) for h in full)
             cands = tuple(tuple(h.moves) for h in full if len(h.moves) == shortest)[:8]
@@ -283,7 +290,7 @@ class Guard:
         if not full and not partial and stuck:
             deep = self._deep(observed, now, final)
             if deep is not None:
-                return self._accept(deep, now)
+                return self._take(deep, observed, now)
             # Re-reading accepted moves or taking an inexact fit waits longer: a card found
             # late may yet show, and make the table fit the moves as they were made.
             if final or now - self._unexplained >= self.last_resort:
@@ -292,7 +299,7 @@ class Guard:
                     return corrected
                 nearest = self._nearest(observed, off)
                 if nearest is not None:
-                    return self._accept(nearest, now)
+                    return self._take(nearest, observed, now)
             return self._report(observed, now, (), "no legal move fits what the camera sees")
         return []
 
@@ -353,6 +360,7 @@ class Guard:
                 self.history = self.history[:keep]
                 self._checkpoints.append((state, keep))
                 self.state = best.state
+                self._shown = self.reader.expect(self.rules, best.state)
                 self.history += best.moves
                 self._clear_trail()
                 self._unexplained, self._reported = None, None
@@ -421,9 +429,33 @@ class Guard:
         self._deep_last = (id(self.state), now, observed, tries)
         return best
 
+    def _take(self, h: Hypothesis, observed: Observation, now: float) -> list[GuardEvent]:
+        """Accept ``h``, unless it rests on a game the table never showed: then ask."""
+        if self._doubted(h):
+            cands = (tuple(h.moves),)
+            return self._report(observed, now, cands, "the pile does not show the game's top card")
+        return self._accept(h, now)
+
+    def _doubted(self, h: Hypothesis) -> bool:
+        """Return whether ``h`` lays cards on the game's view as it stands (the reader's
+        ``rests_on``) while the table never showed that view since the game came to it.
+
+        The page changes the game too (a draw entered by hand, an undo), and what it says
+        may not lie on the table: another card than the one laid, or an undone draw's card
+        left lying. A reader that compares only a pile's top card then takes each new card for
+        the next draw, and the game drifts from the table unseen. The guard's own moves were
+        seen; a view reached otherwise counts once the table has shown it (the card misread
+        for a moment, or entered before it was laid, shows then).
+        """
+        rests_on = getattr(self.reader, "rests_on", None)
+        if rests_on is None or self.reader.expect(self.rules, self.state) == self._shown:
+            return False  # (a card entered on a phone alone, a hand card, changes no view)
+        return rests_on(self.rules, self.state, h.moves)
+
     def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:
         self._use_evidence(h.moves)
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
+        self._shown = self.reader.expect(self.rules, h.state)
         self.state = h.state
         self.history += h.moves
         self._clear_trail()

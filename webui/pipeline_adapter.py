@@ -253,9 +253,11 @@ def pipeline_reader(
             # undone on the page: the cards it moved still lie as the camera saw them
             box["undos"], box["held"] = undone, guard.reader.observe(tracker.state)
         if box["held"] is not None:
-            if guard.same_view(guard.reader.observe(tracker.state), box["held"]):
+            seen = guard.reader.observe(tracker.state)
+            shown = guard.reader.mismatch(guard.reader.expect(guard.rules, state), seen) == 0
+            if guard.same_view(seen, box["held"]) and not shown:
                 return reading  # until the table changes (the page says what to put back)
-            box["held"] = None
+            box["held"] = None  # (or shows the game: the undone card entered again, say)
         owner = _phone_card(box["rules"], state)
         if owner is not None:
             # a card only a player's phone may say (a hand draw, a card dealt): the camera

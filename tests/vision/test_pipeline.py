@@ -490,6 +490,85 @@ def test_two_draws_seen_at_once_are_asked_about_not_taken_for_one():
     assert [m.card.code for m in guard.history if m.kind == "reveal"] == ["5H", "3C", "6D"]
 
 
+def _entered(rules, state, code: str):
+    """Return ``state`` after a draw of ``code`` entered on the page (not read by the camera)."""
+    from referee.stigespill import Draw, Reveal
+
+    drawing = rules.apply(state, Draw(state.turn))
+    return rules.apply(drawing, Reveal(parse_card(code)))
+
+
+def test_a_card_laid_on_a_top_card_the_table_never_showed_is_asked_about():
+    """The page changed the game to a top card the camera never saw on the discard pile: a
+    draw entered by hand with another card than the one laid, or a draw undone whose card
+    was left lying. The reader compares top cards only, so each new card fitted the next
+    draw, and the game drifted from the table unseen; now the guard asks, offering the
+    draw it sees, and the game does not change."""
+    rules, state = _stige_setup()
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+
+    def lying(*codes: str) -> tuple:
+        return tuple(TrackedCard(i, c, q + 5 * i, float(i), float(i)) for i, c in enumerate(codes))
+
+    def seen(guard: Guard, cards: tuple, times: tuple) -> list:
+        return [e for t in times for e in guard.update(TableState(t, cards), t)]
+
+    def drawn(seq) -> list[str]:
+        return [m.card.code for m in seq if m.kind == "reveal"]
+
+    guard = Guard(rules, state, StigespillReader(), patience=0.5)
+    assert [e.kind for e in seen(guard, lying("5H"), (0.0, 0.7))] == ["move"]
+    followed = guard.state
+    # (a) the next draw entered by hand as 4♦, while 3♣ is laid
+    guard.state = entered = _entered(rules, followed, "4D")
+    events = seen(guard, lying("5H", "3C"), (2.0, 2.7, 3.4))
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert [drawn(c) for c in events[0].candidates] == [["3C"]]
+    assert guard.state is entered and drawn(guard.history) == ["5H"]
+    # The hand entry undone, the 3♣ lies on the game's top card: read as the draw it is.
+    guard.state = followed
+    assert [e.kind for e in seen(guard, lying("5H", "3C"), (4.0, 4.7))] == ["move"]
+    # (b) that draw undone on the page, its card left lying, and the next card laid on it
+    guard.state = followed
+    events = seen(guard, lying("5H", "3C", "6D"), (6.0, 6.7, 7.4))
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert [drawn(c) for c in events[0].candidates] == [["6D"]]
+    assert guard.state is followed and drawn(guard.history) == ["5H", "3C"]
+    # Confirmed on the page, the table shows the game: the next draw is followed.
+    guard.state = _entered(rules, followed, "6D")
+    assert [e.kind for e in seen(guard, lying("5H", "3C", "6D"), (8.0,))] == ["in_sync"]
+    events = seen(guard, lying("5H", "3C", "6D", "2S"), (9.0, 9.7))
+    assert [e.kind for e in events] == ["move"] and drawn(events[0].moves) == ["2S"]
+
+
+@pytest.mark.parametrize("shown", ["misread a moment", "entered before it was laid"])
+def test_a_card_entered_on_the_page_that_the_table_shows_lets_the_next_draw_be_followed(shown):
+    """A card entered on the page that the camera misread for a few frames (as a card lower
+    on the pile), or that was laid only after it was entered, shows on the pile: the next
+    draw is followed at once."""
+    rules, state = _stige_setup()
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+    four, five = TrackedCard(1, "4C", q, 0.0, 0.0), TrackedCard(2, "5H", q + 5, 1.0, 1.0)
+    guard = Guard(rules, state, StigespillReader(), patience=0.5)
+    for t in (0.0, 0.7):
+        guard.update(TableState(t, (four,)), t)
+    for t in (1.0, 1.7):
+        guard.update(TableState(t, (four, five)), t)
+    assert [m.card.code for m in guard.history if m.kind == "reveal"] == ["4C", "5H"]
+    guard.state = _entered(rules, guard.state, "4D")
+    before = (TrackedCard(3, "4C", q + 10, 3.0, 3.0),) if shown.startswith("misread") else ()
+    for t in (3.0, 3.1, 3.2, 3.3):
+        guard.update(TableState(t, (four, five, *before)), t)
+    laid = TrackedCard(4, "4D", q + 10, 3.4, 3.4)
+    for t in (3.4, 3.5):
+        guard.update(TableState(t, (four, five, laid)), t)
+    two = TrackedCard(5, "2S", q + 15, 5.0, 5.0)
+    table = (four, five, laid, two)
+    events = [e for t in (5.0, 5.7) for e in guard.update(TableState(t, table), t)]
+    assert [e.kind for e in events] == ["move"]
+    assert [m.card.code for m in guard.history if m.kind == "reveal"] == ["4C", "5H", "2S"]
+
+
 class CountingReader(StigespillReader):
     """A reader that only counts discarded cards: every draw explains a new card equally."""
 

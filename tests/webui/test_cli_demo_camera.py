@@ -623,6 +623,7 @@ def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
         recognizer,
         on_road=on_road,
         current_rules=lambda: hub.get(t["id"]).rules,
+        undos=lambda: hub.get(t["id"]).undos,
     )
     image = np.zeros((1400, 1400, 3), np.uint8)
     return app, t, roads, lambda k: reader(Frame(0.1 * k, image, k))
@@ -901,3 +902,76 @@ def test_a_move_undone_at_a_camera_table_is_not_read_again_from_the_same_view(tm
             t["id"], reader(type(seen)(seen.time + 5 + 0.1 * k, frame.image, frame.index))
         )
     assert len(hub.get(t["id"]).moves) == 2
+
+
+def _stigespill_camera_table(tmp_path, monkeypatch):
+    """Return (hub, table id, lay, watch) for a Stigespill camera table whose road is read:
+    ``lay(code)`` lays a die card on the discard pile beside the road, ``watch(seconds)``
+    lets the camera follow that long (its moves and prompts reach the table)."""
+    np = pytest.importorskip("numpy")
+    from tests.vision.test_road import lay_road
+
+    cards, _ = lay_road("serpentine", 3)
+    laid = {"cards": list(cards)}
+    app, t, roads, read = _camera_road_table(tmp_path, monkeypatch, laid)
+    cams = app.extensions["kortbord.cameras"]
+    quads = np.array([q for _, q in cards])
+    pile = quads[0] - quads[0].mean(axis=0) + [quads[..., 0].min() - 150, quads[..., 1].mean()]
+    frames = iter(range(100_000))
+
+    def lay(code: str) -> None:
+        turn = len(laid["cards"]) - len(cards)  # each card a little askew on the one below
+        laid["cards"].append((code, pile + np.array([3 * (turn % 3), 2 * (turn % 2)])))
+
+    def watch(seconds: float) -> None:
+        for _ in range(round(10 * seconds)):
+            cams._on_reading(t["id"], read(next(frames)))
+
+    watch(3)
+    assert roads, "the road is read"
+    return app.extensions["kortbord.hub"], t["id"], lay, watch
+
+
+def _drawn(hub, table_id: str) -> list[str]:
+    return [m["move"]["card"] for m in hub.get(table_id).moves if m["move"]["kind"] == "reveal"]
+
+
+def test_a_stigespill_camera_asks_when_the_games_top_card_does_not_lie_on_the_pile(
+    tmp_path, monkeypatch
+):
+    """The game's top card never lay on the discard pile: a draw entered by hand with another
+    card than the one laid, or a draw undone with its card left lying. The camera asks
+    before it takes the next card laid for the next draw; it took it silently, and from then
+    on the game's discard pile and the table's differed while every new card was accepted."""
+    hub, table, lay, watch = _stigespill_camera_table(tmp_path, monkeypatch)
+    lay("5H")  # Anna draws 5♥: followed
+    watch(2)
+    assert _drawn(hub, table) == ["5H"] and hub.get(table).prompt is None
+    # (a) Bo's draw entered by hand as 4♦ while he lays 3♣
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "4D"}], source="tap")
+    lay("3C")
+    watch(2)
+    assert _drawn(hub, table) == ["5H", "4D"]  # not "Anna drew 3♣"
+    prompt = hub.get(table).prompt
+    assert prompt is not None and prompt["message"].startswith("out of sync — please confirm")
+    assert [[m.get("card") for m in c["moves"]] for c in prompt["candidates"]] == [[None, "3C"]]
+    hub.undo(table)  # the hand entry put right: Bo drew 3♣
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "3C"}], source="tap")
+    watch(1)
+    assert hub.get(table).prompt is None  # the table shows the game again
+    lay("6D")  # and Anna's next draw is followed
+    watch(2)
+    assert _drawn(hub, table) == ["5H", "3C", "6D"] and hub.get(table).prompt is None
+    # (b) Anna's draw undone on the page, its card left lying; then Bo draws
+    hub.undo(table)
+    watch(2)
+    lay("2S")
+    watch(2)
+    assert _drawn(hub, table) == ["5H", "3C"]  # not "Anna drew 2♠" onto the 6♦
+    prompt = hub.get(table).prompt
+    assert prompt is not None
+    assert [[m.get("card") for m in c["moves"]] for c in prompt["candidates"]] == [[None, "2S"]]
+    hub.play(table, prompt["candidates"][0]["moves"], source="confirm")  # one tap
+    lay("4C")  # the table's top is the game's again: the next draw is followed
+    watch(2)
+    assert _drawn(hub, table) == ["5H", "3C", "2S", "4C"] and hub.get(table).prompt is None

@@ -1002,6 +1002,18 @@ class StigespillReader:
         not see never explains a discard pile that looks wrong (a misread die card)."""
         return self.transients(rules, before, move, after)
 
+    @staticmethod
+    def rests_on(rules, state, moves) -> bool:
+        """Return whether ``moves`` lay a card on the discard pile as the game has it: the
+        guard then asks when the table never showed the game's top card (a draw entered by
+        hand with another card, an undone draw's card left lying), as the card under the new
+        one is no part of the view. A drawn joker gathers the pile instead."""
+        for move in moves:
+            if move.kind == "play" or (move.kind == "reveal" and state.pending == "draw"):
+                return not move.card.is_joker
+            state = rules.apply(state, move)
+        return False
+
     parts = staticmethod(entries)
 
     @staticmethod
