@@ -20,7 +20,6 @@ from typing import Any
 from flask import Flask, g, request
 
 LANGUAGES = {"en": "English", "nb": "Norsk", "da": "Dansk", "sv": "Svenska"}
-DECIMAL_MARKS = {"nb": ",", "da": ",", "sv": ","}  # "about 25,7 turns"; English keeps "."
 # A catalog's "{name}s" said of a name ending in s, x or z: Danish "Jens' grundbunke",
 # Swedish "Jens grundhög" ("Jenss" reads as a slip); the page's script does the same
 POSSESSIVE_AFTER_S = {"da": "'", "sv": ""}
@@ -81,7 +80,6 @@ def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Callable[..., str]:
                 out = text.format(**fields)
         return lettered(out, letters)
 
-    t.decimal_mark = DECIMAL_MARKS.get(lang, ".")  # for the numbers a sentence says
     return t
 
 

@@ -40,7 +40,6 @@ def say_named(game: str, text: str, t, names: list[str]) -> str:
         return t(key, **{k: name_seats(v, names) if isinstance(v, str) else v
                          for k, v in fields.items()})  # fmt: skip
 
-    named.decimal_mark = getattr(t, "decimal_mark", ".")
     return name_seats(referee_sentence(game, text, named), names)
 
 
@@ -64,20 +63,13 @@ def say_known(sentences: list[tuple[str, str]], text: str, t) -> str | None:
     for pattern, key in sentences:
         m = re.fullmatch(pattern, text)
         if m:
-            parts = {k: _decimal(v, t) for k, v in m.groupdict().items()}
+            parts = m.groupdict()
             if parts.get("cards"):
                 parts["cards"] = _listing(parts["cards"], t)
             if parts.get("colours"):  # the colour names a page's language knows
                 parts["colours"] = ", ".join(t(c) for c in parts["colours"].split(", "))
             return t(key, **parts)
     return None
-
-
-def _decimal(part: str | None, t) -> str | None:
-    """Return a decimal number ("25.7") with the page's decimal mark ("25,7"); else ``part``."""
-    if part and re.fullmatch(r"\d+\.\d+", part):
-        return part.replace(".", getattr(t, "decimal_mark", "."))
-    return part
 
 
 def _listing(cards: str, t) -> str:
@@ -186,9 +178,19 @@ _STIGESPILL_STEP = re.compile(
 )
 
 
+def whole_turns(n: str) -> str:
+    """Return the referee's expected turns ("12.8") as a family counts them ("13"): a hint
+    says about how many turns, and nobody plays a tenth of one (halves round up)."""
+    return str(int(float(n) + 0.5))
+
+
+_ABOUT_TURNS = re.compile(r"about (\d+\.\d+) turns")
+
+
 def stigespill_sentence(text: str, t) -> str:
     """Return a Stigespill referee sentence (a move, a hint, a refused move's reason) said with
     ``t``; one of another shape looked up whole (a page's own words), else unchanged."""
+    text = _ABOUT_TURNS.sub(lambda m: f"about {whole_turns(m[1])} turns", text)
     whole = say_known(_STIGESPILL_SENTENCES, text, t)
     if whole is not None:
         return whole
@@ -206,10 +208,14 @@ def stigespill_sentence(text: str, t) -> str:
             "Play {card} to {place}: about {n} turns to finish",
             card=g["card"],
             place=place(g["to"]),
-            n=_decimal(g["n"], t),
+            n=g["n"],
         )
-        drawing = g["drawing"]
-        return hint + (t(" (drawing instead: {n})", n=_decimal(drawing, t)) if drawing else "")
+        if not g["drawing"]:
+            return hint
+        drawing = whole_turns(g["drawing"])
+        if drawing == g["n"]:  # "about 13 (drawing instead: 13)" would leave the play unexplained
+            return hint + t(" (drawing instead: a little more)")
+        return hint + t(" (drawing instead: {n})", n=drawing)
     m = _STIGESPILL_STEP.fullmatch(text)
     if m is None:
         return t(text)  # a page's own words (a refusal), else unchanged

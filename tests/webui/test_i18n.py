@@ -212,7 +212,6 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
     from referee.core import CHANCE
     from webui.speech import stigespill_sentence
 
-    norwegian = i18n.translator("nb")
     said = set()
     for players, variant in ((3, "classic"), (2, "strategy"), (1, "classic")):
         rules = make_rules("stigespill", players=players, variant=variant)
@@ -229,9 +228,18 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
                 state = rules.apply(state, move)
                 said.add(rules.view(state, None)["last_move"])
     assert len(said) > 100
-    assert_said_back(stigespill_sentence, said, "nb")
-    for text in said:  # "25,7", the Nordic mark
-        assert not re.search(r"\d\.\d", stigespill_sentence(text, norwegian)), text
+
+    # how many turns a hint says is tested on its own (test_a_stigespill_hint_says_whole_turns)
+    turns = re.compile(r"about [\d.]+ turns| \(drawing instead: [^)]+\)")
+    assert_said_back(
+        lambda text, t: turns.sub("", stigespill_sentence(text, t)),
+        said,
+        "nb",
+        shown=lambda text: turns.sub("", text),
+    )
+    for text in said:  # no tenth of a turn, in any language
+        for lang in ("en", "nb"):
+            assert not re.search(r"\d[.,]\d", stigespill_sentence(text, i18n.translator(lang)))
     assert any(re.search(r"\d\.\d", s) for s in said)
     shapes = ("walks into the goal", "climbs a ladder", "slides down a snake", "drew the joker")
     for key in (
@@ -242,6 +250,49 @@ def test_stigespill_referee_sentences_are_said_in_the_pages_language():
         "is dealt to",
     ):
         assert any(key in s for s in said), key  # the games said each shape
+
+
+@pytest.mark.parametrize(
+    ("lang", "referee", "said"),
+    [
+        (
+            "en",
+            "Draw (the classic game has only draws): about 12.8 turns to finish",
+            "Draw (the classic game has only draws): about 13 turns to finish",
+        ),
+        (
+            "en",
+            "Draw: about 12.5 turns to finish; keep your cards for later",
+            "Draw: about 13 turns to finish; keep your cards for later",
+        ),
+        (
+            "en",
+            "Play 5♥ to 9♠ (card 12): about 12.4 turns to finish (drawing instead: 14.6)",
+            "Play 5♥ to 9♠ (card 12): about 12 turns to finish (drawing instead: 15)",
+        ),
+        (  # 2.6 and 3.4 are both "about 3": the play still saves a little
+            "en",
+            "Play 5♥ to the goal: about 2.6 turns to finish (drawing instead: 3.4)",
+            "Play 5♥ to the goal: about 3 turns to finish (drawing instead: a little more)",
+        ),
+        (
+            "nb",
+            "Draw (no hand cards left): about 19.8 turns to finish",
+            "Trekk (ingen kort igjen på hånden): omtrent 20 runder igjen til mål",
+        ),
+        (
+            "sv",
+            "Play 5♥ to the goal: about 2.6 turns to finish (drawing instead: 3.4)",
+            "Spela 5♥ till mål: ungefär 3 omgångar kvar till mål"
+            " (om du drar ett kort i stället: lite fler)",
+        ),
+    ],
+)
+def test_a_stigespill_hint_says_whole_turns(lang, referee, said):
+    """A family counts turns, not tenths of one: "about 12.8 turns" is said "about 13"."""
+    from webui.speech import stigespill_sentence
+
+    assert stigespill_sentence(referee, i18n.translator(lang)) == said
 
 
 def test_sten_referee_sentences_are_said_in_the_pages_language():

@@ -74,6 +74,17 @@ def test_table_page_and_api(client, make_table):
     assert client.get("/api/tables").get_json()["tables"][0]["id"] == t["id"]
 
 
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+def test_a_stigespill_hint_on_the_table_says_whole_turns(client, make_table, lang):
+    """The table's hint said "about 19.8 turns to finish": nobody counts tenths of a turn."""
+    import re
+
+    t = make_table("stigespill")  # classic: the hint of the player on turn is public
+    hint = client.get(f"/api/tables/{t['id']}", headers={"Accept-Language": lang}).get_json()
+    text = hint["hint"]["text"]
+    assert re.search(r" \d+ ", text) and not re.search(r"\d[.,]\d", text), text
+
+
 def test_player_page(client, make_table):
     t = make_table("sten")
     r = client.get(t["players"][0]["url"])
