@@ -82,7 +82,9 @@ def snapshot(
         if rt.table["options"].get(ROAD_GRID):
             out["road_grid"] = True  # straight rows read as a snake: they may run like text
         advice = layout_advice([c.code for c in state.road])
-        if advice["clustered"]:
+        # for a family that just laid its road; a recorded video's road was laid and played
+        # long ago (the demo's showed for the 2 s before the video's first move)
+        if advice["clustered"] and not rt.table["source"].startswith("video:"):
             # the face cards bunch: the road spread out with the fewest cards moved (the same
             # cards, both orders kept) to lay out and take, or to leave
             out["road_advice"] = {

@@ -1333,3 +1333,22 @@ def test_a_clustered_road_on_a_real_table_is_offered_an_even_order_before_the_fi
     assert "road_advice" not in client.post(f"{url}/moves", json={"moves": moves}).get_json()
     on_phones = client.post("/api/tables", json={**body, "deal": "app"}).get_json()
     assert "road_advice" not in client.get(f"/api/tables/{on_phones['id']}").get_json()
+
+
+def test_a_recorded_videos_road_gets_no_layout_advice_a_live_cameras_does(app, client):
+    """The advice is for a family that just laid its road: a live camera's table gets it
+    until the first move; a recorded video's road (the demo's) was laid and played long ago,
+    and the advice only flashed for the 2 s before the video's first move."""
+    from referee.stigespill import ROAD_CARDS
+    from webui import games
+
+    bunched = [c.code for c in ROAD_CARDS if not c.is_face] + [
+        c.code for c in ROAD_CARDS if c.is_face
+    ]
+    form = {"players": 2, "deal": "table", "road": " ".join(bunched)}
+    setup = games.parse_setup("stigespill", form)
+    hub = app.extensions["kortbord.hub"]
+    for source, advised in (("webcam:0", True), ("phone", True), ("video:/family/game", False)):
+        t = hub.create(setup, source=source)
+        snap = client.get(f"/api/tables/{t['id']}").get_json()
+        assert snap["road_editable"] and ("road_advice" in snap) == advised, source
