@@ -204,6 +204,12 @@ class Runtime:
         return bool(self.table["options"].get("open"))
 
     @property
+    def one_device(self) -> bool:
+        """Whether one device serves every player (no player needs a page of their own): a
+        table chosen so ("One device for everyone"), or a solo Stigespill player's tokens."""
+        return self.open_table or (self.rules.name == "stigespill" and self.rules.players == 1)
+
+    @property
     def app_deals(self) -> bool:
         return self.table["options"].get("deal", "app") == "app"
 

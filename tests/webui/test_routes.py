@@ -85,6 +85,31 @@ def test_a_stigespill_hint_on_the_table_says_whole_turns(client, make_table, lan
     assert re.search(r" \d+ ", text) and not re.search(r"\d[.,]\d", text), text
 
 
+def test_a_table_played_on_one_device_offers_no_players_own_pages(client, lan_app):
+    """ "One device for everyone" (and a solo player's tokens) offered each player a page of
+    their own and its QR code, which nobody at such a table uses; on the home network the
+    table's own join code stays, said as a way to show the table on another device."""
+    tables = {
+        "phones": new_table(client, "sten"),
+        "one device": new_table(client, "sten", open=True),
+        "solo": new_table(client, "stigespill", players=1, names="Anna"),
+    }
+    for kind, t in tables.items():
+        page = client.get(t["url"]).get_data(as_text=True)
+        own = "Players&#39; own pages" in page and t["players"][0]["url"] in page
+        assert own == (kind == "phones"), kind
+        assert "Show this table on another device" not in page  # this computer only: none
+    host = lan_app.test_client()
+    one = new_table(host, "skipbo", open=True)
+    page = host.get(one["url"]).get_data(as_text=True)
+    assert "/players/0/qr.svg" not in page and one["players"][0]["url"] not in page
+    assert "Show this table on another device" in page and one["join_code"] in page
+    assert f"/t/{one['id']}/qr.svg" in page
+    phones = new_table(host, "skipbo")
+    page = host.get(phones["url"]).get_data(as_text=True)
+    assert "/players/0/qr.svg" in page and "Show this table on another device" not in page
+
+
 def test_player_page(client, make_table):
     t = make_table("sten")
     r = client.get(t["players"][0]["url"])
