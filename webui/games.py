@@ -147,6 +147,12 @@ def road_codes(raw: Any) -> list[str]:
 UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+def given_name(table: dict[str, Any]) -> str | None:
+    """Return the name a family gave a table, or ``None``: a table left unnamed is called
+    by its game ("Skip-Bo"), which its game's badge says already."""
+    return None if table["name"] == GAME_TITLES.get(table["game"]) else table["name"]
+
+
 def printable(text: str) -> str:
     """Return ``text`` without control characters and bidirectional overrides."""
     return UNPRINTABLE.sub("", text)

@@ -498,6 +498,40 @@ def test_the_home_page_says_when_each_table_was_started(app, client, make_table)
             assert [when(start, today) for today in days] == words, lang
 
 
+def _rows(html: str) -> list[tuple[str, str, str]]:
+    """Return each listed table's badge, heading and the line under it, as shown."""
+    import re
+
+    found = re.findall(
+        r'class="game-badge[^"]*">([^<]*)</span>\s*<span class="table-name">([^<]*)</span>'
+        r'\s*<span class="muted">([^<]*)</span>',
+        html,
+    )
+    return [tuple(" ".join(part.split()) for part in row) for row in found]
+
+
+def test_an_unnamed_tables_row_is_headed_by_who_plays_not_its_game_twice(
+    app, client, make_table, lan_app
+):
+    """An unnamed Skip-Bo table's row read "SKIP-BO Skip-Bo": the badge and the heading
+    said the game twice. Its heading is now who plays (said once), a guest's who may not
+    see names the time it began, an unnamed match's on the Matches page likewise."""
+    make_table("skipbo", names="Mor, Ida")
+    make_table("sten", names="Mor, Far", name="Fredag")
+    html = client.get("/").get_data(as_text=True)
+    (named, unnamed) = _rows(html)
+    assert named[:2] == ("Sten", "Fredag") and named[2].startswith("Mor, Far · ")
+    assert unnamed[:2] == ("Skip-Bo", "Mor, Ida") and "Mor" not in unnamed[2]
+    assert unnamed[2].startswith(("today ", "yesterday "))
+    ((_, heading, scores),) = _rows(client.get("/matches").get_data(as_text=True))
+    assert heading.startswith(("today ", "yesterday ")) and scores == "Mor 0 · Ida 0 / 500"
+    guest = lan_app.test_client()  # another device on the network (the same two tables)
+    guest.environ_base["REMOTE_ADDR"] = "203.0.113.23"
+    guest = _rows(guest.get("/").get_data(as_text=True))
+    assert [heading for _, heading, _ in guest] == ["Fredag", unnamed[2].split(" · ")[0]]
+    assert [line for _, _, line in guest] == [named[2].split(" · ", 1)[1], "game 1 · 0 moves"]
+
+
 def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, client):
     """No game ended: a sentence instead of an empty chart and a table of noughts; the chart
     and the scores once a game has ended."""

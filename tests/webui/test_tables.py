@@ -263,7 +263,11 @@ def test_a_team_match_is_scored_by_team(app, client, make_table):
     listed = client.get("/matches").get_data(as_text=True)
     assert f"Anna &amp; Cy {points[0]} · Bo &amp; Di {points[1]} / 100" in listed
     home = client.get("/").get_data(as_text=True)  # who plays, and what the table waits for
-    assert re.search(r"Anna, Bo, Cy, Di · \w+ \d\d:\d\d · game 1 · the next game waits", home)
+    assert re.search(
+        r'"table-name">Anna, Bo, Cy, Di</span>\s*<span class="muted">\w+ \d\d:\d\d · game 1 ·'
+        r" the next game waits",
+        home,
+    )
 
 
 @pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])

@@ -52,6 +52,7 @@ def _summaries() -> list[dict[str, Any]]:
     out = []
     for row in hub().store.list_tables():
         row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
+        row["given_name"] = games.given_name(row)
         row["winner_names"] = []
         row["when"] = when(row["created"])  # tells tonight's table from last week's
         if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won

@@ -8,6 +8,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, render_template
 
 from webui import access
+from webui.games import given_name
+from webui.home import when
 from webui.tables import TableNotFound, hub
 
 bp = Blueprint("matches", __name__, template_folder="templates")
@@ -151,7 +153,11 @@ def index():
             continue
         rt = hub().get(row["id"])
         match = hub().match(row["id"])
-        rows.append({"rt": rt, "match": match, "sides": side_names(rt.names, match)})
+        # unnamed, a match is told from the others by when it began (its badge says Skip-Bo)
+        heading = given_name(row) or when(row["created"])
+        rows.append(
+            {"rt": rt, "match": match, "sides": side_names(rt.names, match), "heading": heading}
+        )
     return render_template("matches/index.html", rows=rows)
 
 
