@@ -191,6 +191,12 @@ def may_list(table: dict[str, Any]) -> bool:
         return False
 
 
+def may_remove(table: dict[str, Any]) -> bool:
+    """Return whether this request may take the table off the lists (or put it back): in
+    LAN mode only this computer or the table's host; a guest who joined it may not."""
+    return not lan() or at_this_computer() or is_owner(table)
+
+
 def _trusted_host(host: str) -> bool:
     """Return whether a request's Host names this computer: an address, ``localhost``, this
     computer's own name (``laptop``, ``laptop.local``, ``laptop.lan``…) or a name given in

@@ -76,6 +76,12 @@ CREATE TABLE IF NOT EXISTS notices (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     notice TEXT NOT NULL
 );
+-- A table the family took off the lists (home, matches): nothing of it is deleted, its page
+-- still opens by its link (phones at it play on), and it may be put back
+CREATE TABLE IF NOT EXISTS removed (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    at REAL NOT NULL
+);
 -- A Stigespill deal with real cards: the cards a player's phone noted, not yet entered
 CREATE TABLE IF NOT EXISTS noted (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -320,9 +326,30 @@ class EventStore:
         finally:
             conn.close()
 
+    def set_removed(self, table_id: str, removed: bool) -> None:
+        """Take a table off the lists (``removed``), or put it back; its games stay."""
+        with self._transaction() as conn:
+            if removed:
+                conn.execute(
+                    "INSERT OR IGNORE INTO removed (table_id, at) VALUES (?,?)",
+                    (table_id, time.time()),
+                )
+            else:
+                conn.execute("DELETE FROM removed WHERE table_id=?", (table_id,))
+
+    def is_removed(self, table_id: str) -> bool:
+        """Return whether the table was taken off the lists."""
+        conn = self._conn()
+        try:
+            row = conn.execute("SELECT 1 FROM removed WHERE table_id=?", (table_id,)).fetchone()
+            return row is not None
+        finally:
+            conn.close()
+
     def list_tables(self) -> list[dict[str, Any]]:
-        """Return every table with its current game's number, whether it is finished, and its
-        players' names in seat order (``player_names``)."""
+        """Return every table on the lists (none taken off them) with its current game's
+        number, whether it is finished, and its players' names in seat order
+        (``player_names``)."""
         conn = self._conn()
         try:
             rows = conn.execute(
@@ -334,6 +361,7 @@ class EventStore:
                 "  WHERE p.table_id = t.id ORDER BY seat)) AS player_names"
                 " FROM tables t JOIN games g ON g.table_id = t.id"
                 " AND g.number = (SELECT MAX(number) FROM games WHERE table_id = t.id)"
+                " WHERE t.id NOT IN (SELECT table_id FROM removed)"
                 " ORDER BY t.created DESC"
             ).fetchall()
             return [{**r, "player_names": json.loads(r["player_names"])} for r in map(dict, rows)]

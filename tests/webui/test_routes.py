@@ -554,6 +554,71 @@ def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, clie
     assert "<svg" in html and "<table" in html and "First to 500" not in html
 
 
+def _listed(client, table_id: str, page: str = "/") -> bool:
+    return f'href="/t/{table_id}"' in client.get(page).get_data(as_text=True)
+
+
+def test_a_table_leaves_the_home_list_only_after_a_page_that_asks(app, client, make_table):
+    """The list grew for ever: a row's "Remove" now asks first (one tap loses no game in
+    progress), then takes the table off the list, keeping it (its page still opens, for the
+    phones at it); the home page can undo that, and the list stays so after a restart."""
+    from webui import create_app
+
+    kept, t = make_table("sten"), make_table("sten", names="Mor, Far")
+    html = client.get("/").get_data(as_text=True)
+    assert f'href="/t/{t["id"]}/remove"' in html and "Remove Sten · Mor, Far from the list" in html
+    page = client.get(f"/t/{t['id']}/remove")
+    asked = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Remove this table from the list?" in asked
+    assert "Its game is not over." in asked and "Mor, Far" in asked
+    assert _listed(client, t["id"])  # asking removed nothing
+    r = client.post(f"/t/{t['id']}/remove")
+    assert r.status_code == 302 and r.headers["Location"] == f"/?removed={t['id']}"
+    home = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert f'href="/t/{t["id"]}"' not in home and f'href="/t/{kept["id"]}"' in home
+    assert "Sten · Mor, Far was removed from the list." in home
+    assert f'action="/t/{t["id"]}/restore"' in home
+    assert [row["id"] for row in client.get("/api/tables").get_json()["tables"]] == [kept["id"]]
+    assert client.get(t["url"]).status_code == 200  # kept: its page opens by its link
+    assert client.get(f"/api/tables/{t['id']}").get_json()["moves_made"] == 0
+    assert "was removed" not in client.get("/").get_data(as_text=True)  # said once, then gone
+    said = client.get(f"/?removed={t['id']}", headers={"Accept-Language": "nb"})
+    assert "Sten · Mor, Far er fjernet fra listen." in said.get_data(as_text=True)
+    again = create_app({"TESTING": True, "DATA_DIR": app.config["DATA_DIR"], "CAMERA": False})
+    assert not _listed(again.test_client(), t["id"])  # a restart keeps it off the list
+    assert client.post(f"/t/{t['id']}/restore").status_code == 302
+    assert _listed(client, t["id"]) and _listed(again.test_client(), t["id"])
+    assert _err(client.post("/t/nosuch/remove", headers={"Accept": "application/json"}), 404)
+
+
+def test_a_match_removed_from_the_list_leaves_the_matches_page_whole(app, client):
+    """A Skip-Bo match is its table: removed, it leaves the home list and the Matches page
+    alike (no match without its table, nor a table without its match), its games and totals
+    kept on its own page; put back, it is on both again, as it was."""
+    import random
+
+    t = client.post("/api/tables", json={"game": "skipbo", "players": 2, "stock": 5}).get_json()
+    hub = app.extensions["kortbord.hub"]
+    rng = random.Random(3)
+    while not hub.get(t["id"]).rules.is_over(hub.get(t["id"]).state):  # one game of the match
+        rt = hub.get(t["id"])
+        move = rt.rules.greedy_move(rt.state, rng) or rt.rules.legal_moves(rt.state)[0]
+        hub.play(t["id"], [move.to_json()], source="demo")
+    match = client.get(f"/api/matches/{t['id']}").get_json()
+    assert len(match["games"]) == 1 and not match["over"]
+    asked = client.get(f"/t/{t['id']}/remove").get_data(as_text=True)
+    assert "This Skip-Bo match is not over: it leaves the Matches page too." in asked
+    client.post(f"/t/{t['id']}/remove")
+    assert not _listed(client, t["id"]) and f"/matches/{t['id']}" not in client.get(
+        "/matches"
+    ).get_data(as_text=True)
+    assert client.get(f"/api/matches/{t['id']}").get_json() == match  # nothing of it lost
+    assert client.get(f"/matches/{t['id']}").status_code == 200
+    client.post(f"/t/{t['id']}/restore")
+    assert f"/matches/{t['id']}" in client.get("/matches").get_data(as_text=True)
+    assert client.get(f"/api/matches/{t['id']}").get_json() == match
+
+
 def test_camera_routes_without_a_camera(client, make_table):
     t = make_table("stigespill")
     url = f"/api/tables/{t['id']}"

@@ -213,6 +213,28 @@ def test_a_guest_on_the_lan_sees_no_names_in_the_lists(lan_app):
     assert token(t, 0) not in guest.get("/").get_data(as_text=True)
 
 
+def test_on_the_lan_only_this_computer_or_the_tables_host_removes_it_from_the_list(lan_app):
+    """A guest who joined a table plays at it, but may not take it off the family's list;
+    this computer may, and so may the phone that started the table (its host)."""
+    host = lan_app.test_client()
+    t = new_table(host, "sten")
+    guest = guest_of(lan_app)
+    guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]})
+    assert f"/t/{t['id']}/remove" not in guest.get("/").get_data(as_text=True)
+    for r in (guest.get(f"/t/{t['id']}/remove"), guest.post(f"/t/{t['id']}/remove")):
+        assert r.status_code == 403
+    assert f'href="/t/{t["id"]}"' in host.get("/").get_data(as_text=True)
+    assert f"/t/{t['id']}/remove" in host.get("/").get_data(as_text=True)
+    phone = guest_of(lan_app, "203.0.113.40")
+    own = new_table(phone, "sten")  # this phone is its host
+    assert f"/t/{own['id']}/remove" in phone.get("/").get_data(as_text=True)
+    assert phone.post(f"/t/{own['id']}/remove").status_code == 302
+    assert guest.post(f"/t/{own['id']}/restore").status_code == 403
+    assert phone.post(f"/t/{own['id']}/restore").status_code == 302
+    assert host.post(f"/t/{t['id']}/remove").status_code == 302
+    assert f'href="/t/{t["id"]}"' not in guest.get("/").get_data(as_text=True)
+
+
 def test_a_malformed_stream_address_is_named_not_a_server_error(client):
     for url in ("http://[::1", "http://host:99999/x", "rtsp://"):
         said = _err(

@@ -46,18 +46,30 @@ def when(ts: float, today: date | None = None) -> str:
     return t("{day} {month} {year}", day=started.day, month=month, year=started.year)
 
 
+def _named(row: dict[str, Any]) -> dict[str, Any]:
+    """Give a table's row (``name``, ``game``, ``created``, ``player_names``) what names it
+    in a list: ``title`` (its game), ``given_name``, ``when``, and ``heading``: the name
+    given, else who plays, else (to a guest, who may not see them) when it began. ``label``
+    says both (``Skip-Bo · Mor, Ida``); ``may_remove``: whether this request may take it
+    off the list."""
+    row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
+    row["given_name"] = games.given_name(row)
+    row["when"] = when(row["created"])  # tells tonight's table from last week's
+    if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
+        row["player_names"] = []
+    row["heading"] = row["given_name"] or ", ".join(row["player_names"]) or row["when"]
+    row["label"] = f"{row['title']} · {row['heading']}"
+    row["may_remove"] = access.may_remove(row)
+    return row
+
+
 def _summaries() -> list[dict[str, Any]]:
     """Each table's row, ``finished`` and ``winner_names`` saying how its play ended: a
     Skip-Bo match's, not its last game's (a game of a match ends; the match goes on)."""
     out = []
     for row in hub().store.list_tables():
-        row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
-        row["given_name"] = games.given_name(row)
+        names = _named(row)["player_names"]  # who plays tells one family's tables apart
         row["winner_names"] = []
-        row["when"] = when(row["created"])  # tells tonight's table from last week's
-        if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
-            row["player_names"] = []
-        names = row["player_names"]  # who plays tells one family's tables from another's
         winners = json.loads(row["result"]).get("winners", []) if row["result"] else []
         match = hub().match(row["id"]) if row["match_target"] and row["finished"] else None
         row["next_waits"] = match is not None and not match["over"]  # a match's game ended
@@ -73,14 +85,60 @@ def _summaries() -> list[dict[str, Any]]:
 
 @bp.get("/")
 def index():
-    """List tables in progress and finished ones."""
+    """List tables in progress and finished ones (and, just after one was removed from the
+    list, a way to put it back)."""
     tables = _summaries()
     return render_template(
         "home/index.html",
         playing=[r for r in tables if not r["finished"]],
         finished=[r for r in tables if r["finished"]],
+        removed=_just_removed(request.args.get("removed")),
         lan=access.lan(),
     )
+
+
+def _just_removed(table_id: str | None) -> dict[str, Any] | None:
+    """Return the row of the table just taken off the list, to undo that (``None`` where
+    there is none, or this request may not put it back)."""
+    table = hub().store.table(table_id) if table_id else None
+    if table is None or not hub().store.is_removed(table_id) or not access.may_remove(table):
+        return None
+    return _named({**table, "player_names": [p["name"] for p in table["players"]]})
+
+
+def _removable(table_id: str) -> None:
+    """Abort unless the table is there (404) and this request may take it off the lists or
+    put it back (403)."""
+    table = hub().get(table_id).table
+    if not access.may_remove(table):
+        abort(403, "only this computer or the table's host may remove it from the list")
+
+
+@bp.get("/t/<table_id>/remove")
+def remove_form(table_id: str):
+    """Ask before a table leaves the list, saying what it holds (a game not over, a match)."""
+    _removable(table_id)
+    row = next((r for r in _summaries() if r["id"] == table_id), None)
+    if row is None:  # off the list already
+        return redirect(url_for("home.index"))
+    return render_template("home/remove.html", r=row)
+
+
+@bp.post("/t/<table_id>/remove")
+def remove(table_id: str):
+    """Take a table off the lists (home, matches), keeping everything of it; go home, where
+    it may be put back."""
+    _removable(table_id)
+    hub().store.set_removed(table_id, True)
+    return redirect(url_for("home.index", removed=table_id))
+
+
+@bp.post("/t/<table_id>/restore")
+def restore(table_id: str):
+    """Put a table taken off the lists back on them."""
+    _removable(table_id)
+    hub().store.set_removed(table_id, False)
+    return redirect(url_for("home.index"))
 
 
 @bp.get("/new")
