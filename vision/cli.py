@@ -388,6 +388,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     # Bad options are named before anything heavy loads.
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
+    import vision.train  # noqa: F401  (first: it keeps Ultralytics from asking DNS if it is online)
+
     try:
         import torch  # noqa: F401
         import ultralytics  # noqa: F401

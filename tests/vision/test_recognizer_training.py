@@ -4,6 +4,11 @@ installed)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -171,6 +176,40 @@ def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corne
         assert cy * h == pytest.approx((ys.min() + ys.max() + 1) / 2, abs=1)
         assert (bw * w, bh * h) == pytest.approx((np.ptp(xs) + 1, np.ptp(ys) + 1), abs=1.5)
     assert (h, w) == (80, 100)  # the last, a_90, lies on its side
+
+
+# Ultralytics asks DNS whether it is online as it loads (one.one.one.one, dns.google) unless
+# YOLO_OFFLINE is set; this runs `kortbord train` in a fresh process whose DNS refuses and tells.
+OFFLINE_TRAIN = """
+import socket, sys
+asked = []
+def refuse(host, *args, **kwargs):
+    asked.append(host)
+    raise socket.gaierror(socket.EAI_NONAME, "this test is offline")
+socket.getaddrinfo = refuse
+from kortbord.cli import main
+rc = main(["train", "--only", "package", "--out", sys.argv[1]])
+print(rc, asked)
+"""
+
+
+def test_kortbord_train_asks_no_network_whether_it_is_online(tmp_path):
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    pytest.importorskip("ultralytics", reason="needs the train extra (ultralytics)")
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("YOLO_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(root), env.get("PYTHONPATH"))))
+    run = subprocess.run(
+        [sys.executable, "-c", OFFLINE_TRAIN, str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
+    # The package stage of an empty folder names what is missing (exit 2), having asked nothing.
+    assert run.stdout.splitlines()[-1] == "2 []", run.stdout + run.stderr
+    assert "card_detector.onnx is missing" in run.stderr
 
 
 def test_refiner_disturbs_outlines_like_the_detector_and_knows_which_corner_is_which():

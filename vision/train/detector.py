@@ -13,7 +13,6 @@ check (which fetches weights) is skipped.
 from __future__ import annotations
 
 import csv
-import os
 import shutil
 import time
 from collections.abc import Callable
@@ -23,9 +22,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
-os.environ.setdefault("YOLO_OFFLINE", "1")
-os.environ.setdefault("YOLO_VERBOSE", "True")
 
 MIN_VISIBLE = 0.15  # a card showing less than this is labelled only if an index corner shows
 MIN_INDEX_VISIBLE = 0.5
