@@ -212,6 +212,45 @@ def test_kortbord_train_asks_no_network_whether_it_is_online(tmp_path):
     assert "card_detector.onnx is missing" in run.stderr
 
 
+def test_the_detector_trainer_fetches_no_font(tmp_path, monkeypatch):
+    """Ultralytics' dataset check fetches Arial.ttf (for plots, which are off) from the net
+    wherever the machine lacks it, YOLO_OFFLINE or not."""
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    pytest.importorskip("ultralytics", reason="needs the train extra (ultralytics)")
+    import socket
+
+    import ultralytics.utils.checks as checks
+    from matplotlib import font_manager
+
+    from vision.train import detector
+
+    asked: list[str] = []
+
+    def refuse(host, *args, **kwargs):
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "this test is offline")
+
+    class Stop(Exception):
+        pass
+
+    def stop(trainer):
+        raise Stop
+
+    # A machine without the font: none kept from before, none among the system's fonts.
+    monkeypatch.setattr(checks, "USER_CONFIG_DIR", tmp_path / "config")
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", [])
+    checks.check_font.__wrapped__.cache_clear()
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(detector.CardPoseTrainer, "train", stop)  # set up, then stop
+    data = detector.build_pose_dataset(
+        tmp_path / "data", 1, size=(320, 180), val_images=1, log=lambda *_: None
+    )
+    cfg = detector.DetectorConfig(out=str(tmp_path / "out"), data=str(data), imgsz=64, workers=0)
+    with pytest.raises(Stop):
+        detector.train_detector(cfg, log=lambda *_: None)
+    assert asked == []
+
+
 def test_refiner_disturbs_outlines_like_the_detector_and_knows_which_corner_is_which():
     pytest.importorskip("torch", reason="needs the train extra (torch)")
     from vision.train.refiner import align, card_width, corner_error, disturb

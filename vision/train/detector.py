@@ -7,7 +7,7 @@ loss is made order-free: for every card it is computed against the four cyclic o
 corners and the best one counts. The run-time rebuilds the order from the geometry.
 
 Nothing here downloads: the model is built from Ultralytics' YAML, plots are off and the AMP
-check (which fetches weights) is skipped.
+check (which fetches weights) and the dataset check's font (fetched for plots) are skipped.
 """
 
 from __future__ import annotations
@@ -350,10 +350,13 @@ class DetectorConfig:
 
 def train_detector(config: DetectorConfig, log: Callable[[str], None] = print) -> Path:
     """Train (or resume from ``OUT/detector/weights/last.pt``) and export ONNX; return its path."""
+    import ultralytics.data.utils as data_utils
     import ultralytics.engine.trainer as trainer_mod
 
     # check_amp() downloads a model to compare; AMP on a CUDA device is known-good here.
     trainer_mod.check_amp = lambda model: True
+    # The dataset check fetches Arial.ttf for the plots (off here) wherever it is missing.
+    data_utils.check_font = lambda font="Arial.ttf": None
     out = Path(config.out)
     run_dir = out / "detector"
     last = run_dir / "weights" / "last.pt"
