@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -243,3 +248,34 @@ def test_bright_card_shaped_regions_are_proposed_and_others_are_not():
     found = bright_card_quads(frame)
     assert len(found) == 1
     assert polygon_iou(found[0], card) > 0.9
+
+
+# onnxruntime (1.32 on Linux) reports to Microsoft's telemetry servers a few seconds after a
+# session opens unless ORT_DISABLE_TELEMETRY is set when it loads; this notes that setting as the
+# recognizer first loads onnxruntime in a fresh process.
+TELEMETRY_AT_LOAD = """
+import os, sys
+seen = []
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "onnxruntime":
+            seen.append(os.environ.get("ORT_DISABLE_TELEMETRY"))
+sys.meta_path.insert(0, Watch())
+from vision.recognizer import Recognizer
+Recognizer(threads=1)
+print(seen)
+"""
+
+
+def test_the_recognizer_loads_onnxruntime_with_its_telemetry_off():
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ORT_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(root), env.get("PYTHONPATH"))))
+    run = subprocess.run(
+        [sys.executable, "-c", TELEMETRY_AT_LOAD],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.stdout.splitlines()[-1:] == ["['1']"], run.stdout + run.stderr
