@@ -251,6 +251,30 @@ def test_the_detector_trainer_fetches_no_font(tmp_path, monkeypatch):
     assert asked == []
 
 
+def test_the_train_extra_keeps_the_opencv_the_networks_learnt():
+    """Ultralytics brings its own OpenCV package, which writes the same cv2: it must stay in the
+    run-time's range (5.1 draws the generator's glyphs otherwise)."""
+    pytest.importorskip("ultralytics", reason="needs the train extra (ultralytics)")
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, version
+
+    import cv2
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    (wanted,) = (
+        r
+        for r in map(Requirement, project["project"]["dependencies"])
+        if r.name == "opencv-python-headless"
+    )
+    assert cv2.__version__ in wanted.specifier
+    for dist in ("opencv-python", "opencv-python-headless"):
+        try:
+            assert version(dist) in wanted.specifier, dist
+        except PackageNotFoundError:
+            pass
+
+
 def test_refiner_disturbs_outlines_like_the_detector_and_knows_which_corner_is_which():
     pytest.importorskip("torch", reason="needs the train extra (torch)")
     from vision.train.refiner import align, card_width, corner_error, disturb
