@@ -113,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         "goal_full_ms": 80,
     }
     pt = model_dir / "card_detector.pt"
+    import vision.train  # first: it keeps Ultralytics from asking DNS if it is online
+
     try:
         import torch
         from ultralytics import YOLO
