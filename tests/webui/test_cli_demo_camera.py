@@ -138,7 +138,8 @@ def test_make_run_passes_its_args_on_to_kortbord_run():
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     out = subprocess.run(
-        ["make", "-n", "run", "ARGS=--lan --port 5001"],
+        # (under `make test` make says where it is: --no-print-directory keeps it quiet)
+        ["make", "-n", "--no-print-directory", "run", "ARGS=--lan --port 5001"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     assert out.splitlines()[-1] == ".venv/bin/kortbord run --lan --port 5001"
