@@ -148,12 +148,13 @@ class Rules(ABC):
         from referee.cards import CardError, parse_card
 
         if not isinstance(data, dict) or "kind" not in data:
-            raise IllegalMove(f"a move must be an object with a 'kind', not {data!r}")
+            raise IllegalMove(f"a move must be an object with a 'kind', not {data!r:.60}")
         by_kind = {t.kind: t for t in self.move_types}
-        cls = by_kind.get(data["kind"])
+        kind = data["kind"]
+        cls = by_kind.get(kind) if isinstance(kind, str) else None  # a list is unhashable
         if cls is None:
             raise IllegalMove(
-                f"unknown move {data['kind']!r} in {self.name}; expected one of {sorted(by_kind)}"
+                f"unknown move {kind!r:.40} in {self.name}; expected one of {sorted(by_kind)}"
             )
         kwargs = {}
         for f in dataclasses.fields(cls):  # not __dataclass_fields__: it lists ClassVar `kind`

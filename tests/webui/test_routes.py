@@ -297,6 +297,21 @@ def test_bad_moves_get_a_clear_error_and_change_nothing(client, make_table, kwar
 
 
 @pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ({"kind": ["draw"]}, "unknown move ['draw']"),
+        ({"kind": {"a": 1}}, "unknown move {'a': 1}"),
+        ({"kind": "x" * 5000}, "unknown move 'xxxx"),
+        ({"a": "x" * 5000}, "a move must be an object with a 'kind'"),
+    ],
+)
+def test_a_move_of_no_known_kind_is_named_in_a_short_sentence(client, make_table, move, words):
+    t = make_table("stigespill", deal="table")
+    error = _err(client.post(f"/api/tables/{t['id']}/moves", json={"move": move}), 400)
+    assert words in error and len(error) < 200
+
+
+@pytest.mark.parametrize(
     ("field", "value", "words"),
     [
         ("index", {"x": [1, 2]}, "index must be a whole number 0–3"),
