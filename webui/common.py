@@ -27,6 +27,13 @@ def _finite(text: str) -> float:
     return value
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # Python's own words ask to call sys.set_int_max_str_digits()
+        raise ValueError(f"{text[:20]}… is too long a number") from None
+
+
 class FiniteJSON(DefaultJSONProvider):
     """Flask's JSON provider, reading only finite numbers: Python's ``json`` takes NaN and
     Infinity, which would be stored and then break every page that shows them."""
@@ -34,6 +41,7 @@ class FiniteJSON(DefaultJSONProvider):
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         kwargs.setdefault("parse_constant", _no_constant)
         kwargs.setdefault("parse_float", _finite)
+        kwargs.setdefault("parse_int", _whole)
         return json.loads(s, **kwargs)
 
 
@@ -45,7 +53,9 @@ def json_body() -> dict[str, Any]:
         data = current_app.json.loads(request.get_data())
     except RecursionError:
         abort(400, "the JSON body is nested too deeply")
-    except ValueError as e:  # not JSON, not UTF-8, NaN or Infinity
+    except UnicodeDecodeError:
+        abort(400, "the body must be a JSON object in UTF-8")
+    except ValueError as e:  # not JSON, NaN or Infinity, a number of thousands of digits
         abort(400, f"the body must be a JSON object: {e}")
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")

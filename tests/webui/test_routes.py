@@ -169,6 +169,14 @@ def test_language_choice(client):
             400,
             "nested",
         ),
+        # said as a client can act on it, not as Python does ("sys.set_int_max_str_digits()",
+        # "'utf-8' codec can't decode byte 0xff in position 13")
+        (
+            {"data": '{"players": ' + "9" * 5000 + "}", "content_type": "application/json"},
+            400,
+            "99999999999999999999… is too long a number",
+        ),
+        ({"data": b'{"game": "sten\xff"}', "content_type": "application/json"}, 400, "in UTF-8"),
         ({"json": {"game": "sten", "names": "A" * 200}}, 400, "longer"),
         ({"json": {"game": "sten", "names": "Ann, Ann"}}, 400, "different"),
         ({"json": {"game": "sten", "names": {"x": 1}}}, 400, "names"),
