@@ -246,6 +246,31 @@ def test_cli_rejects_bad_size_and_unwritable_output(tmp_path, capsys):
     assert "cannot write" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("seed: abc", "seed must be a whole number, not 'abc'"),
+        ("seed: 1.5", "seed must be a whole number, not 1.5"),
+        ("seed:", "seed must be a whole number, not None"),
+        ("images: true", "images must be a whole number, not True"),
+        ("out: 5", "out must be a folder's path, not 5"),
+        ("out: [a]", "out must be a folder's path, not ['a']"),
+        ("deck_dirs: 5", "deck_dirs must be a list of deck folders, not 5"),
+        ("deck_dirs: abc", "deck_dirs must be a list of deck folders, not 'abc'"),
+        ("deck_dirs: [1]", "deck_dirs must be a list of deck folders, not [1]"),
+        ("obb: maybe", "obb must be true or false, not 'maybe'"),
+        ("val_fraction: yes", "val_fraction must be a number in [0, 1], not True"),
+    ],
+)
+def test_a_config_value_of_the_wrong_kind_is_named(tmp_path, capsys, line, says):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"out: {tmp_path / 'o'}\nimages: 1\nsize: 64x64\nlayouts: hand\n{line}\n")
+    assert main(["dataset", "build", "--config", str(config), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"kortbord dataset: config {str(config)!r}: {says}\n"
+    assert not (tmp_path / "o").exists()
+
+
 def test_cli_build_writes_yolo_dataset(tmp_path, capsys):
     out = tmp_path / "ds"
     rc = main(

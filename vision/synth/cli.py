@@ -161,7 +161,36 @@ BUILD_DEFAULTS = {
     "min_card_visible": 0.3,
     "min_corner_visible": 0.6,
 }
-CONFIG_KEYS = {"out", "images", "deck_dirs", "obb", *BUILD_DEFAULTS}
+# What each config key holds: YAML reads "seed: abc" or "obb: maybe" as text, "deck_dirs: 5"
+# as a number, and the build would take them as they came (a bool for a count, a folder a
+# letter) or fail in Python's words.
+FRACTION = ((int, float), "a number in [0, 1]")
+CONFIG_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "out": ((str,), "a folder's path"),
+    "images": ((int,), "a whole number"),
+    "seed": ((int,), "a whole number"),
+    "size": ((str,), "WIDTHxHEIGHT, e.g. 1280x720"),
+    "targets": ((str,), f"one of {', '.join(TARGET_NAMES)}"),
+    "layouts": ((str, list, dict), "layout names, or a mapping of layouts to weights"),
+    "deck_dirs": ((list,), "a list of deck folders"),
+    "obb": ((bool,), "true or false"),
+    "val_fraction": FRACTION,
+    "real_fraction": FRACTION,
+    "min_card_visible": FRACTION,
+    "min_corner_visible": FRACTION,
+}
+CONFIG_KEYS = set(CONFIG_KINDS)
+
+
+def _wrong_kind(key: str, value) -> bool:
+    """Return whether a config value is not of the kind ``key`` holds ("deck_dirs:" with
+    nothing after it is no deck; any other key left empty has no value to take)."""
+    kinds, _ = CONFIG_KINDS[key]
+    if value is None:
+        return key != "deck_dirs"
+    if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
+        return True
+    return key == "deck_dirs" and not all(isinstance(d, str) for d in value)
 
 
 def load_config(path: Path) -> dict:
@@ -182,6 +211,11 @@ def load_config(path: Path) -> dict:
             f"config {str(path)!r}: unknown key(s) {', '.join(bad)}; "
             f"known: {', '.join(sorted(CONFIG_KEYS))}"
         )
+    for key, value in data.items():
+        if _wrong_kind(key, value):
+            raise ValueError(
+                f"config {str(path)!r}: {key} must be {CONFIG_KINDS[key][1]}, not {value!r:.40}"
+            )
     return data
 
 
