@@ -1158,6 +1158,26 @@ def test_only_a_stigespill_table_with_a_camera_reads_its_road_again(client):
     assert client.post(f"{url}/road", json={"road": road}).status_code == 409
 
 
+@pytest.mark.parametrize("game", ["sten", "skipbo"])
+def test_a_road_sent_to_a_table_of_another_game_is_refused_so(client, make_table, game):
+    from referee.stigespill import ROAD_CARDS
+
+    t = make_table(game, source="phone")
+    url = f"/api/tables/{t['id']}"
+    log = client.get(f"{url}/log").get_json()
+    road = " ".join(c.code for c in ROAD_CARDS)
+    for path, body in (("road", {"road": road}), ("road/again", {})):
+        error = _err(client.post(f"{url}/{path}", json=body), 409)
+        assert error == f"only a Stigespill table has a road; this one plays {game}"
+    assert client.get(f"{url}/log").get_json() == log
+
+
+def test_a_table_without_a_camera_is_told_to_type_its_road(client, make_table):
+    t = make_table("stigespill", deal="table")
+    error = _err(client.post(f"/api/tables/{t['id']}/road/again"), 409)
+    assert error == "this table has no camera to read its road: type the road instead"
+
+
 def test_sten_deals_from_the_chosen_dealer_and_passes_the_deal_on(app, client):
     """The hand counts follow who dealt (the seats after the dealer get the odd cards), and
     the next game is dealt by the next seat."""

@@ -135,11 +135,18 @@ def play(table_id: str):
     return _reply(rt)
 
 
+def _has_a_road(rt: Runtime) -> None:
+    """Refuse a road's change at a table of another game (only the API sends one: English)."""
+    if rt.rules.name != "stigespill":
+        abort(409, f"only a Stigespill table has a road; this one plays {rt.rules.name}")
+
+
 @bp.post("/api/tables/<table_id>/road")
 def set_road(table_id: str):
     """Type the road of a Stigespill table waiting for its camera to read it: ``{"road":
     "7S 8H …"}`` (the 28 cards 7–K in road order) — for a road the camera cannot read."""
     rt = _runtime(table_id)
+    _has_a_road(rt)
     data = json_body()
     try:
         road = games.road_codes(data.get("road"))
@@ -156,6 +163,9 @@ def read_road_again(table_id: str):
     """Let the camera read the road again, before the first move (it read it wrong, or the
     cards were laid out anew): the moves wait for it as at the start."""
     rt = _runtime(table_id)
+    _has_a_road(rt)
+    if rt.table["source"] == "none":
+        abort(409, "this table has no camera to read its road: type the road instead")
     shape = optional_json_body().get("shape")
     if shape is not None and shape not in games.ROAD_SHAPES:
         abort(400, f"'shape' must be one of {', '.join(games.ROAD_SHAPES)}")
