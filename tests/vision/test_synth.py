@@ -271,6 +271,23 @@ def test_a_config_value_of_the_wrong_kind_is_named(tmp_path, capsys, line, says)
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("action", ["build", "preview", "video", "config"])
+def test_a_negative_seed_is_named(tmp_path, capsys, action):
+    out = ["--out", str(tmp_path / ("p.jpg" if action == "preview" else "o"))]
+    small = ["--size", "64x64"]
+    argv = {
+        "build": ["build", *out, "--images", "1", *small, "--layouts", "hand", "--quiet"],
+        "preview": ["preview", *out, *small, "--layouts", "hand"],
+        "video": ["video", "--game", "sten", *out, *small, "--max-moves", "1"],
+        "config": ["build", "--config", str(tmp_path / "c.yaml"), *out, "--images", "1"],
+    }[action]
+    (tmp_path / "c.yaml").write_text("seed: -1\n")
+    seed = [] if action == "config" else ["--seed", "-1"]
+    assert main(["dataset", *argv, *seed]) == 2
+    err = capsys.readouterr().err
+    assert err == "kortbord dataset: bad --seed -1: expected a whole number 0 or more\n"
+
+
 def test_cli_build_writes_yolo_dataset(tmp_path, capsys):
     out = tmp_path / "ds"
     rc = main(

@@ -121,6 +121,13 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def check_seed(seed: int) -> int:
+    """Return ``seed``; raise ValueError for a negative one (numpy's generators take none)."""
+    if seed < 0:
+        raise ValueError(f"bad --seed {seed}: expected a whole number 0 or more")
+    return seed
+
+
 def parse_layouts(text: str) -> tuple[str, ...]:
     """Parse a comma-separated layout list; raise ValueError naming unknown ones."""
     names = tuple(t.strip() for t in text.split(",") if t.strip())
@@ -140,6 +147,7 @@ def _common_args(args):
     try:
         size = parse_size(args.size)
         layouts = parse_layouts(args.layouts)
+        check_seed(args.seed)
     except ValueError as e:
         raise CommandError(str(e)) from None
     decks = tuple(str(Path(d)) for d in args.deck_dir)
@@ -261,6 +269,7 @@ def _build(args: argparse.Namespace) -> int:
                 opts[key] = getattr(args, key)
         size = parse_size(str(opts["size"]))
         layouts = _layouts_value(opts["layouts"])
+        check_seed(opts["seed"])
     except ValueError as e:
         raise CommandError(str(e)) from None
     decks = []

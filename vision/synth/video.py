@@ -672,10 +672,11 @@ def cmd_video(args: argparse.Namespace) -> int:
     """``kortbord dataset video``: render one game; print where it went and what it holds."""
     from kortbord.cli import CommandError
     from referee.core import RulesError
-    from vision.synth.cli import parse_size
+    from vision.synth.cli import check_seed, parse_size
 
     try:
         size = parse_size(args.size)
+        check_seed(args.seed)
     except ValueError as e:
         raise CommandError(str(e)) from None
     if not 1 <= args.fps <= 60:
