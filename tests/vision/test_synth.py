@@ -271,6 +271,23 @@ def test_a_config_value_of_the_wrong_kind_is_named(tmp_path, capsys, line, says)
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"a: [\n", "is not valid YAML: line 2, column 1: expected the node content"),
+        (b"images: 1\n  out: x\n", "is not valid YAML: line 2, column 6: mapping values are not"),
+        (b"\xff\xfe\x00\x00", "is not text (UTF-8)"),
+    ],
+)
+def test_a_config_that_cannot_be_read_is_named_on_one_line(tmp_path, capsys, data, says):
+    config = tmp_path / "c.yaml"
+    config.write_bytes(data)
+    assert main(["dataset", "build", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kortbord dataset: config {str(config)!r} {says}")
+    assert err.count("\n") == 1
+
+
 @pytest.mark.parametrize("action", ["build", "preview", "video", "config"])
 def test_a_negative_seed_is_named(tmp_path, capsys, action):
     out = ["--out", str(tmp_path / ("p.jpg" if action == "preview" else "o"))]

@@ -201,16 +201,27 @@ def _wrong_kind(key: str, value) -> bool:
     return key == "deck_dirs" and not all(isinstance(d, str) for d in value)
 
 
+def _yaml_problem(e) -> str:
+    """Say a YAML error on one line, with where it is ("line 2, column 1: expected …"), not
+    PyYAML's lines with '<unicode string>' and a caret."""
+    mark, problem = getattr(e, "problem_mark", None), getattr(e, "problem", None)
+    if problem is None:
+        return str(e).splitlines()[0]
+    return f"line {mark.line + 1}, column {mark.column + 1}: {problem}" if mark else problem
+
+
 def load_config(path: Path) -> dict:
     """Read a dataset config YAML; raise ValueError naming the file and the bad key."""
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as e:
         raise ValueError(f"cannot read config {str(path)!r}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"config {str(path)!r} is not text (UTF-8)") from None
     except yaml.YAMLError as e:
-        raise ValueError(f"config {str(path)!r} is not valid YAML: {e}") from None
+        raise ValueError(f"config {str(path)!r} is not valid YAML: {_yaml_problem(e)}") from None
     if not isinstance(data, dict):
         raise ValueError(f"config {str(path)!r} must be a mapping of options")
     bad = sorted(set(data) - CONFIG_KEYS)
