@@ -264,11 +264,20 @@ def test_cli_rejects_bad_size_and_unwritable_output(tmp_path, capsys):
 )
 def test_a_config_value_of_the_wrong_kind_is_named(tmp_path, capsys, line, says):
     config = tmp_path / "c.yaml"
-    config.write_text(f"out: {tmp_path / 'o'}\nimages: 1\nsize: 64x64\nlayouts: hand\n{line}\n")
+    assert (
+        _build_error(config, capsys, f"layouts: hand\n{line}") == f"config {str(config)!r}: {says}"
+    )
+    assert not (tmp_path / "o").exists()
+
+
+def _build_error(config: Path, capsys, lines: str) -> str:
+    """Return the one-line error of ``dataset build`` with a config of ``lines`` (and a small
+    scene's out, images and size), which must fail."""
+    config.write_text(f"out: {config.parent / 'o'}\nimages: 1\nsize: 64x64\n{lines}\n")
     assert main(["dataset", "build", "--config", str(config), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert err == f"kortbord dataset: config {str(config)!r}: {says}\n"
-    assert not (tmp_path / "o").exists()
+    assert err.startswith("kortbord dataset: ") and err.count("\n") == 1
+    return err.removeprefix("kortbord dataset: ").rstrip("\n")
 
 
 @pytest.mark.parametrize(
@@ -286,6 +295,21 @@ def test_a_config_that_cannot_be_read_is_named_on_one_line(tmp_path, capsys, dat
     err = capsys.readouterr().err
     assert err.startswith(f"kortbord dataset: config {str(config)!r} {says}")
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("weights", "says"),
+    [
+        ("{road: x}", "layout weights must be numbers, non-negative and not all zero"),
+        ("{road: null}", "layout weights must be numbers, non-negative and not all zero"),
+        ("{road: .nan}", "layout weights must be numbers, non-negative and not all zero"),
+        ("{road: .inf}", "layout weights must be numbers, non-negative and not all zero"),
+        ("{road: true}", "layout weights must be numbers, non-negative and not all zero"),
+        ("{1: 2}", "unknown layout(s) 1"),
+    ],
+)
+def test_a_configs_bad_layout_weight_is_named(tmp_path, capsys, weights, says):
+    assert _build_error(tmp_path / "c.yaml", capsys, f"layouts: {weights}").startswith(says)
 
 
 @pytest.mark.parametrize("action", ["build", "preview", "video", "config"])

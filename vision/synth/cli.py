@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 from pathlib import Path
 
@@ -238,13 +239,22 @@ def load_config(path: Path) -> dict:
     return data
 
 
+def _weight(x) -> bool:
+    """Whether a layout's weight is one: a finite number of at least 0 (no bool, no text)."""
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+
+
 def _layouts_value(v) -> tuple[str, ...] | dict[str, float]:
     if isinstance(v, dict):
-        parse_layouts(",".join(v))
-        w = {str(k): float(x) for k, x in v.items()}
-        if any(x < 0 for x in w.values()) or sum(w.values()) <= 0:
-            raise ValueError(f"layout weights must be non-negative and not all zero: {v}")
-        return w
+        parse_layouts(",".join(map(str, v)))
+        weights = v.values()
+        if (
+            not all(_weight(x) for x in weights)
+            or sum(weights) <= 0
+            or not math.isfinite(sum(weights))
+        ):
+            raise ValueError(f"layout weights must be numbers, non-negative and not all zero: {v}")
+        return {str(k): float(x) for k, x in v.items()}
     if isinstance(v, list | tuple):
         v = ",".join(map(str, v))
     return parse_layouts(str(v))
