@@ -178,12 +178,14 @@ def _stale(notice: dict[str, Any] | None) -> bool:
 
 def _notice(rt: Runtime, t) -> dict[str, Any] | None:
     """Return the table's notice in the page's language: a refused move's reason, or the
-    cards to check; ``None`` once a reason is stale."""
+    cards to check (again, once the reason shown over them is stale)."""
     notice = rt.notice
-    if notice is None or _stale(notice):
+    if notice is not None and _stale(notice):
+        notice = notice.get("under")
+    if notice is None:
         return None
     if notice.get("error"):
-        return {**notice, "error": _say(rt, notice["error"], t)}
+        return {"error": _say(rt, notice["error"], t), "at": notice["at"]}
     if notice.get("undone"):  # said as a card to check: the real cards go back too
         said = "; ".join(_say(rt, text, t) for text in notice["undone"])
         return {"check": t(UNDONE, move=said), "at": notice["at"]}

@@ -196,6 +196,14 @@ class Runtime:
         return seats.pop() if len(seats) == 1 else None
 
     @property
+    def lasting_notice(self) -> dict[str, Any] | None:
+        """Return what the pages say until the next change (the cards to put back after an
+        undo, what to check), also while a refused move's reason is shown over it: a refusal
+        changes nothing, and it is said again when the reason has been shown."""
+        notice = self.notice
+        return notice.get("under") if notice and notice.get("error") else notice
+
+    @property
     def names(self) -> list[str]:
         return [p["name"] for p in self.table["players"]]
 
@@ -407,7 +415,7 @@ class TableHub:
                 if seat is None:
                     # Shown on every page; a player's own refused move may name a hand card,
                     # so only its sender hears about it.
-                    rt.notice = {"error": str(e), "at": time.time()}
+                    rt.notice = {"error": str(e), "at": time.time(), "under": rt.lasting_notice}
                     self._publish(rt)
                 raise Refusal(str(e), rt.rules.name, rt.names) from None
             except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
@@ -808,8 +816,8 @@ class TableHub:
         back after an undo, what to check, a phone's dealt card that went to another player
         (a refused move's reason shows for seconds only, and is not kept)."""
         notices: dict[str, Any] = {}
-        if rt.notice and not rt.notice.get("error"):
-            notices["notice"] = rt.notice
+        if rt.lasting_notice:
+            notices["notice"] = rt.lasting_notice
         if rt.deal_refused:
             notices["deal_refused"] = {
                 str(seat): [list(r) for r in refused] for seat, refused in rt.deal_refused.items()

@@ -1072,6 +1072,28 @@ def test_a_refused_moves_reason_is_shown_for_a_minute(app, client, make_table):
     assert client.get(url).get_json()["notice"]["check"]  # cards to check stay until a move
 
 
+def test_a_refused_move_does_not_hush_the_cards_to_put_back(app, client, make_table, tmp_path):
+    import time
+
+    from webui import create_app
+
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    client.post(
+        f"{url}/moves", json={"moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}]}
+    )
+    check = client.post(f"{url}/undo", json={}).get_json()["notice"]["check"]
+    refused = client.post(f"{url}/moves", json={"move": {"kind": "reveal", "card": "5H"}})
+    assert refused.status_code == 409
+    assert "no card is being drawn" in client.get(url).get_json()["notice"]["error"]
+    rt = app.extensions["kortbord.hub"].get(t["id"])
+    rt.notice = {**rt.notice, "at": time.time() - 61}
+    rt.version += 1  # a new snapshot
+    assert client.get(url).get_json()["notice"]["check"] == check  # said again after a minute
+    again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    assert again.test_client().get(url).get_json()["notice"]["check"] == check  # and kept
+
+
 def test_a_players_page_offers_a_hand_only_in_games_with_hands(client, make_table):
     pages = {}
     for game, form in (
