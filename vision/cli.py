@@ -488,10 +488,11 @@ def _image_truth(image: str, truth: str) -> object:
     """Return detections from a generator ground-truth JSON (``scene.truth()`` form)."""
     from kortbord.cli import CommandError
     from vision.detections import Detections
+    from vision.pipeline import read_json
 
     path = Path(image).with_suffix(".json") if truth == "auto" else Path(truth)
     try:
-        data = json.loads(path.read_text())
+        data = read_json(path)
     except OSError as e:  # "no such file or directory", not Python's "[Errno 2] …: 'path'"
         why = (e.strerror or str(e)).lower()
         raise CommandError(f"cannot read ground truth {str(path)!r}: {why}") from e
@@ -731,7 +732,7 @@ def _truth_labels(path: str):
 def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
     from kortbord.cli import CommandError
     from vision.layouts.skipbo import ZoneError, ZoneMap
-    from vision.pipeline import Guard, Pipeline, replay_events, table_game
+    from vision.pipeline import Guard, Pipeline, read_json, replay_events, table_game
     from vision.sources import SourceError, open_source
 
     events, source, recognizer = _setup(args, path)
@@ -749,7 +750,7 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
         zones = None
         if args.zones:
             try:
-                zones = ZoneMap.from_json(json.loads(Path(args.zones).read_text()))
+                zones = ZoneMap.from_json(read_json(args.zones))
             except (OSError, ValueError, ZoneError) as e:
                 raise CommandError(f"bad --zones {args.zones!r}: {e}") from e
         frames = src.frames()

@@ -28,6 +28,7 @@ import time as _time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -904,6 +905,20 @@ def replay_events(
         emit(g.to_json())
     moves = [m.to_json() for m in pipeline.guard.history]
     return Transcript(moves, lines, n, busy)
+
+
+def read_json(path: str | Path) -> Any:
+    """Return a JSON file's content (a recording's events, a zone map, ground truth); raise
+    ``ValueError`` naming what is wrong with it (not JSON, not UTF-8 text, nested too deeply:
+    Python's own words for that are "maximum recursion depth exceeded"), ``OSError`` for a
+    file that cannot be read."""
+    import json
+
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("its JSON is nested too deeply") from None
 
 
 def load_events(path: str) -> tuple[dict[str, Any], str]:

@@ -124,6 +124,24 @@ def test_road_names_a_malformed_ground_truth_file(images, tmp_path, capsys, trut
     assert "Traceback" not in err
 
 
+def test_a_json_file_nested_too_deeply_is_named_not_a_traceback(images, tmp_path, capsys):
+    good, _, _ = images
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["road", str(good), "--truth", str(deep)]) == 2
+    said = f"cannot read ground truth {str(deep)!r}: its JSON is nested too deeply"
+    assert capsys.readouterr().err == f"kortbord road: {said}\n"
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "000001.png"), cv2.imread(str(good)))
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("")
+    argv = ["watch", str(frames), "--game", "skipbo", "--truth", str(labels), "--zones", str(deep)]
+    assert main(argv) == 2
+    said = f"bad --zones {str(deep)!r}: its JSON is nested too deeply"
+    assert capsys.readouterr().err == f"kortbord watch: {said}\n"
+
+
 def test_detect_without_models_is_a_clear_error(tmp_path, images, capsys):
     good, _, _ = images
     rc = main(["detect", str(good), "--models", str(tmp_path / "nowhere")])
