@@ -689,6 +689,8 @@ def _setup(args, path: str):
         events, source = load_events(path)
     except FileNotFoundError:
         pass
+    except ValueError as e:  # an events.json that is no recording's
+        raise CommandError(str(e)) from None
     if events is not None and events.get("game") != args.game:
         raise CommandError(f"{path} records a {events.get('game')} game, not {args.game}")
     if events is None:  # a recording names its own players; otherwise check them first

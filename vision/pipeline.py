@@ -860,10 +860,7 @@ def replay_events(
 ) -> Transcript:
     """Run the pipeline over ``frames`` of a game whose set-up is ``events`` (events.json);
     ``zones``: a Skip-Bo ZoneMap to read through (None: proposed from the stock cards)."""
-    from referee import make_rules
-
-    rules = make_rules(events["game"], **events["config"])
-    state = rules.state_from_json(events["initial"])
+    rules, state = recorded_game(events)
     pipeline = Pipeline(recognizer, tracker_for(rules))
     lines: list[dict[str, Any]] = []
     n = 0
@@ -921,11 +918,30 @@ def read_json(path: str | Path) -> Any:
         raise ValueError("its JSON is nested too deeply") from None
 
 
-def load_events(path: str) -> tuple[dict[str, Any], str]:
-    """Return (events.json content, frames source) for a video folder, file or events file."""
-    import json
-    from pathlib import Path
+def recorded_game(events: Any) -> tuple[Rules, Any]:
+    """Return the rules and first state of a recording's events (events.json); raise
+    ``ValueError`` naming what is wrong with them."""
+    from referee import RulesError, make_rules
 
+    if not isinstance(events, dict):
+        raise ValueError("not an object with the game's set-up")
+    fps, config = events.get("fps"), events.get("config", {})
+    if fps is not None and (isinstance(fps, bool) or not isinstance(fps, int | float)):
+        raise ValueError(f"fps must be a number, not {fps!r:.20}")
+    if not isinstance(config, dict):
+        raise ValueError(f"config must be an object of settings, not {config!r:.20}")
+    try:
+        rules = make_rules(events["game"], **events["config"])
+        return rules, rules.state_from_json(events["initial"])
+    except KeyError as e:
+        raise ValueError(f"no {e} in it") from None
+    except (RulesError, TypeError, AttributeError) as e:  # config not an object, …
+        raise ValueError(f"not a game's set-up: {e}") from None
+
+
+def load_events(path: str) -> tuple[dict[str, Any], str]:
+    """Return (events.json content, frames source) for a video folder, file or events file;
+    raise ``ValueError`` naming an events.json that is no recording's."""
     p = Path(path)
     if p.is_dir():
         folder = p
@@ -936,7 +952,11 @@ def load_events(path: str) -> tuple[dict[str, Any], str]:
     events_path = folder / "events.json"
     if not events_path.is_file():
         raise FileNotFoundError(f"no events.json beside {path!r}")
-    events = json.loads(events_path.read_text())
+    try:
+        events = read_json(events_path)
+        recorded_game(events)
+    except ValueError as e:
+        raise ValueError(f"{events_path} is no recording's events: {e}") from None
     if p.is_file() and p.name != "events.json":
         source = str(p)
     elif (folder / "frames").is_dir():

@@ -113,6 +113,30 @@ def test_replay_and_watch_refuse_bad_options_before_reading_frames(
     assert capsys.readouterr().err.strip() == f"kortbord {command}: {says}"
 
 
+@pytest.mark.parametrize("command", ["replay", "watch"])
+@pytest.mark.parametrize(
+    ("events", "says"),
+    [
+        ("{", "Expecting property name enclosed in double quotes"),
+        ("[1]", "not an object with the game's set-up"),
+        ("[" * 100_000 + "]" * 100_000, "its JSON is nested too deeply"),
+        ('{"fps": 8}', "no 'game' in it"),
+        ('{"game": "sten", "config": 5, "initial": {}}', "config must be an object of settings"),
+        ('{"game": "sten", "config": {"players": 2}, "initial": {}}', "not a Sten state"),
+        ('{"game": "sten", "config": {}, "initial": {}, "fps": "x"}', "fps must be a number"),
+        ('{"game": "zz", "config": {}, "initial": {}}', "unknown game 'zz'"),
+    ],
+)
+def test_a_recordings_events_that_are_no_game_are_named(frames, capsys, command, events, says):
+    from kortbord.cli import main
+
+    (frames / "events.json").write_text(events)
+    assert main([command, str(frames), "--game", "sten", "--truth"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kortbord {command}: {frames / 'events.json'} is no recording's events:")
+    assert says in err and err.count("\n") == 1
+
+
 def test_a_missing_video_is_named_before_its_labels(tmp_path, capsys):
     """``--truth`` looks for the labels beside the video: a mistyped video's name was lost
     behind "no ground-truth labels at …"."""

@@ -66,9 +66,12 @@ def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
     """A text file, a folder without pictures, or a generated video with another game named:
     refused before a table is made for it (the camera would fail, the table stay blind)."""
     import json
+    import random
 
     import cv2
     import numpy as np
+
+    from referee import make_rules
 
     text = tmp_path / "notes.mp4"
     text.write_text("not a video\n" * 50)
@@ -77,7 +80,9 @@ def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
     video = tmp_path / "video"
     (video / "frames").mkdir(parents=True)
     cv2.imwrite(str(video / "frames" / "000000.jpg"), np.full((90, 160, 3), 80, np.uint8))
-    events = {"game": "sten", "config": {"players": 3}, "initial": {}}
+    rules = make_rules("sten", players=3)
+    initial = rules.state_to_json(rules.initial_state(random.Random(1)))
+    events = {"game": "sten", "config": {"players": 3}, "initial": initial}
     (video / "events.json").write_text(json.dumps(events))
     data = ["--data", str(tmp_path / "data"), "--port", "1"]
     for argv, words in (
