@@ -259,6 +259,7 @@ def _opened(app, path: str) -> str:
 def _source_table(app, args: argparse.Namespace) -> str:
     from kortbord.cli import CommandError
     from webui import games
+    from webui.home import stream_url
 
     spec = args.source
     initial = None
@@ -267,7 +268,10 @@ def _source_table(app, args: argparse.Namespace) -> str:
     if spec.isdigit():
         source = f"webcam:{spec}"
     elif "://" in spec:
-        source = spec
+        try:
+            source = stream_url(spec)
+        except games.SetupError as e:
+            raise CommandError(f"--source: {e}") from None
     elif os.path.exists(spec):
         source = f"video:{os.path.abspath(spec)}"
         _first_picture(spec)

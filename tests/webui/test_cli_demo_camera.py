@@ -62,6 +62,26 @@ def test_serve_with_a_camera_goes_on_with_the_game_in_progress_on_it(tmp_path, c
     assert len(app.extensions["kortbord.hub"].store.list_tables()) == 3
 
 
+@pytest.mark.parametrize(
+    "url", ["rtsp://", "http://", "zz://camera", "http://[::1", "rtsp://a:99999"]
+)
+def test_serve_refuses_a_stream_address_that_is_none(tmp_path, url):
+    """A stream address without a host (or with no port that is one) was taken: the table's
+    camera tried it again every few seconds for ever."""
+    from kortbord.cli import CommandError
+    from webui.cli import _common, _source_table
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    parser = argparse.ArgumentParser()
+    _common(parser)
+    with pytest.raises(CommandError) as e:
+        _source_table(app, parser.parse_args(["--source", url]))
+    assert str(e.value) == (
+        f"--source: a network stream needs an rtsp:// or http(s):// address, not {url!r}"
+    )
+    assert app.extensions["kortbord.hub"].store.list_tables() == []
+
+
 def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
     """A text file, a folder without pictures, or a generated video with another game named:
     refused before a table is made for it (the camera would fail, the table stay blind)."""

@@ -211,18 +211,23 @@ def _source(form: dict[str, Any]) -> str:
             raise games.SetupError(f"webcam index must be 0–16, not {index[:20]!r}")
         return f"webcam:{index}"
     if kind == "stream":
-        url = str(form.get("stream_url") or "")
-        try:
-            parsed = urlparse(url)
-            parsed.port  # noqa: B018 (reading it checks it: "http://[::1" or a port of 99999)
-        except ValueError:
-            parsed = urlparse("")
-        if parsed.scheme not in ("rtsp", "http", "https") or not parsed.netloc:
-            raise games.SetupError(
-                f"a network stream needs an rtsp:// or http(s):// address, not {url[:200]!r}"
-            )
-        return url
+        return stream_url(str(form.get("stream_url") or ""))
     return kind
+
+
+def stream_url(url: str) -> str:
+    """Return a network stream's address; raise :class:`games.SetupError` unless it is an
+    rtsp:// or http(s):// address with a host (and a port that is one)."""
+    try:
+        parsed = urlparse(url)
+        parsed.port  # noqa: B018 (reading it checks it: "http://[::1" or a port of 99999)
+    except ValueError:
+        parsed = urlparse("")
+    if parsed.scheme not in ("rtsp", "http", "https") or not parsed.netloc:
+        raise games.SetupError(
+            f"a network stream needs an rtsp:// or http(s):// address, not {url[:200]!r}"
+        )
+    return url
 
 
 def _create(form: dict[str, Any]):
