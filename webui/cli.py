@@ -263,7 +263,7 @@ def _source_table(app, args: argparse.Namespace) -> str:
 
     spec = args.source
     initial = None
-    form = {"players": args.players or 2, "deal": "table"}
+    form = {"players": 2 if args.players is None else args.players, "deal": "table"}
     game = args.game or "stigespill"
     if spec.isdigit():
         source = f"webcam:{spec}"
@@ -280,11 +280,11 @@ def _source_table(app, args: argparse.Namespace) -> str:
             # a video rendered by the generator: play the game it shows, from its first picture
             game, initial = events["game"], events["initial"]
             players = events["config"].get("players")
-            if args.game not in (None, game) or args.players not in (None, players):
+            asked = players if args.players is None else args.players
+            if args.game not in (None, game) or asked != players:
                 raise CommandError(
                     f"--source {spec!r} shows a {game} game of {players} players, not "
-                    f"{args.game or game} of {args.players or players}: leave --game and "
-                    "--players out"
+                    f"{args.game or game} of {asked}: leave --game and --players out"
                 )
             # Sten and Skip-Bo videos start from a dealt simulation (hands known, nothing to
             # draw); a Stigespill video's draws are seen by the camera, never made up.

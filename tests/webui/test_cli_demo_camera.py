@@ -62,10 +62,19 @@ def test_serve_with_a_camera_goes_on_with_the_game_in_progress_on_it(tmp_path, c
     assert len(app.extensions["kortbord.hub"].store.list_tables()) == 3
 
 
+STREAM = "--source: a network stream needs an rtsp:// or http(s):// address, not "
+
+
 @pytest.mark.parametrize(
-    "url", ["rtsp://", "http://", "zz://camera", "http://[::1", "rtsp://a:99999"]
-)
-def test_serve_refuses_a_stream_address_that_is_none(tmp_path, url):
+    ("argv", "says"),
+    [
+        *((["--source", url], STREAM + repr(url))
+          for url in ("rtsp://", "http://", "zz://camera", "http://[::1", "rtsp://a:99999")),
+        # 0 was taken as no number given: a table of 2 players
+        (["--source", "0", "--players", "0"], "players must be between 1 and 10, not 0"),
+    ],
+)  # fmt: skip
+def test_serve_refuses_a_camera_table_it_cannot_make(tmp_path, argv, says):
     """A stream address without a host (or with no port that is one) was taken: the table's
     camera tried it again every few seconds for ever."""
     from kortbord.cli import CommandError
@@ -75,10 +84,8 @@ def test_serve_refuses_a_stream_address_that_is_none(tmp_path, url):
     parser = argparse.ArgumentParser()
     _common(parser)
     with pytest.raises(CommandError) as e:
-        _source_table(app, parser.parse_args(["--source", url]))
-    assert str(e.value) == (
-        f"--source: a network stream needs an rtsp:// or http(s):// address, not {url!r}"
-    )
+        _source_table(app, parser.parse_args(argv))
+    assert str(e.value) == says
     assert app.extensions["kortbord.hub"].store.list_tables() == []
 
 
@@ -110,6 +117,7 @@ def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
         (["--source", str(empty)], "no images (.jpg"),  # a folder of pictures, but empty
         (["--source", str(video), "--game", "skipbo"], "shows a sten game of 3 players"),
         (["--source", str(video), "--players", "4"], "leave --game and --players out"),
+        (["--source", str(video), "--players", "0"], "of 3 players, not sten of 0"),
     ):
         assert main(["serve", *argv, *data]) == 2
         err = capsys.readouterr().err
