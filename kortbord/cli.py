@@ -26,10 +26,14 @@ class CommandError(Exception):
     """A user error that ends a command with a clear message and exit code 2."""
 
 
+def os_reason(e: OSError) -> str:
+    """Say why an operating-system call failed: "permission denied", not "[Errno 13] …"."""
+    return (e.strerror or str(e)).lower()
+
+
 def os_problem(e: OSError) -> str:
     """Say an operating-system error plainly: "PATH: permission denied", not "[Errno 13] …"."""
-    why = (e.strerror or str(e)).lower()
-    return f"{e.filename}: {why}" if e.filename else why
+    return f"{e.filename}: {os_reason(e)}" if e.filename else os_reason(e)
 
 
 def _version() -> str:

@@ -67,7 +67,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
     """Recognise the cards in each image; report unreadable files and go on with the rest."""
     import cv2
 
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, os_reason
     from vision.images import ImageError, read_image
     from vision.recognizer import draw_detections
 
@@ -76,7 +76,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
         try:
             annotate.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise CommandError(f"cannot create --annotate folder {str(annotate)!r}: {e}") from e
+            why = os_reason(e)
+            raise CommandError(f"cannot create --annotate folder {str(annotate)!r}: {why}") from e
     rec = _recognizer(args)
     results, failed, drawn = [], 0, set()
     for path in args.images:
@@ -486,7 +487,7 @@ def register_road(sub: argparse._SubParsersAction) -> None:
 
 def _image_truth(image: str, truth: str) -> object:
     """Return detections from a generator ground-truth JSON (``scene.truth()`` form)."""
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, os_reason
     from vision.detections import Detections
     from vision.pipeline import read_json
 
@@ -494,8 +495,7 @@ def _image_truth(image: str, truth: str) -> object:
     try:
         data = read_json(path)
     except OSError as e:  # "no such file or directory", not Python's "[Errno 2] …: 'path'"
-        why = (e.strerror or str(e)).lower()
-        raise CommandError(f"cannot read ground truth {str(path)!r}: {why}") from e
+        raise CommandError(f"cannot read ground truth {str(path)!r}: {os_reason(e)}") from e
     except ValueError as e:
         raise CommandError(f"cannot read ground truth {str(path)!r}: {e}") from e
     cards = data.get("cards", data) if isinstance(data, dict) else data
@@ -732,7 +732,7 @@ def _truth_labels(path: str):
 
 
 def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, os_reason
     from vision.layouts.skipbo import ZoneError, ZoneMap
     from vision.pipeline import Guard, Pipeline, read_json, replay_events, table_game
     from vision.sources import SourceError, open_source
@@ -754,7 +754,8 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
             try:
                 zones = ZoneMap.from_json(read_json(args.zones))
             except (OSError, ValueError, ZoneError) as e:
-                raise CommandError(f"bad --zones {args.zones!r}: {e}") from e
+                why = os_reason(e) if isinstance(e, OSError) else e
+                raise CommandError(f"bad --zones {args.zones!r}: {why}") from e
         frames = src.frames()
         if events is not None:
             tr = replay_events(events, frames, recognizer, on_line=show, zones=zones)

@@ -115,7 +115,7 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
 def _serve(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, os_reason
     from webui import create_app, default_data_dir
     from webui.db import StoreError
 
@@ -128,7 +128,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise CommandError(f"cannot use data folder {str(data)!r}: {e}") from None
+        raise CommandError(f"cannot use data folder {str(data)!r}: {os_reason(e)}") from None
     try:
         app = create_app({"DATA_DIR": str(data), "LAN": bool(args.lan)})
     except StoreError as e:
@@ -146,7 +146,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:  # werkzeug would print the resolver's words alone and exit
         socket.getaddrinfo(host, args.port)
     except OSError as e:
-        raise CommandError(f"--host {host!r}: {(e.strerror or str(e)).lower()}") from None
+        raise CommandError(f"--host {host!r}: {os_reason(e)}") from None
     if _port_in_use(host, args.port):  # werkzeug would print its own words and exit
         raise CommandError(
             f"cannot listen on --host {host} --port {args.port}: the port is in use (is "

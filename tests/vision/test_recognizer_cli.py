@@ -142,6 +142,29 @@ def test_a_json_file_nested_too_deeply_is_named_not_a_traceback(images, tmp_path
     assert capsys.readouterr().err == f"kortbord watch: {said}\n"
 
 
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["detect", "{good}", "--annotate", "{file}"], "cannot create --annotate folder '{file}'"),
+        (["dataset", "preview", "--out", "{file}/x.jpg", "--size", "64x64", "--layouts", "hand"],
+         "cannot write '{file}/x.jpg'"),
+        (["dataset", "video", "--game", "sten", "--out", "{file}", "--size", "64x64"],
+         "cannot write to --out '{file}'"),
+        (["serve", "--data", "{file}/data", "--port", "1"], "cannot use data folder '{file}/data'"),
+        (["watch", "{tmp}", "--game", "skipbo", "--truth", "{file}", "--zones", "{tmp}"],
+         "bad --zones '{tmp}'"),
+    ],
+)  # fmt: skip
+def test_a_file_system_refusal_is_said_in_words_not_an_errno(images, tmp_path, capsys, argv, says):
+    good, _, _ = images
+    file = tmp_path / "notes.txt"
+    file.write_text("")
+    fill = {"good": str(good), "file": str(file), "tmp": str(tmp_path)}
+    assert main([a.format(**fill) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert says.format(**fill) in err and "[Errno" not in err and err.count("\n") == 1
+
+
 def test_detect_without_models_is_a_clear_error(tmp_path, images, capsys):
     good, _, _ = images
     rc = main(["detect", str(good), "--models", str(tmp_path / "nowhere")])

@@ -670,7 +670,7 @@ def make_video(
 
 def cmd_video(args: argparse.Namespace) -> int:
     """``kortbord dataset video``: render one game; print where it went and what it holds."""
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, os_reason
     from referee.core import RulesError
     from vision.synth.cli import check_seed, parse_size
 
@@ -687,7 +687,7 @@ def cmd_video(args: argparse.Namespace) -> int:
         probe.write_text("")
         probe.unlink()
     except OSError as e:
-        raise CommandError(f"cannot write to --out {str(args.out)!r}: {e}") from None
+        raise CommandError(f"cannot write to --out {str(args.out)!r}: {os_reason(e)}") from None
     if args.max_moves is not None and args.max_moves < 1:
         raise CommandError(f"bad --max-moves {args.max_moves}: expected 1 or more")
     settings = VideoSettings(size=size, fps=args.fps)
