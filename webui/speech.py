@@ -716,7 +716,7 @@ _ROAD_PROBLEMS = [
         "road card {i} is a joker: the joker is the goal, not a road card",
     ),
     (
-        r"road card (?P<i>\d+) is (?P<card>\S+): only 7–K belong on the road",
+        r"road card (?P<i>\d+) is (?P<card>.+?): only 7–K belong on the road",  # "Skip-Bo 7"
         "road card {i} is {card}: only 7–K belong on the road",
     ),
     (

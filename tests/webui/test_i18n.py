@@ -675,6 +675,7 @@ def _setup_problems() -> set[str]:
         {"road": "7S 8S XX SB13"},
         {"road": "7S 7S ZZ"},
         {"road": "7S 7S JK 2H " + " ".join(ROAD_CODES[3:20])},
+        {"road": "SB7 SBW " + " ".join(ROAD_CODES[2:])},  # a Skip-Bo card is named in two words
         {"stock": "4"},
         {"stock": "30", "players": "6"},
         {"players": "12"},
