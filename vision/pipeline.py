@@ -785,8 +785,10 @@ class GroundTruthRecognizer:
                     rec = json.loads(line)
                     Detections.from_list(rec["cards"])  # each card well formed
                     self.frames[int(rec["frame"])] = rec["cards"]
-                except (KeyError, TypeError, ValueError) as e:
+                except (KeyError, TypeError, ValueError, RecursionError) as e:
                     why = f"no {e}" if isinstance(e, KeyError) else str(e)
+                    if isinstance(e, RecursionError):
+                        why = "its JSON is nested too deeply"
                     raise ValueError(
                         f'{labels_path} line {n}: not {{"frame", "cards"}}: {why}'
                     ) from e

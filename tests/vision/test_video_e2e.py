@@ -161,6 +161,7 @@ def test_replay_says_when_no_move_was_read(frames, capsys):
         ("not json", 'line 2: not {"frame", "cards"}'),
         ('{"frame": 1}', 'line 2: not {"frame", "cards"}: no \'cards\''),
         ('{"frame": 1, "cards": [{"code": "ZZ", "corners": []}]}', "unknown card code 'ZZ'"),
+        ("[" * 100_000 + "]" * 100_000, 'line 2: not {"frame", "cards"}: its JSON is nested'),
     ],
 )
 def test_replay_names_a_bad_line_of_ground_truth_labels(frames, capsys, line, says):
