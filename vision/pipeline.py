@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time as _time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Protocol
@@ -90,7 +90,8 @@ class Hypothesis:
 @dataclass(frozen=True)
 class GuardEvent:
     """What the guard decided: ``kind`` is ``move``, ``out_of_sync``, ``in_sync`` or
-    ``corrected`` (``moves`` replace the retracted ones given as the one candidate)."""
+    ``corrected`` (``moves`` replace the ``retracted`` ones); an ``out_of_sync`` event with
+    ``retracted`` asks to replace those by its one candidate (see ``ask_corrections``)."""
 
     kind: str
     time: float
@@ -98,14 +99,15 @@ class GuardEvent:
     candidates: tuple[tuple[Move, ...], ...] = ()
     observed: Observation | None = None
     message: str = ""
+    retracted: tuple[Move, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.kind, "time": round(self.time, 3)}
         if self.moves:
             out["moves"] = [m.to_json() for m in self.moves]
-        if self.candidates and self.kind == "corrected":
-            out["retracted"] = [m.to_json() for m in self.candidates[0]]
-        elif self.candidates:
+        if self.retracted:
+            out["retracted"] = [m.to_json() for m in self.retracted]
+        if self.candidates:
             out["candidates"] = [[m.to_json() for m in seq] for seq in self.candidates]
         if self.observed is not None:
             out["observed"] = self.observed
@@ -128,7 +130,10 @@ class Guard:
     searched through at most ``deep_limit`` hypotheses per number of choices;
     ``last_resort`` seconds the table must disagree before accepted moves are read again
     (:meth:`_correct`) or an inexact explanation is taken (:meth:`_nearest`);
-    ``memory`` seconds a view seen stays evidence for a move the reader says must show.
+    ``memory`` seconds a view seen stays evidence for a move the reader says must show;
+    ``ask_corrections``: moves read again (:meth:`_correct`) are asked about instead of
+    replacing the accepted ones, for a game a person also changes and confirms (the web
+    page's), where those moves are no transcript's to rewrite.
     """
 
     def __init__(
@@ -146,9 +151,10 @@ class Guard:
         deep_limit: int = 3000,
         last_resort: float = 5.0,
         memory: float = 10.0,
+        ask_corrections: bool = False,
     ) -> None:
         self.rules = rules
-        self.state = state
+        self._state = state
         self.reader = reader
         self.max_branching = max_branching
         self.patience = patience
@@ -159,6 +165,7 @@ class Guard:
         self.deep_limit = deep_limit
         self.last_resort = last_resort
         self.memory = memory
+        self.ask_corrections = ask_corrections
         self.history: list[Move] = []
         self._observed: Observation | None = None
         self._since = 0.0
@@ -169,12 +176,27 @@ class Guard:
         self._cache: tuple | None = None  # the last search, reused while nothing changed
         self._checkpoints: list[tuple[Any, int]] = []  # (state, history length) before moves
         self._uncorrectable: tuple | None = None  # the last view _correct could not explain
+        self._asked: tuple | None = None  # …or asked about (``ask_corrections``)
         self._near_cache: tuple | None = None  # the last _nearest search and its answer
         self._deep_last: tuple | None = None  # (state id, time, view, tries) of the last _deep
         self._sightings: list[tuple[float, Observation]] = []  # (time, view) seen lately
         self._unsure = False  # the reader: a card that may have moved is out of sight now
         # the game's view the table last showed, or the guard's moves made (as given counts)
         self._shown: Observation = reader.expect(rules, state)
+
+    @property
+    def state(self) -> Any:
+        """The referee state the table is compared with."""
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        # Set from outside, the game was changed there (a move made on the page, an undo)
+        # unless it is the guard's own position over again: the moves read again
+        # (:meth:`_correct`) start after that change, never before it, so none is lost.
+        if state is not self._state and state != self._state:
+            self._checkpoints = []
+        self._state = state
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
         """Compare the stable table at ``time`` with the game; return what was decided."""
@@ -296,8 +318,8 @@ class Guard:
             # late may yet show, and make the table fit the moves as they were made.
             if final or now - self._unexplained >= self.last_resort:
                 corrected = self._correct(observed, now)
-                if corrected:
-                    return corrected
+                if corrected or self._asked == self._uncorrectable:
+                    return corrected  # (asked: the page's answer is waited for)
                 nearest = self._nearest(observed, off)
                 if nearest is not None:
                     return self._take(nearest, observed, now)
@@ -341,26 +363,31 @@ class Guard:
 
         A card misread for long enough can be taken for another legal card; when the true
         card shows and nothing fits any more, the moves since an earlier position are
-        searched again, and replaced if exactly one explanation fits from there.
+        searched again, and replaced if exactly one explanation fits from there. The earlier
+        positions are the guard's own since the game was last changed from outside (see
+        :attr:`state`): the moves retracted are the game's last, each of them the guard's.
         """
         key = (id(self.state), repr(observed), len(self.history))
         if key == self._uncorrectable:
             return []  # searched already, in vain
         self._uncorrectable = key
         for state, keep in reversed(self._checkpoints):
-            saved, self.state = self.state, state
+            saved, self._state = self._state, state
             try:
                 full, partial = self._search(observed)
             finally:
-                self.state = saved
+                self._state = saved
             outcomes = _distinct(self.rules, full)
             if len(outcomes) == 1 and not partial:
                 best = min(full, key=lambda h: (len(h.moves), h.branching))
                 retracted = tuple(self.history[keep:])
+                if self.ask_corrections:
+                    self._asked = key
+                    return self._ask(observed, now, best.moves, retracted)
                 self._checkpoints = [c for c in self._checkpoints if c[1] < keep]
                 self.history = self.history[:keep]
                 self._checkpoints.append((state, keep))
-                self.state = best.state
+                self._state = best.state
                 self._shown = self.reader.expect(self.rules, best.state)
                 self.history += best.moves
                 self._clear_trail()
@@ -370,11 +397,20 @@ class Guard:
                         "corrected",
                         now,
                         moves=tuple(best.moves),
-                        candidates=(retracted,),
+                        retracted=retracted,
                         message="corrected: the last moves were read again",
                     )
                 ]
         return []
+
+    def _ask(
+        self, observed: Observation, now: float, moves: list[Move], retracted: tuple[Move, ...]
+    ) -> list[GuardEvent]:
+        """Ask to replace the accepted moves ``retracted`` by ``moves`` (``ask_corrections``)."""
+        self._reported = None  # a new question, though "no legal move fits" was asked of this view
+        cands = (tuple(moves),)
+        asked = self._report(observed, now, cands, "the camera reads the last moves otherwise")
+        return [replace(e, retracted=retracted) for e in asked]
 
     def _nearest(self, observed: Observation, now_off: float) -> Hypothesis | None:
         """Return the one explanation that clearly fits best, when none fits exactly.
@@ -457,7 +493,7 @@ class Guard:
         self._use_evidence(h.moves)
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
         self._shown = self.reader.expect(self.rules, h.state)
-        self.state = h.state
+        self._state = h.state
         self.history += h.moves
         self._clear_trail()
         self._unexplained = None

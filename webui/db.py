@@ -443,10 +443,15 @@ class EventStore:
         keep_redo: bool = False,
         result: dict[str, Any] | None = None,
         noted: dict[int, list[str]] | None = None,
+        replacing: bool = False,
     ) -> None:
         """Commit ``moves`` (JSON, source) at ``start_idx``…; clear redo unless redoing;
-        replace the noted cards (see :meth:`set_noted`) if given."""
+        replace the noted cards (see :meth:`set_noted`) if given. ``replacing``: the moves
+        from ``start_idx`` on are dropped first (the camera read them again)."""
         with self._transaction() as conn:
+            if replacing:
+                conn.execute("DELETE FROM moves WHERE game_id=? AND idx>=?", (game_id, start_idx))
+                conn.execute("UPDATE games SET finished=NULL, result=NULL WHERE id=?", (game_id,))
             if noted is not None:
                 self._write_noted(conn, game_id, noted)
             now = time.time()

@@ -165,7 +165,9 @@ def pipeline_reader(
     rules with that road. ``starts_at``: the frame time its first frame comes at (a recorded
     video going on from where the game followed it). ``undos()``: how many actions the page has
     undone, so a move undone is not read again from the very view it was undone on (the
-    camera waits for the table to change: the card put back, or another laid).
+    camera waits for the table to change: the card put back, or another laid). Moves the
+    pipeline reads again (a card misread until the true one showed) are asked about: the
+    prompt's candidate names the game's last moves it replaces (``retracted``).
     """
     if not available() or current is None:
         return None
@@ -239,7 +241,8 @@ def pipeline_reader(
                     return reading
                 if rules.name == "skipbo":
                     show_zones(reader, frame)
-            guard = box["guard"] = Guard(rules, state, reader)
+            # the page's game: moves read again are asked about, not made
+            guard = box["guard"] = Guard(rules, state, reader, ask_corrections=True)
         elif box["rules"].name == "skipbo":
             reader = confirmed_zones()
             if reader is not None:
@@ -247,7 +250,9 @@ def pipeline_reader(
             elif tracker.view != box["view"]:
                 show_zones(guard.reader, frame)  # the camera was bumped: the piles show elsewhere
         if guard.state is not state:
-            guard.state = state  # the page changed the game (a tap, undo): follow it
+            # the guard's moves as the game took them, or a change made on the page (a tap,
+            # an undo) that it follows: moves it reads again never go back past that
+            guard.state = state
         undone = undos() if undos else 0
         if undone != box["undos"]:
             # undone on the page: the cards it moved still lie as the camera saw them
@@ -278,6 +283,9 @@ def pipeline_reader(
                         for seq in event.candidates
                     ],
                 }
+                if event.retracted:  # the camera's own last moves, read again
+                    retracted = [m.to_json() for m in event.retracted]
+                    reading.prompt["candidates"][0]["retracted"] = retracted
         if not reading.moves and reading.prompt is None:
             h, w = frame.image.shape[:2]
             unseen = len(tracker.out_of_view(w, h))

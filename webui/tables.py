@@ -424,16 +424,60 @@ class TableHub:
             self._commit(rt, accepted, source)
             return rt
 
+    def correct(
+        self,
+        table_id: str,
+        retracted: list[dict[str, Any]],
+        moves: list[dict[str, Any]],
+        position: str | None = None,
+    ) -> Runtime:
+        """Replace the game's last moves ``retracted`` (JSON), the camera's, by ``moves``: the
+        camera read them again (a card misread until the true one showed), and the table's
+        page confirmed it (on the ``position`` it showed). Raises :class:`IllegalMove` when
+        they are no longer the game's last, each the camera's, or as :meth:`play` does."""
+        with self._locked(table_id) as rt:
+            rt.expect(position)
+            keep = len(rt.moves) - len(retracted)
+            last = rt.moves[keep:] if retracted and keep >= 0 else []
+            if (
+                not last
+                or [e["move"] for e in last] != retracted
+                or any(e["source"] != "camera" for e in last)
+            ):
+                raise IllegalMove("the camera's last moves are no longer the game's last")
+            state = rt.states[keep]
+            accepted = []
+            parsed = _parsed(rt.rules, moves)
+            try:
+                for move in parsed:
+                    state = rt.rules.apply(state, move)
+                    accepted.append((move, state))
+            except IllegalMove as e:
+                raise Refusal(str(e), rt.rules.name, rt.names) from None
+            except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
+                raise IllegalMove(f"malformed move: {e}") from None
+            kept = rt.moves[keep:], rt.states[keep + 1 :]
+            del rt.moves[keep:], rt.states[keep + 1 :]
+            try:
+                self._commit(rt, accepted, "confirm", replacing=True)
+            except Exception:  # not written: the game stays as it was
+                rt.moves.extend(kept[0])
+                rt.states.extend(kept[1])
+                raise
+            return rt
+
     def _commit(
         self,
         rt: Runtime,
         accepted: list[tuple[Move, Any]],
         source: str,
         noted: dict[int, list[str]] | None = None,
+        replacing: bool = False,
     ) -> bool:
         """Resolve chance if the app deals, enter the cards phones noted of a deal (``noted``:
         the notes as changed by a phone, else the table's), write everything, then update
-        memory and wake pages; return whether a move was made."""
+        memory and wake pages; return whether a move was made. ``replacing``: the store's
+        moves from the game's length on are dropped first (see :meth:`correct`)."""
         entries = [(m.to_json(), source) for m, _ in accepted]
         states = [s for _, s in accepted]
         state = states[-1] if states else rt.state
@@ -460,7 +504,9 @@ class TableHub:
                 rt.noted = noted
             return False
         result = rt.rules.scores(state) if rt.rules.is_over(state) else None
-        self.store.append_moves(rt.game_id, len(rt.moves), entries, result=result, noted=noted)
+        self.store.append_moves(
+            rt.game_id, len(rt.moves), entries, result=result, noted=noted, replacing=replacing
+        )
         if noted is not None:
             rt.noted = noted
         rt.moves.extend({"move": m, "source": s} for m, s in entries)

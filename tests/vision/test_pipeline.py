@@ -649,6 +649,26 @@ def test_a_misread_move_is_corrected_when_only_another_reading_explains_the_tabl
     assert [m.card.code for m in guard.history if m.kind == "lay"][-1] == right
 
 
+def test_moves_read_again_never_go_back_past_a_change_made_on_the_page():
+    """The camera followed Anna's draw of 5♥ (in truth a 5♦); Bo's draw was entered on the
+    page. When a 5♥ is laid later, nothing fits the game: reading the moves again went back
+    to before Bo's draw and took Anna's 5♥ again, and the page's draw was lost; now the
+    moves read again start after the page's change, and the guard asks."""
+    rules, state = _stige_setup()
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+    five, three = TrackedCard(1, "5H", q, 0.0, 0.0), TrackedCard(2, "3C", q + 5, 2.0, 2.0)
+    guard = Guard(rules, state, StigespillReader(), patience=0.5, last_resort=1.0)
+    events = [e for t in (0.0, 0.7) for e in guard.update(TableState(t, (five,)), t)]
+    assert [e.kind for e in events] == ["move"]
+    guard.state = entered = _entered(rules, guard.state, "3C")  # as the web camera does
+    assert [e.kind for e in guard.update(TableState(2.0, (five, three)), 2.0)] == []
+    again = TrackedCard(3, "5H", q + 10, 4.0, 4.0)
+    table = TableState(4.0, (five, three, again))
+    events = [e for t in (4.0, 4.7, 5.4, 6.1, 6.8) for e in guard.update(table, t)]
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert guard.state is entered
+
+
 def _board_cards(state):
     from referee.cards import RANKS, SUITS, Card
 

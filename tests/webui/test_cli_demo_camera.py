@@ -1009,3 +1009,97 @@ def test_a_stigespill_camera_asks_when_the_games_top_card_does_not_lie_on_the_pi
     lay("4C")  # the table's top is the game's again: the next draw is followed
     watch(2)
     assert _drawn(hub, table) == ["5H", "3C", "2S", "4C"] and hub.get(table).prompt is None
+
+
+def _sten_camera_table(tmp_path, monkeypatch):
+    """Return (app, table id, laid, watch) for a Sten camera table the app dealt (a fixed
+    deal), played on until the player on turn has more than one card to lay, 7♥ down. Its
+    camera sees ``laid`` (card codes, each in its suit's column, fanned out from its 7);
+    ``watch(seconds)`` lets it follow that long (its moves and prompts reach the table)."""
+    import random
+
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline")
+    from referee import make_rules
+    from referee.cards import RANKS, SUITS, Card, parse_card
+    from vision.detections import Detections
+    from vision.sources import Frame
+    from webui import games
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    hub, cams = app.extensions["kortbord.hub"], app.extensions["kortbord.cameras"]
+    setup = games.parse_setup("sten", {"players": 2, "deal": "app"})
+    rules = make_rules(setup.game, **setup.config)
+    initial = rules.state_to_json(rules.initial_state(random.Random(0)))
+    table = hub.create(setup, source="webcam", initial=initial)["id"]
+    pick = random.Random(0)
+    while True:
+        state = hub.get(table).state
+        lays = [m for m in rules.legal_moves(state) if m.kind == "lay"]
+        if len(lays) >= 2 and state.board[1] is not None:
+            break
+        hub.play(table, [pick.choice(rules.legal_moves(state)).to_json()], source="demo")
+    laid = [
+        Card("std", RANKS[r - 1], SUITS[si]).code
+        for si, pile in enumerate(state.board)
+        if pile is not None
+        for r in range(pile[0], pile[1] + 1)
+    ]
+    box = np.float32([[-30, -42], [30, -42], [30, 42], [-30, 42]])
+
+    def place(code: str):
+        card = parse_card(code)
+        r = card.rank_value
+        away = 0 if r == 7 else (88 + 12 * abs(r - 7)) * (1 if r > 7 else -1)
+        return box + np.float32([200 + 150 * SUITS.index(card.suit), 600 + away])
+
+    def recognizer(image):
+        corners = np.stack([place(code) for code in laid])
+        return Detections(corners, tuple(laid), np.full(len(laid), 0.95, np.float32))
+
+    read = _camera_reader(hub, table, monkeypatch, recognizer)
+    image = np.zeros((1200, 1000, 3), np.uint8)
+    frames = iter(range(100_000))
+
+    def watch(seconds: float) -> None:
+        for _ in range(round(10 * seconds)):
+            k = next(frames)
+            cams._on_reading(table, read(Frame(0.1 * k, image, k)))
+
+    watch(2)
+    return app, table, laid, watch
+
+
+def test_a_card_the_camera_misread_is_put_right_with_one_tap(tmp_path, monkeypatch):
+    """A Sten card read as another (7♠ for 6♥) until the true card shows: the camera reads its
+    last move again. It did so unseen and the page dropped it: the game kept the 7♠, and the
+    page said "out of sync" with nothing to confirm. Now the page offers the card the table
+    shows in place of the camera's last move, and one tap puts the game right."""
+    app, table, laid, watch = _sten_camera_table(tmp_path, monkeypatch)
+    hub, client = app.extensions["kortbord.hub"], app.test_client()
+    rt = hub.get(table)
+    before = [m["move"] for m in rt.moves]
+    wrong, right = [m.to_json() for m in rt.rules.legal_moves(rt.state) if m.kind == "lay"][:2]
+    laid.append(wrong["card"])
+    watch(2)
+    assert [m["move"] for m in hub.get(table).moves] == [*before, wrong]  # read, misread
+    laid[-1] = right["card"]  # the true card shows
+    watch(8)
+    prompt = hub.get(table).prompt
+    assert prompt is not None and prompt["message"].endswith("reads the last moves otherwise")
+    assert [(c["moves"], c.get("retracted")) for c in prompt["candidates"]] == [([right], [wrong])]
+    said = client.get(f"/api/tables/{table}", headers={"Accept-Language": "nb"}).get_json()
+    assert said["prompt"]["message"] == "kameraet leser de siste trekkene annerledes"
+    r = client.post(f"/api/tables/{table}/prompt", json={"choice": 0})
+    assert r.status_code == 200 and r.get_json()["prompt"] is None
+    rt = hub.get(table)
+    assert [m["move"] for m in rt.moves] == [*before, right]
+    assert [m["source"] for m in rt.moves][-1] == "confirm"
+    watch(3)  # the table shows the game: nothing more to read, nothing to ask
+    assert len(hub.get(table).moves) == len(before) + 1 and hub.get(table).prompt is None
+    hub.forget(table)  # as written: the 7♠ is gone from the store too
+    assert [m["move"] for m in hub.get(table).moves] == [*before, right]
+    from referee import IllegalMove
+
+    with pytest.raises(IllegalMove, match="no longer the game's last"):
+        hub.correct(table, [right], [wrong])  # a move made on the page is not the camera's

@@ -224,7 +224,11 @@ def answer_prompt(table_id: str):
         abort(400, f"'choice' must be a candidate number 0–{len(candidates) - 1}")
     cand = candidates[choice]
     moves = cand.get("moves") or [cand["move"]]
-    hub().play(table_id, moves, source="confirm", seat=None, position=position_from_body(data))
+    position = position_from_body(data)
+    if cand.get("retracted"):  # the camera read its last moves again: they are replaced
+        hub().correct(table_id, cand["retracted"], moves, position=position)
+    else:
+        hub().play(table_id, moves, source="confirm", seat=None, position=position)
     return _reply(rt)
 
 
