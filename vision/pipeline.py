@@ -261,6 +261,8 @@ class Guard:
         expected = self.reader.expect(self.rules, self.state)
         off = self.reader.mismatch(expected, observed)
         if off == 0:
+            if self._trail and self._unexplained is not None:
+                self._forget_misreads(expected)
             self._shown = expected
             self._unexplained = None
             if self._reported is not None:
@@ -325,6 +327,25 @@ class Guard:
                     return self._take(nearest, observed, now)
             return self._report(observed, now, (), "no legal move fits what the camera sees")
         return []
+
+    def _forget_misreads(self, expected: Observation) -> None:
+        """Forget the views seen since the table stopped showing the game, now that it shows
+        the game ``expected`` again without a move: misreads (a top card read as another for
+        a moment) and views a hand blocked. Kept, they made a later move pass through them
+        and bring a phantom move along. Views a move ending as the game's view began shows on
+        its way stay (a joker drawn onto an empty discard pile, the pile gathered at once)."""
+        ends = self._walk(expected, 1, past_fits=True)
+        on_way = [v for h, off in ends if off == 0 for v in h.views]
+
+        def misread(view: Observation) -> bool:
+            return not any(self._fits(w, view) for w in on_way)
+
+        trail = zip(self._trail, self._trail_frames, strict=True)
+        kept = [(v, n) for v, n in trail if not misread(v)]
+        self._trail, self._trail_frames = [v for v, _ in kept], [n for _, n in kept]
+        *older, last = self._sightings
+        since = self._unexplained
+        self._sightings = [s for s in older if s[0] < since or not misread(s[1])] + [last]
 
     def _most_seen(self, hs: list[Hypothesis], observed: Observation) -> list[Hypothesis]:
         """Keep the hypotheses that pass through the most views seen since the last move."""
@@ -561,7 +582,7 @@ class Guard:
         return _dedupe(full), _dedupe(partial)
 
     def _walk(
-        self, observed: Observation, depth: int, shown_only: bool = False
+        self, observed: Observation, depth: int, shown_only: bool = False, past_fits: bool = False
     ) -> Iterator[tuple[Hypothesis, float]]:
         """Yield each sequence of legal moves with at most ``depth`` real choices, with how
         far its final view is off ``observed``. A sequence is not extended past a fit, so
@@ -570,7 +591,8 @@ class Guard:
         ``shown_only``: only moves that change no part of the view which fits ``observed``
         (see :meth:`_deep`), and no position again with more choices than before (moves in
         another order meet there, but with as many choices they stay: the order they pass
-        what was seen on the way may differ)."""
+        what was seen on the way may differ). ``past_fits``: sequences are extended past a fit
+        too (moves that show only on the way, see :meth:`_forget_misreads`)."""
         rules, reader = self.rules, self.reader
         count = 0
         stack = [Hypothesis([], self.state, 0)]
@@ -621,7 +643,7 @@ class Guard:
                 child = Hypothesis([*h.moves, move], after, b, views)
                 off = reader.mismatch(final, observed)
                 yield child, off
-                if off == 0:
+                if off == 0 and not past_fits:
                     continue
                 if len(child.moves) < 12 and (b < depth or _forced_next(rules, after)):
                     stack.append(Hypothesis(child.moves, after, b, [*views, final]))

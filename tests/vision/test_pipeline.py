@@ -119,6 +119,33 @@ def test_stigespill_drawn_joker_is_seen_before_the_piles_are_shuffled():
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
 
 
+def test_a_view_misread_a_moment_is_forgotten_once_the_table_shows_the_game_again():
+    """The discard pile's 5♥ read as 6♥ for three frames, then as 5♥ again: Bo's next draw,
+    3♣, was read as two draws, a phantom 6♥ before it (the longer explanation passed through
+    more of what was seen). Views seen on the way are forgotten once the table fits the game
+    again; a joker drawn onto an empty discard pile, which shows only on its way (the piles
+    gathered at once), still counts."""
+    rules, state = _stige_setup()
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+    five = TrackedCard(1, "5H", q, 0.0, 0.0)
+    three = TrackedCard(2, "3C", q + 10, 6.0, 6.0)
+    guard = Guard(rules, state, StigespillReader())
+    seen = [((five,), 0.0, 1.0), ((replace(five, code="6H"),), 2.0, 2.3), ((five,), 2.3, 4.0)]
+    events = []
+    for cards, start, end in [*seen, ((five, three), 6.0, 8.0)]:
+        for t in np.arange(start, end, 0.1):
+            events += guard.update(TableState(t, cards), t)
+    drawn = [[m.card.code for m in e.moves if m.kind == "reveal"] for e in events]
+    assert drawn == [["5H"], ["3C"]]
+    _, _, moves = play_script("stigespill", 2, 5, max_moves=2)
+    assert moves[1].card.is_joker  # the game's first draw
+    moves, guard, _ = drive(
+        "stigespill", 2, 5, StigespillStager(np.random.default_rng(5), ProceduralDeck(0)),
+        lambda t: StigespillReader(),
+    )  # fmt: skip
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+
+
 def test_stigespill_joker_draw_counts_only_when_the_joker_was_seen():
     # A drawn card misread as one deep in the discard pile is explained by no draw but a
     # joker's (the piles shuffled together, then that card drawn). Drawing the joker shows
