@@ -135,6 +135,18 @@ def on_turns_phone(browser, server, body: dict):
     return t, page, errors
 
 
+def phone_camera_table(browser, server, viewport: dict):
+    """Make a Stigespill table whose camera is a phone; open its page: ``(table, page, errors)``."""
+    status, t = server.post(
+        "/api/tables", {"game": "stigespill", "players": 2, "source": "phone", "name": "Phone"}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=viewport)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")  # the MJPEG never ends
+    return t, page, errors
+
+
 def moves_made(page) -> int:
     return int(page.evaluate("document.body.dataset.moves"))
 
@@ -360,13 +372,7 @@ def test_stigespill_by_tapping_die_cards(browser, server):
 def test_a_phone_camera_page_sends_pictures_and_says_how_fast(browser, server):
     """The page sends its camera's pictures one at a time and shows the pace; the server's
     camera reads them."""
-    status, t = server.post(
-        "/api/tables", {"game": "stigespill", "players": 2, "source": "phone", "name": "Phone"}
-    )
-    assert status == 201
-    page = browser.new_page(viewport=PHONE)
-    errors = watch_errors(page)
-    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")  # the MJPEG never ends
+    t, page, errors = phone_camera_table(browser, server, PHONE)
     page.click("#phone-start")
     page.wait_for_function(
         "/[0-9.,]+ pictures a second/.test(document.getElementById('phone-rate').textContent)",
@@ -1539,13 +1545,7 @@ def test_the_last_move_and_the_hint_are_said_with_cards_in_words(browser, server
 def test_the_camera_line_is_said_once_not_on_every_update(browser, server):
     """The camera's line is a status region: written again on every update (each move, each
     camera picture) with the same words, a screen reader said it again each time."""
-    status, t = server.post(
-        "/api/tables", {"game": "stigespill", "players": 2, "source": "phone", "name": "Phone"}
-    )
-    assert status == 201
-    page = browser.new_page(viewport=LAPTOP)
-    errors = watch_errors(page)
-    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")  # the MJPEG never ends
+    t, page, errors = phone_camera_table(browser, server, LAPTOP)
     page.wait_for_selector("#camera-state:not([hidden])")
     page.evaluate(COUNT_CHANGES_JS, "camera-state")
     for _ in range(2):  # updates that leave the camera as it was
