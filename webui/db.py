@@ -346,10 +346,10 @@ class EventStore:
         finally:
             conn.close()
 
-    def list_tables(self) -> list[dict[str, Any]]:
-        """Return every table on the lists (none taken off them) with its current game's
-        number, whether it is finished, and its players' names in seat order
-        (``player_names``)."""
+    def list_tables(self, removed: bool = False) -> list[dict[str, Any]]:
+        """Return every table on the lists (``removed``: every one taken off them instead)
+        with its current game's number, whether it is finished, and its players' names in
+        seat order (``player_names``)."""
         conn = self._conn()
         try:
             rows = conn.execute(
@@ -361,7 +361,7 @@ class EventStore:
                 "  WHERE p.table_id = t.id ORDER BY seat)) AS player_names"
                 " FROM tables t JOIN games g ON g.table_id = t.id"
                 " AND g.number = (SELECT MAX(number) FROM games WHERE table_id = t.id)"
-                " WHERE t.id NOT IN (SELECT table_id FROM removed)"
+                f" WHERE t.id {'IN' if removed else 'NOT IN'} (SELECT table_id FROM removed)"
                 " ORDER BY t.created DESC"
             ).fetchall()
             return [{**r, "player_names": json.loads(r["player_names"])} for r in map(dict, rows)]

@@ -578,7 +578,8 @@ def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, clie
 
 
 def _listed(client, table_id: str, page: str = "/") -> bool:
-    return f'href="/t/{table_id}"' in client.get(page).get_data(as_text=True)
+    html = client.get(page).get_data(as_text=True)
+    return f'href="/t/{table_id}"' in html.split('class="removed-list"')[0]  # not those apart
 
 
 def test_a_table_leaves_the_home_list_only_after_a_page_that_asks(app, client, make_table):
@@ -598,7 +599,8 @@ def test_a_table_leaves_the_home_list_only_after_a_page_that_asks(app, client, m
     r = client.post(f"/t/{t['id']}/remove")
     assert r.status_code == 302 and r.headers["Location"] == f"/?removed={t['id']}"
     home = client.get(r.headers["Location"]).get_data(as_text=True)
-    assert f'href="/t/{t["id"]}"' not in home and f'href="/t/{kept["id"]}"' in home
+    listed = home.split('class="removed-list"')[0]
+    assert f'href="/t/{t["id"]}"' not in listed and f'href="/t/{kept["id"]}"' in listed
     assert "Sten · Mor, Far was removed from the list." in home
     assert f'action="/t/{t["id"]}/restore"' in home
     assert [row["id"] for row in client.get("/api/tables").get_json()["tables"]] == [kept["id"]]
@@ -612,6 +614,25 @@ def test_a_table_leaves_the_home_list_only_after_a_page_that_asks(app, client, m
     assert client.post(f"/t/{t['id']}/restore").status_code == 302
     assert _listed(client, t["id"]) and _listed(again.test_client(), t["id"])
     assert _err(client.post("/t/nosuch/remove", headers={"Accept": "application/json"}), 404)
+
+
+def test_tables_removed_from_the_list_are_listed_apart_and_may_be_put_back(client, make_table):
+    """A table removed from the list could be seen again only by its link or the Undo right
+    after: the home page now lists the removed ones apart, each with a way to put it back."""
+    kept, t = make_table("sten"), make_table("sten", names="Mor, Far")
+    assert "Removed tables" not in client.get("/").get_data(as_text=True)  # none removed
+    client.post(f"/t/{t['id']}/remove")
+    home = client.get("/").get_data(as_text=True)
+    assert "Removed tables (1)" in home and "was removed" not in home
+    removed = home.split("Removed tables (1)")[1]
+    assert f'href="/t/{t["id"]}"' in removed and f'href="/t/{kept["id"]}"' not in removed
+    assert f'action="/t/{t["id"]}/restore"' in removed
+    assert "Restore Sten · Mor, Far to the list" in removed
+    said = client.get("/", headers={"Accept-Language": "nb"}).get_data(as_text=True)
+    assert "Fjernede bord (1)" in said
+    assert client.post(f"/t/{t['id']}/restore").status_code == 302
+    home = client.get("/").get_data(as_text=True)
+    assert "Removed tables" not in home and _listed(client, t["id"])
 
 
 def test_a_match_removed_from_the_list_leaves_the_matches_page_whole(app, client):

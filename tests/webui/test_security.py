@@ -229,6 +229,8 @@ def test_on_the_lan_only_this_computer_or_the_tables_host_removes_it_from_the_li
     own = new_table(phone, "sten")  # this phone is its host
     assert f"/t/{own['id']}/remove" in phone.get("/").get_data(as_text=True)
     assert phone.post(f"/t/{own['id']}/remove").status_code == 302
+    assert "Removed tables (1)" in phone.get("/").get_data(as_text=True)
+    assert "Removed tables" not in guest.get("/").get_data(as_text=True)  # none it may put back
     assert guest.post(f"/t/{own['id']}/restore").status_code == 403
     assert phone.post(f"/t/{own['id']}/restore").status_code == 302
     assert host.post(f"/t/{t['id']}/remove").status_code == 302

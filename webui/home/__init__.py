@@ -63,11 +63,12 @@ def _named(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _summaries() -> list[dict[str, Any]]:
-    """Each table's row, ``finished`` and ``winner_names`` saying how its play ended: a
-    Skip-Bo match's, not its last game's (a game of a match ends; the match goes on)."""
+def _summaries(removed: bool = False) -> list[dict[str, Any]]:
+    """Each table's row (``removed``: of those taken off the lists), ``finished`` and
+    ``winner_names`` saying how its play ended: a Skip-Bo match's, not its last game's (a
+    game of a match ends; the match goes on)."""
     out = []
-    for row in hub().store.list_tables():
+    for row in hub().store.list_tables(removed):
         names = _named(row)["player_names"]  # who plays tells one family's tables apart
         row["winner_names"] = []
         winners = json.loads(row["result"]).get("winners", []) if row["result"] else []
@@ -86,13 +87,14 @@ def _summaries() -> list[dict[str, Any]]:
 @bp.get("/")
 def index():
     """List tables in progress and finished ones (and, just after one was removed from the
-    list, a way to put it back)."""
+    list, a way to put it back), and apart, those removed that this request may put back."""
     tables = _summaries()
     return render_template(
         "home/index.html",
         playing=[r for r in tables if not r["finished"]],
         finished=[r for r in tables if r["finished"]],
         removed=_just_removed(request.args.get("removed")),
+        removed_rows=[r for r in _summaries(removed=True) if r["may_remove"]],
         lan=access.lan(),
     )
 
