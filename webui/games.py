@@ -153,6 +153,12 @@ def given_name(table: dict[str, Any]) -> str | None:
     return None if table["name"] == GAME_TITLES.get(table["game"]) else table["name"]
 
 
+def heading(table: dict[str, Any], names: list[str]) -> str:
+    """Return what heads a table beside its game's badge: the name given, else who plays
+    (``names``; "" where none may be shown)."""
+    return given_name(table) or ", ".join(names)
+
+
 def printable(text: str) -> str:
     """Return ``text`` without control characters and bidirectional overrides."""
     return UNPRINTABLE.sub("", text)

@@ -555,6 +555,19 @@ def test_an_unnamed_tables_row_is_headed_by_who_plays_not_its_game_twice(
     assert [line for _, _, line in guest] == [named[2].split(" · ", 1)[1], "game 1 · 0 moves"]
 
 
+def test_an_unnamed_tables_page_is_headed_by_who_plays_as_its_row_is(client, make_table):
+    """An unnamed Sten table's page was headed "STEN Sten": its game twice. It is headed as
+    its row on the home page is: by who plays; a named table's by its name."""
+    import re
+
+    for name, heading in ((None, "Mor, Ida"), ("Fredag", "Fredag")):
+        t = make_table("sten", names="Mor, Ida", **({"name": name} if name else {}))
+        html = client.get(t["url"]).get_data(as_text=True)
+        h1 = re.search(r'<h1 class="table-title">(.*?)</h1>', html, re.S).group(1)
+        assert " ".join(re.sub("<[^>]+>", " ", h1).split()) == f"Sten {heading}"
+        assert f"{heading} · Kortbord</title>" in html
+
+
 def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, client):
     """No game ended: a sentence instead of an empty chart and a table of noughts; the chart
     and the scores once a game has ended."""

@@ -57,7 +57,7 @@ def _named(row: dict[str, Any]) -> dict[str, Any]:
     row["when"] = when(row["created"])  # tells tonight's table from last week's
     if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
         row["player_names"] = []
-    row["heading"] = row["given_name"] or ", ".join(row["player_names"]) or row["when"]
+    row["heading"] = games.heading(row, row["player_names"]) or row["when"]
     row["label"] = f"{row['title']} · {row['heading']}"
     row["may_remove"] = access.may_remove(row)
     return row

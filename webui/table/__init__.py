@@ -51,6 +51,7 @@ def page(table_id: str):
         render_template(
             "table/table.html",
             rt=rt,
+            heading=games.heading(rt.table, rt.names),
             snap=page_snapshot(rt, None),
             owner=access.is_owner(rt.table),
             lan=access.lan(),
