@@ -76,7 +76,7 @@ def snapshot(
         out["road_pending"] = True  # the board shows the road's places until the camera reads it
     elif rt.table["options"].get(ROAD_PROPOSED) and not rt.moves:
         out["road_proposed"] = True  # the app's road: lay it out so, or type the one laid out
-    elif rules.name == "stigespill" and seat is None and not rt.moves and _real_road(rt):
+    elif rules.name == "stigespill" and seat is None and not rt.moves and rt.real_road:
         out["road_editable"] = True  # a road typed or read wrong may be put right till play
         out["road_shape"] = rt.table["options"].get("road_shape", "auto")  # as the camera reads it
         if rt.table["options"].get(ROAD_GRID):
@@ -225,9 +225,3 @@ def _joker_first(rt: Runtime, t) -> str:
         if rt.moves[k]["source"] != "app":
             break
     return ""
-
-
-def _real_road(rt: Runtime) -> bool:
-    """Whether the road lies on a real table (real cards, or a camera watching): a game
-    played on phones has only the app's road, nothing to put right."""
-    return rt.table["options"].get("deal") == "table" or rt.table["source"] != "none"

@@ -208,6 +208,12 @@ class Runtime:
         return [p["name"] for p in self.table["players"]]
 
     @property
+    def real_road(self) -> bool:
+        """Whether the road lies on a real table (real cards, or a camera watching): a game
+        played on phones has only the app's road, nothing to put right."""
+        return self.table["options"].get("deal") == "table" or self.table["source"] != "none"
+
+    @property
     def open_table(self) -> bool:
         return bool(self.table["options"].get("open"))
 

@@ -1214,6 +1214,29 @@ def test_only_a_stigespill_table_with_a_camera_reads_its_road_again(client):
     assert client.post(f"{url}/road", json={"road": road}).status_code == 409
 
 
+def test_a_road_sent_to_a_game_dealt_on_the_phones_is_refused_as_no_page_offers_it(client):
+    """A Stigespill game on the phones (the app deals, no camera) plays the app's road, and
+    no page offers to type one; the API took one all the same before the first move. It is
+    refused now, saying why; a camera's table dealt on the phones still takes one."""
+    from referee.stigespill import ROAD_CARDS
+
+    road = [c.code for c in ROAD_CARDS]
+    t = client.post("/api/tables", json={"game": "stigespill", "players": 2}).get_json()
+    url = f"/api/tables/{t['id']}"
+    before = [x["code"] for x in client.get(url).get_json()["view"]["road"]]
+    assert before != road  # the app's road, shuffled
+    r = client.post(f"{url}/road", json={"road": " ".join(road)})
+    assert r.status_code == 409 and "dealt on the phones" in r.get_json()["error"]
+    r = client.post(f"{url}/road", json={"road": " ".join(road)}, headers={"Accept-Language": "nb"})
+    assert r.status_code == 409 and "delt ut på telefonene" in r.get_json()["error"]
+    assert [x["code"] for x in client.get(url).get_json()["view"]["road"]] == before
+    body = {"game": "stigespill", "players": 2, "source": "phone"}  # dealt on the phones
+    url = f"/api/tables/{client.post('/api/tables', json=body).get_json()['id']}"
+    assert client.get(url).get_json()["road_editable"]
+    r = client.post(f"{url}/road", json={"road": " ".join(road)})
+    assert r.status_code == 200 and [x["code"] for x in r.get_json()["view"]["road"]] == road
+
+
 @pytest.mark.parametrize("game", ["sten", "skipbo"])
 def test_a_road_sent_to_a_table_of_another_game_is_refused_so(client, make_table, game):
     from referee.stigespill import ROAD_CARDS

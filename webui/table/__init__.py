@@ -145,9 +145,13 @@ def _has_a_road(rt: Runtime) -> None:
 @bp.post("/api/tables/<table_id>/road")
 def set_road(table_id: str):
     """Type the road of a Stigespill table waiting for its camera to read it: ``{"road":
-    "7S 8H …"}`` (the 28 cards 7–K in road order) — for a road the camera cannot read."""
+    "7S 8H …"}`` (the 28 cards 7–K in road order) — for a road the camera cannot read, or
+    one laid out on the table other than the app's, or read or typed wrong; before the
+    first move, and only at a table with a road laid out (real cards, or a camera)."""
     rt = _runtime(table_id)
     _has_a_road(rt)
+    if not rt.real_road:  # no page offers it: the phones play on the road the app dealt
+        raise IllegalMove("the road of a game dealt on the phones is the app's: none is typed")
     data = json_body()
     try:
         road = games.road_codes(data.get("road"))
