@@ -140,6 +140,17 @@ def test_language_choice(client):
     assert client.get("/lang/xx").status_code == 404
 
 
+@pytest.mark.parametrize("choice", ["lang", "letters"])
+def test_an_unknown_choice_of_language_or_letters_is_not_said_back_whole(client, choice):
+    """``/lang/<code>`` with a code of thousands of characters said it all back in its 404;
+    what is said back is cut to 20 characters, a short code still named whole."""
+    long = "x" * 3000
+    said = _err(client.get(f"/{choice}/{long}", headers={"Accept": "application/json"}), 404)
+    assert f"'{'x' * 20}…'" in said and "x" * 21 not in said and len(said) < 120
+    said = _err(client.get(f"/{choice}/xx", headers={"Accept": "application/json"}), 404)
+    assert "'xx'" in said
+
+
 # ---- hostile and malformed requests ------------------------------------------------------
 @pytest.mark.parametrize(
     ("kwargs", "status", "words"),

@@ -319,11 +319,18 @@ def api_create():
     return resp
 
 
+def _quoted(text: str, most: int = 20) -> str:
+    """Return ``text`` quoted as an error names it, cut to ``most`` characters and "…" (a
+    path of thousands of characters is not said back whole)."""
+    return repr(text if len(text) <= most else text[:most] + "…")
+
+
 @bp.get("/lang/<code>")
 def set_language(code: str):
     """Remember the chosen language and go back."""
     if code not in i18n.LANGUAGES:
-        abort(404, f"unknown language {code!r}; expected one of {', '.join(i18n.LANGUAGES)}")
+        expected = ", ".join(i18n.LANGUAGES)
+        abort(404, f"unknown language {_quoted(code)}; expected one of {expected}")
     return _remembered("lang", code)
 
 
@@ -331,7 +338,8 @@ def set_language(code: str):
 def set_letters(code: str):
     """Remember the letters the family's deck shows (J Q K A, Kn D K E, B D K E), go back."""
     if code not in i18n.LETTERS:
-        abort(404, f"unknown card letters {code!r}; expected one of {', '.join(i18n.LETTERS)}")
+        expected = ", ".join(i18n.LETTERS)
+        abort(404, f"unknown card letters {_quoted(code)}; expected one of {expected}")
     return _remembered("letters", code)
 
 
