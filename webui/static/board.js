@@ -161,21 +161,36 @@ const Board = (() => {
   // usual), every token whole and apart. On the start and the goal they stand above the
   // square's word, first row at the top, centred; on a card below its rank, first row at the
   // bottom, from the left (the card's number, bottom right, stays in view where they can).
+  // A token is never made smaller than ``kMin``, which keeps its letter readable: a crowd
+  // too large for the square at that size stands in as few columns as its height allows,
+  // rims touching, centred, its sides over the gaps beside the square (ten tokens on a phone
+  // stand out of it by half a gap).
   const TOKEN_R = 15, TOKEN_PAD = 3;  // a token's radius; half its white rim and a gap
-  function tokenSpots(n, end) {
+  const LETTER = 21;  // app.css: .token-label
+  const MIN_LETTER_PX = 10.05;  // a token's letter on the screen, however many share a square
+  const LABEL_W = 2 * TOKEN_R - 4;  // the widest letter(s) inside a token's rim ("10", "An")
+  function tokenSpots(n, end, kMin = 0) {
     const box = end ? { x: 3, y: 3, w: TW - 6, h: TH - 34 } : { x: 3, y: 38, w: TW - 6, h: TH - 41 };
     const grids = [];
     for (let cols = n; cols >= 1; cols--) {
       grids.push({ cols, pitch: Math.min(box.w / cols, box.h / Math.ceil(n / cols)) });
     }
     const near = grids.find((g) => g.pitch >= 2 * (0.8 * TOKEN_R + TOKEN_PAD));
-    const grid = near || grids.reduce((a, b) => (b.pitch > a.pitch ? b : a));
-    const pitch = Math.min(grid.pitch, 2 * (TOKEN_R + TOKEN_PAD));
-    const k = Math.min(1, pitch / 2 / (TOKEN_R + TOKEN_PAD));
+    let grid = near || grids.reduce((a, b) => (b.pitch > a.pitch ? b : a));
+    let pitch = Math.min(grid.pitch, 2 * (TOKEN_R + TOKEN_PAD));
+    let k = Math.min(1, pitch / 2 / (TOKEN_R + TOKEN_PAD));
+    let spill = false;
+    if (k < kMin) {
+      k = kMin;
+      pitch = 2 * (TOKEN_R + 0.1) * k;  // rims touching, tokens apart
+      const rows = Math.max(1, Math.floor(box.h / pitch));
+      grid = { cols: Math.ceil(n / Math.min(rows, n)) };
+      spill = grid.cols * pitch > box.w;
+    }
     return Array.from({ length: n }, (_, i) => {
       const row = Math.floor(i / grid.cols), col = i % grid.cols;
       const inRow = Math.min(grid.cols, n - row * grid.cols);
-      const left = end ? box.x + (box.w - inRow * pitch) / 2 : box.x;
+      const left = end || spill ? box.x + (box.w - inRow * pitch) / 2 : box.x;
       const cy = end ? box.y + (row + 0.5) * pitch : box.y + box.h - (row + 0.5) * pitch;
       return { cx: left + (col + 0.5) * pitch, cy, k, row };
     });
@@ -214,7 +229,12 @@ const Board = (() => {
     const labels = [];  // ranks and suits drawn again above the ladders, which cross cards
     const byPos = {}, spotsAt = {};
     for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
-    for (const [pos, toks] of Object.entries(byPos)) spotsAt[pos] = tokenSpots(toks.length, +pos === 0 || +pos === 29);
+    // the board's CSS pixels to a unit of its drawing: a token's letter at least MIN_LETTER_PX
+    const scale = Math.min(1, (root.clientWidth || W) / W);
+    const kMin = Math.min(1, MIN_LETTER_PX / (LETTER * scale));
+    for (const [pos, toks] of Object.entries(byPos)) {
+      spotsAt[pos] = tokenSpots(toks.length, +pos === 0 || +pos === 29, kMin);
+    }
     for (const tile of tiles) {
       const { x, y } = tileXY(tile.position);
       const p = tile.code && !unread(tile) ? parse(tile.code) : null;
@@ -273,15 +293,22 @@ const Board = (() => {
         const pl = ctx.player(tok.seat);
         const { cx, cy, k } = spotsAt[pos][i];
         const turn = snap.to_move === tok.seat;
-        s.append(svg("g", { class: "token" + (turn ? " on-turn" : "") + (k < 1 ? " crowded" : ""),
+        s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""),
           "data-seat": tok.seat, transform: `translate(${x + cx} ${y + cy}) scale(${k})` },
           svg("circle", { cx: 0, cy: 0, r: TOKEN_R, fill: pl.colour }),
-          svg("text", { x: 0, y: k < 1 ? 7 : 6, "text-anchor": "middle",
+          svg("text", { x: 0, y: 7, "text-anchor": "middle",
             class: darkText(pl.colour) ? "token-label dark" : "token-label",
             text: tokenLetter(snap.table.players, tok.seat) })));
       });
     }
     root.append(el("div", { class: "road-wrap" }, s));
+    // letters wider than a token ("Mo" in a bold font) are narrowed to stay inside its rim
+    for (const label of s.querySelectorAll(".token-label")) {
+      if (label.getComputedTextLength() > LABEL_W) {
+        label.setAttribute("textLength", LABEL_W);
+        label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
     // the die and discard piles; when the app deals, a tap on the die pile draws (on a phone
     // the move's button is below the board)
     const last = v.discard.length ? v.discard[v.discard.length - 1] : null;
