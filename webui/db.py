@@ -348,12 +348,12 @@ class EventStore:
 
     def list_tables(self, removed: bool = False) -> list[dict[str, Any]]:
         """Return every table on the lists (``removed``: every one taken off them instead)
-        with its current game's number, whether it is finished, and its players' names in
-        seat order (``player_names``)."""
+        with its config, its current game's number, whether it is finished, and its players'
+        names in seat order (``player_names``)."""
         conn = self._conn()
         try:
             rows = conn.execute(
-                "SELECT t.id, t.name, t.game, t.match_target, t.created, t.source,"
+                "SELECT t.id, t.name, t.game, t.config, t.match_target, t.created, t.source,"
                 " t.owner_token, t.join_code,"
                 " g.number, g.finished, g.result,"
                 " (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves,"
@@ -364,7 +364,14 @@ class EventStore:
                 f" WHERE t.id {'IN' if removed else 'NOT IN'} (SELECT table_id FROM removed)"
                 " ORDER BY t.created DESC"
             ).fetchall()
-            return [{**r, "player_names": json.loads(r["player_names"])} for r in map(dict, rows)]
+            return [
+                {
+                    **r,
+                    "config": json.loads(r["config"]),
+                    "player_names": json.loads(r["player_names"]),
+                }
+                for r in map(dict, rows)
+            ]
         finally:
             conn.close()
 

@@ -16,6 +16,7 @@ from typing import Any
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
 from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal, check_road
+from webui import i18n
 from webui.speech import name_seats, pretty, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -155,8 +156,18 @@ def given_name(table: dict[str, Any]) -> str | None:
 
 def heading(table: dict[str, Any], names: list[str]) -> str:
     """Return what heads a table beside its game's badge: the name given, else who plays
-    (``names``; "" where none may be shown)."""
+    (``names``, its seats'; a solo player's once, not each token's), "" where nobody may be
+    shown or a solo player left the name out."""
+    if table["config"].get("players") == 1 and names:  # "Anna 1", "Anna 2"…: one player
+        names = [name for name in (_solo_name(names[0]),) if name]
     return given_name(table) or ", ".join(names)
+
+
+def _solo_name(first: str) -> str:
+    """Return a solo player's name from their first token's ("Anna 1": "Anna"), or "" where
+    they left it out (their tokens are "Token 1", "Brikke 1"…)."""
+    unnamed = {i18n.translator(lang)("Token {n}", n=1) for lang in i18n.LANGUAGES}
+    return "" if first in unnamed else first.removesuffix(" 1")
 
 
 def printable(text: str) -> str:

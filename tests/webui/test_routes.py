@@ -579,6 +579,24 @@ def test_an_unnamed_tables_page_is_headed_by_who_plays_as_its_row_is(client, mak
         assert f"{heading} · Kortbord</title>" in html
 
 
+def test_a_solo_players_table_is_headed_by_the_player_not_each_token(client, make_table):
+    """A solo Stigespill player's table, unnamed, was headed "Anna 1, Anna 2, … Anna 10",
+    its tokens' names, on the home page and its own. It is headed by the player ("Anna"),
+    and by its game alone where the player left the name out ("Token 1"…)."""
+    import re
+
+    for names, heading in (("Anna", "Anna"), ("", "")):
+        t = make_table("stigespill", players=1, tokens=10, names=names)
+        html = client.get(t["url"]).get_data(as_text=True)
+        h1 = re.search(r'<h1 class="table-title">(.*?)</h1>', html, re.S).group(1)
+        assert " ".join(re.sub("<[^>]+>", " ", h1).split()) == f"Stigespill {heading}".strip()
+        assert f"<title>Stigespill{f' · {heading}' if heading else ''} · Kortbord</title>" in html
+    (unnamed, named) = _rows(client.get("/").get_data(as_text=True))
+    assert named[:2] == ("Stigespill", "Anna") and "Anna" not in named[2]
+    assert unnamed[1].startswith(("today ", "yesterday ")) and "Token" not in unnamed[2]
+    assert unnamed[2] == "game 1 · 0 moves"  # when it began: said once, as its heading
+
+
 def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, client):
     """No game ended: a sentence instead of an empty chart and a table of noughts; the chart
     and the scores once a game has ended."""
