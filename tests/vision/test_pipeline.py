@@ -13,7 +13,7 @@ import pytest
 
 from referee import make_rules
 from referee.cards import parse_card
-from referee.skipbo import Discard, Play, SkipBo
+from referee.skipbo import Discard, Play, SkipBo, is_wild
 from vision.layouts.road import StigespillReader
 from vision.layouts.skipbo import (
     UNSEEN,
@@ -259,6 +259,36 @@ def test_skipbo_wild_laid_on_a_wild_is_followed(seed):
         "skipbo", 2, seed, stager, lambda t: SkipBoReader(_skipbo_zones(stager, 2)), max_moves=40
     )
     assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+
+
+def test_skipbo_wild_laid_unseen_on_a_wild_is_read_with_the_card_laid_onto_it():
+    # A wild from the hand laid squarely onto a building pile's wild may change nothing the
+    # camera sees (Skip-Bo 1003's move 26). Here the player lays a card onto that pile next:
+    # it shows one higher than the game expects, no single move fits, and the guard takes
+    # the wild with it (two choices), just before the card.
+    rules, state, moves = play_script("skipbo", 2, 53, max_moves=20)
+    wild, card = moves[15], moves[16]
+    before = _after(rules, state, moves[:15])
+    assert wild.source == "hand" and is_wild(wild.card) and is_wild(before.building[wild.pile][-1])
+    assert card.kind == "play" and card.pile == wild.pile and not is_wild(card.card)
+    stager = SkipBoStager(np.random.default_rng(53), SkipBoDeck(0), 2)
+    table, _ = stager.setup(rules, state)
+    ids, t = Ids(), 0.0
+    guard = Guard(rules, state, SkipBoReader(_skipbo_zones(stager, 2)))
+    events = []
+    for move in moves:
+        after = rules.apply(state, move)
+        # The wild laid squarely onto the wild: the table looks as it did.
+        steps = [(table, None)] if move is wild else stager.stage(rules, state, move, after, table)
+        for table, _ in steps:
+            for _ in range(2):
+                t += 1.0
+                events += guard.update(ids.state(table, t))
+        state = after
+    events += guard.finish(ids.state(table, t + 5))
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+    assert [wild, card] in [list(e.moves) for e in events if e.kind == "move"]
+    assert not [e for e in events if e.kind == "out_of_sync"]
 
 
 def _staged_skipbo_1003():
