@@ -203,9 +203,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.synthetic_images < 0:
         raise CommandError(f"--synthetic-images must be 0 or more, not {args.synthetic_images}")
-    real = Path(args.real or DEFAULT_DIR)
-    if args.real and not (real / "test").is_dir():  # named, so meant: not skipped quietly
-        raise CommandError(f"--real {args.real!r}: no test/ folder of labelled photos in it")
+    real = DEFAULT_DIR if args.real is None else Path(args.real)
+    if args.real is not None:  # named, so meant: not skipped quietly
+        if not args.real:  # Path("") is the current folder
+            raise CommandError("--real needs a folder of labelled photos, not an empty path")
+        if not real.is_dir():
+            raise CommandError(f"--real {args.real!r}: no such folder")
+        if not (real / "test").is_dir():
+            raise CommandError(f"--real {args.real!r}: no test/ folder of labelled photos in it")
     if args.synthetic_images == 0 and not (real / "test").is_dir():
         raise CommandError(f"nothing to measure: no generated scenes, and no {real}")
     decks = _deck_dirs(args.deck_dir) if args.synthetic_images > 0 else ()

@@ -190,6 +190,12 @@ def test_eval_skips_the_default_real_photos_when_absent_but_not_named_ones(
     assert "nothing to measure" in capsys.readouterr().err
     assert main(["eval", "--real", str(tmp_path)]) == 2
     assert f"--real {str(tmp_path)!r}: no test/ folder" in capsys.readouterr().err
+    assert main(["eval", "--synthetic-images", "1", "--real", ""]) == 2  # not the default
+    out, err = capsys.readouterr()
+    assert "--real needs a folder" in err and "skipping" not in out
+    missing = tmp_path / "gone"
+    assert main(["eval", "--synthetic-images", "1", "--real", str(missing)]) == 2
+    assert f"--real {str(missing)!r}: no such folder" in capsys.readouterr().err
     assert main(["eval", "--synthetic-images", "-1"]) == 2
 
 
