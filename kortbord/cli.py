@@ -26,13 +26,10 @@ class CommandError(Exception):
     """A user error that ends a command with a clear message and exit code 2."""
 
 
-def os_reason(e: OSError) -> str:
-    """Say why an operating-system call failed: "permission denied", not "[Errno 13] …"."""
-    return (e.strerror or str(e)).lower()
-
-
 def os_problem(e: OSError) -> str:
     """Say an operating-system error plainly: "PATH: permission denied", not "[Errno 13] …"."""
+    from vision.images import os_reason
+
     return f"{e.filename}: {os_reason(e)}" if e.filename else os_reason(e)
 
 

@@ -67,8 +67,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
     """Recognise the cards in each image; report unreadable files and go on with the rest."""
     import cv2
 
-    from kortbord.cli import CommandError, os_reason
-    from vision.images import ImageError, read_image
+    from kortbord.cli import CommandError
+    from vision.images import ImageError, os_reason, read_image
     from vision.recognizer import draw_detections
 
     annotate = Path(args.annotate) if args.annotate else None
@@ -492,8 +492,9 @@ def register_road(sub: argparse._SubParsersAction) -> None:
 
 def _image_truth(image: str, truth: str) -> object:
     """Return detections from a generator ground-truth JSON (``scene.truth()`` form)."""
-    from kortbord.cli import CommandError, os_reason
+    from kortbord.cli import CommandError
     from vision.detections import Detections
+    from vision.images import os_reason
     from vision.pipeline import read_json
 
     path = Path(image).with_suffix(".json") if truth == "auto" else Path(truth)
@@ -737,7 +738,8 @@ def _truth_labels(path: str):
 
 
 def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
-    from kortbord.cli import CommandError, os_reason
+    from kortbord.cli import CommandError
+    from vision.images import os_reason
     from vision.layouts.skipbo import ZoneError, ZoneMap
     from vision.pipeline import Guard, Pipeline, read_json, replay_events, table_game
     from vision.sources import SourceError, open_source

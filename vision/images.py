@@ -1,4 +1,5 @@
-"""Reading an image file for the commands: a clear reason for every file that is not one."""
+"""Reading an image file for the commands: a clear reason for every file that is not one, and
+for anything else the system refused (``os_reason``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ TOO_MANY_PIXELS = "too many pixels to read (more than OpenCV decodes)"
 
 class ImageError(ValueError):
     """The file cannot be read as an image; the message says why."""
+
+
+def os_reason(e: OSError) -> str:
+    """Say why an operating-system call failed: "permission denied", not "[Errno 13] …"."""
+    return (e.strerror or str(e)).lower()
 
 
 def read_image(path: str | Path) -> tuple[Any, str | None]:
@@ -42,7 +48,7 @@ def read_image(path: str | Path) -> tuple[Any, str | None]:
     except PermissionError:
         raise ImageError("permission denied") from None
     except OSError as e:
-        raise ImageError(e.strerror or str(e)) from None
+        raise ImageError(os_reason(e)) from None
     if not head:
         raise ImageError("an empty file")
     cut = (head.startswith(JPEG_START) and not tail.endswith(JPEG_END)) or (

@@ -115,7 +115,8 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
 def _serve(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
-    from kortbord.cli import CommandError, os_reason
+    from kortbord.cli import CommandError
+    from vision.images import os_reason
     from webui import create_app, default_data_dir
     from webui.db import StoreError
 
@@ -155,8 +156,9 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server = make_server(host, args.port, app, threaded=True, request_handler=request_handler())
     except OSError as e:  # a port in use, a --host that is no address here
-        why = e.strerror or str(e)
-        raise CommandError(f"cannot listen on --host {host} --port {args.port}: {why}") from None
+        raise CommandError(
+            f"cannot listen on --host {host} --port {args.port}: {os_reason(e)}"
+        ) from None
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{server.server_port}{_opened(app, path)}"
     print(f"Kortbord is running: open {url}", flush=True)

@@ -241,6 +241,15 @@ def test_detect_names_a_folder_and_warns_of_a_cut_off_photo(fake_recognizer, tmp
     assert "Premature end of JPEG file" not in err and err.count("Corrupt JPEG") == 1
 
 
+def test_any_other_reason_a_file_cannot_be_opened_is_said_as_the_others_are(tmp_path):
+    from vision.images import ImageError, read_image
+
+    loop = tmp_path / "loop.jpg"
+    loop.symlink_to(loop)
+    with pytest.raises(ImageError, match=r"^too many levels of symbolic links$"):
+        read_image(loop)
+
+
 def test_a_file_the_command_may_not_read_is_named_plainly(monkeypatch, images, capsys):
     from pathlib import Path
 

@@ -215,10 +215,12 @@ def load_config(path: Path) -> dict:
     """Read a dataset config YAML; raise ValueError naming the file and the bad key."""
     import yaml
 
+    from vision.images import os_reason
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as e:
-        raise ValueError(f"cannot read config {str(path)!r}: {e.strerror or e}") from None
+        raise ValueError(f"cannot read config {str(path)!r}: {os_reason(e)}") from None
     except UnicodeDecodeError:
         raise ValueError(f"config {str(path)!r} is not text (UTF-8)") from None
     except yaml.YAMLError as e:
@@ -264,6 +266,7 @@ def _build(args: argparse.Namespace) -> int:
     import sys
 
     from kortbord.cli import CommandError
+    from vision.images import os_reason
     from vision.synth.dataset import BuildConfig, build
     from vision.synth.faces import DeckError, load_deck
 
@@ -348,13 +351,14 @@ def _build(args: argparse.Namespace) -> int:
     try:
         summary = build(cfg)
     except OSError as e:
-        raise CommandError(f"cannot write to {str(out)!r}: {e.strerror or e}") from None
+        raise CommandError(f"cannot write to {str(out)!r}: {os_reason(e)}") from None
     print(json.dumps(summary))
     return 0
 
 
 def _preview(args: argparse.Namespace) -> int:
-    from kortbord.cli import CommandError, os_reason
+    from kortbord.cli import CommandError
+    from vision.images import os_reason
     from vision.synth.preview import contact_sheet
 
     size, layouts, decks = _common_args(args)

@@ -670,8 +670,9 @@ def make_video(
 
 def cmd_video(args: argparse.Namespace) -> int:
     """``kortbord dataset video``: render one game; print where it went and what it holds."""
-    from kortbord.cli import CommandError, os_reason
+    from kortbord.cli import CommandError
     from referee.core import RulesError
+    from vision.images import os_reason
     from vision.synth.cli import check_seed, parse_size
 
     try:
