@@ -4,6 +4,9 @@ PY ?= python3
 ARGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
+# `pip install -e` ends with setuptools' "Editable installation" notice (folders in the working
+# directory named like a package may shadow it); here those folders are the packages themselves
+PIP_INSTALL := PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q
 
 .PHONY: run test lint bench clean
 
@@ -12,11 +15,11 @@ $(BIN)/activate:
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/activate
-	$(BIN)/pip install -q -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/activate
-	$(BIN)/pip install -q -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
