@@ -13,12 +13,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, redirect, render_template, request, url_for
+from flask import Flask, Response, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.wrappers import Response as BaseResponse  # what redirect() returns
 
 from referee import IllegalMove, RulesError
 
 log = logging.getLogger("kortbord.web")
+
+# an error as JSON (the API) or as a page, with its status
+ErrorReply = tuple[Response | str, int]
 
 
 def default_data_dir() -> Path:
@@ -68,7 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(bp)
 
     @app.get("/favicon.ico")
-    def favicon():
+    def favicon() -> BaseResponse:
         # browsers ask for it wherever no page names an icon: the JSON API, a picture
         return redirect(url_for("static", filename="icon.svg"))
 
@@ -81,7 +85,7 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
-def error(status: int, message: str, **more: Any):
+def error(status: int, message: str, **more: Any) -> ErrorReply:
     """Return a JSON or HTML error response naming what was wrong, in the page's language
     where the sentence has a translation (``more``: further fields of the JSON)."""
     from webui.i18n import t
@@ -97,50 +101,50 @@ def _register_errors(app: Flask) -> None:
     from webui.tables import MalformedMove, Moved, Refusal, TableNotFound
 
     @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException):
+    def http_error(e: HTTPException) -> ErrorReply:
         """Answer an HTTP error (404, 405, 413…) as JSON or a page."""
         if isinstance(e, NotFound) and e.description == NotFound.description:
             return error(404, "There is no such page here.")  # Werkzeug's words are for admins
         return error(e.code or 500, e.description or e.name)
 
     @app.errorhandler(IllegalMove)
-    def illegal(e: IllegalMove):
+    def illegal(e: IllegalMove) -> ErrorReply:
         """Answer a move the referee refused with 409 and its reason, in the page's language."""
         if isinstance(e, Refusal):
             return error(409, e.say(i18n.current_translator()))
         return error(409, str(e))
 
     @app.errorhandler(Moved)
-    def moved(e: Moved):
+    def moved(e: Moved) -> ErrorReply:
         """Answer a change made on a position the table has left with 409 and
         ``"moved": true``: not judged, so a page may send it again on the table as it is."""
         return error(409, str(e), moved=True)
 
     @app.errorhandler(MalformedMove)
-    def malformed(e: MalformedMove):
+    def malformed(e: MalformedMove) -> ErrorReply:
         """Answer a move the referee cannot read with 400 (no page sends one: in English)."""
         return error(400, f"malformed move: {e}")
 
     @app.errorhandler(RulesError)
     @app.errorhandler(SetupError)
-    def bad_setup(e: ValueError):
+    def bad_setup(e: ValueError) -> ErrorReply:
         """Answer a bad game set-up with 400 and what is wrong, in the page's language."""
         return error(400, speech.say_setup(str(e), i18n.current_translator()))
 
     @app.errorhandler(TableNotFound)
-    def no_table(e: TableNotFound):
+    def no_table(e: TableNotFound) -> ErrorReply:
         """Answer an unknown table with 404."""
         return error(404, "no such table")
 
     @app.errorhandler(sqlite3.OperationalError)
-    def cannot_store(e: sqlite3.OperationalError):
+    def cannot_store(e: sqlite3.OperationalError) -> ErrorReply:
         """Answer 503 when the data folder cannot be written (read-only, disk full): the
         store is written before memory, so nothing was changed."""
         log.warning("cannot use the database on %s %s: %s", request.method, request.path, e)
         return error(503, f"cannot save the table's data ({e}); nothing was changed")
 
     @app.errorhandler(sqlite3.DatabaseError)
-    def damaged(e: sqlite3.DatabaseError):
+    def damaged(e: sqlite3.DatabaseError) -> ErrorReply:
         """Answer 503 when the database file was damaged while the server ran (start-up
         checks it): say so, as ``serve`` would (the file's place only in the log). A broken
         constraint (``IntegrityError``) is a bug, not a damaged file."""
@@ -154,7 +158,7 @@ def _register_errors(app: Flask) -> None:
         )
 
     @app.errorhandler(Exception)
-    def unexpected(e: Exception):
+    def unexpected(e: Exception) -> ErrorReply:
         """Log a bug and answer 500 without a traceback; nothing was written."""
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error(500, f"internal error ({type(e).__name__}); the game was not changed")

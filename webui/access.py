@@ -22,7 +22,7 @@ from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request
 from werkzeug.exceptions import TooManyRequests
 
 # What a page may be part of and load: only Kortbord's own scripts (none inline: a player's
@@ -236,7 +236,7 @@ def init_app(app: Flask) -> None:
     app.extensions["kortbord.device_lock"] = threading.Lock()
 
     @app.before_request
-    def guard():
+    def guard() -> None:
         if not _trusted_host(request.host):
             abort(400, "open Kortbord by this computer's address or name")
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
@@ -250,7 +250,7 @@ def init_app(app: Flask) -> None:
                 abort(403, "a change must come from Kortbord's own pages")
 
     @app.after_request
-    def protect(response):
+    def protect(response: Response) -> Response:
         headers = response.headers
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("X-Frame-Options", "DENY")  # no page of another site frames a table

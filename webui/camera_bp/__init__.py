@@ -55,7 +55,7 @@ def _mjpeg(cam: TableCamera, max_frames: int | None = None) -> Iterator[bytes]:
 
 
 @bp.get("/t/<table_id>/camera.mjpg")
-def stream(table_id: str):
+def stream(table_id: str) -> Response:
     """Stream the table's camera with the recognized cards outlined and labelled."""
     rt = hub().get(table_id)
     access.require_view(rt.table)
@@ -74,7 +74,7 @@ def stream(table_id: str):
 
 
 @bp.get("/api/tables/<table_id>/camera")
-def status(table_id: str):
+def status(table_id: str) -> Response:
     """Return whether the table's camera runs, its source's state and message (lost,
     reconnecting…), the reader's status and the frame count."""
     rt = hub().get(table_id)
@@ -95,7 +95,7 @@ STILL_FRAMES = 3  # the tracker's sightings before a card counts (vision.tracker
 
 
 @bp.post("/api/tables/<table_id>/frame")
-def push_frame(table_id: str):
+def push_frame(table_id: str) -> Response:
     """Take one JPEG from a phone's camera (the table's source must be "phone")."""
     rt = hub().get(table_id)
     access.require_view(rt.table)
@@ -126,7 +126,7 @@ def push_frame(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/zones")
-def confirm_zones(table_id: str):
+def confirm_zones(table_id: str) -> Response:
     """Confirm (or correct) the Skip-Bo zones the camera proposed: ``{"zones": map, "frame":
     [w, h]}``; the pipeline reads the piles through them from the next frame on."""
     rt = hub().get(table_id)
@@ -160,7 +160,7 @@ def confirm_zones(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/source")
-def set_source(table_id: str):
+def set_source(table_id: str) -> Response:
     """Change the table's camera: none, webcam, network stream, or this phone's camera."""
     rt = hub().get(table_id)
     access.require_owner(rt.table)

@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     jsonify,
     make_response,
@@ -18,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.wrappers import Response as BaseResponse  # what redirect() returns
 
 from webui import access, games, i18n, speech
 from webui.common import json_body
@@ -85,7 +87,7 @@ def _summaries(removed: bool = False) -> list[dict[str, Any]]:
 
 
 @bp.get("/")
-def index():
+def index() -> str:
     """List tables in progress and finished ones (and, just after one was removed from the
     list, a way to put it back), and apart, those removed that this request may put back."""
     tables = _summaries()
@@ -117,7 +119,7 @@ def _removable(table_id: str) -> None:
 
 
 @bp.get("/t/<table_id>/remove")
-def remove_form(table_id: str):
+def remove_form(table_id: str) -> BaseResponse | str:
     """Ask before a table leaves the list, saying what it holds (a game not over, a match)."""
     _removable(table_id)
     row = next((r for r in _summaries() if r["id"] == table_id), None)
@@ -127,7 +129,7 @@ def remove_form(table_id: str):
 
 
 @bp.post("/t/<table_id>/remove")
-def remove(table_id: str):
+def remove(table_id: str) -> BaseResponse:
     """Take a table off the lists (home, matches), keeping everything of it; go home, where
     it may be put back."""
     _removable(table_id)
@@ -136,7 +138,7 @@ def remove(table_id: str):
 
 
 @bp.post("/t/<table_id>/restore")
-def restore(table_id: str):
+def restore(table_id: str) -> BaseResponse:
     """Put a table taken off the lists back on them."""
     _removable(table_id)
     hub().store.set_removed(table_id, False)
@@ -144,7 +146,7 @@ def restore(table_id: str):
 
 
 @bp.get("/new")
-def new_form():
+def new_form() -> str:
     """Show the new-game form for one game."""
     return _form_page(request.args.get("game", "skipbo"))
 
@@ -232,7 +234,7 @@ def stream_url(url: str) -> str:
     return url
 
 
-def _create(form: dict[str, Any]):
+def _create(form: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(form.get("name") or "", str):
         abort(400, "the table name must be text")
     setup = games.parse_setup(form.get("game"), form, i18n.current_translator())
@@ -243,7 +245,7 @@ def _create(form: dict[str, Any]):
 
 
 @bp.post("/new")
-def new_submit():
+def new_submit() -> Response | tuple[str, int]:
     """Create a table from the form and open its page."""
     form = request.form.to_dict()
     photo = request.files.get("road_photo")
@@ -290,7 +292,7 @@ def _set_owner(resp, table: dict[str, Any]) -> None:
 
 
 @bp.get("/api/tables")
-def api_list():
+def api_list() -> Response:
     """List tables as JSON (ids, games, whether finished)."""
     rows = _summaries()
     keep = ("id", "name", "game", "number", "moves", "finished", "match_target", "winner_names")
@@ -298,7 +300,7 @@ def api_list():
 
 
 @bp.post("/api/tables")
-def api_create():
+def api_create() -> Response:
     """Create a table from JSON ``{"game", "players", "names", ...}``; return its links."""
     body = json_body()
     unknown = sorted(set(body) - set(games.SETUP_FIELDS))
@@ -326,7 +328,7 @@ def _quoted(text: str, most: int = 20) -> str:
 
 
 @bp.get("/lang/<code>")
-def set_language(code: str):
+def set_language(code: str) -> Response:
     """Remember the chosen language and go back."""
     if code not in i18n.LANGUAGES:
         expected = ", ".join(i18n.LANGUAGES)
@@ -335,7 +337,7 @@ def set_language(code: str):
 
 
 @bp.get("/letters/<code>")
-def set_letters(code: str):
+def set_letters(code: str) -> Response:
     """Remember the letters the family's deck shows (J Q K A, Kn D K E, B D K E), go back."""
     if code not in i18n.LETTERS:
         expected = ", ".join(i18n.LETTERS)
@@ -343,7 +345,7 @@ def set_letters(code: str):
     return _remembered("letters", code)
 
 
-def _remembered(cookie: str, value: str):
+def _remembered(cookie: str, value: str) -> Response:
     """Return a redirect back to the page the choice was made on, keeping the choice."""
     back = request.args.get("next") or "/"
     if not SAFE_NEXT.fullmatch(back) or back.startswith("//"):

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template
 from webui import access
 from webui.games import given_name
 from webui.home import when
-from webui.tables import TableNotFound, hub
+from webui.tables import Runtime, TableNotFound, hub
 
 bp = Blueprint("matches", __name__, template_folder="templates")
 
@@ -130,7 +130,7 @@ def _race_label(match: dict[str, Any]) -> str:
     return i18n.current_translator()("Race to {n}", n=match["target"])
 
 
-def _match(table_id: str):
+def _match(table_id: str) -> tuple[Runtime, dict[str, Any]]:
     try:
         rt = hub().get(table_id)
     except TableNotFound:
@@ -143,7 +143,7 @@ def _match(table_id: str):
 
 
 @bp.get("/matches")
-def index():
+def index() -> str:
     """List every Skip-Bo match with its leader."""
     rows = []
     for row in hub().store.list_tables():
@@ -162,7 +162,7 @@ def index():
 
 
 @bp.get("/matches/<table_id>")
-def page(table_id: str):
+def page(table_id: str) -> str:
     """Show a match: the race chart, points per game, totals, the winner."""
     rt, match = _match(table_id)
     names = rt.names
@@ -178,14 +178,14 @@ def page(table_id: str):
 
 
 @bp.get("/api/matches/<table_id>")
-def api(table_id: str):
+def api(table_id: str) -> Response:
     """Return a match as JSON (points per game, totals, winners, names)."""
     rt, match = _match(table_id)
     return jsonify({**match, "names": rt.names})
 
 
 @bp.get("/matches/<table_id>/chart.svg")
-def chart(table_id: str):
+def chart(table_id: str) -> Response:
     """Return the race chart alone (the live pages swap it in when a game ends)."""
     return chart_response(*_match(table_id))
 

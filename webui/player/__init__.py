@@ -6,9 +6,9 @@ comes from the referee's ``view(state, seat)`` for that seat.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from webui import error
+from webui import ErrorReply, error
 from webui.common import (
     json_body,
     moves_from_body,
@@ -33,13 +33,13 @@ def _player(token: str) -> dict:
     return player
 
 
-def _reply(player: dict):
+def _reply(player: dict) -> Response:
     """Answer with the player's snapshot of their table as it is now."""
     return jsonify(page_snapshot(hub().get(player["table_id"]), player["seat"]))
 
 
 @bp.get("/p/<token>")
-def page(token: str):
+def page(token: str) -> Response:
     """Show the player's own page."""
     player = _player(token)
     rt = hub().get(player["table_id"])
@@ -59,14 +59,14 @@ def page(token: str):
 
 
 @bp.get("/api/p/<token>")
-def state(token: str):
+def state(token: str) -> Response:
     """Return the player's snapshot as JSON."""
     player = _player(token)
     return _reply(player)
 
 
 @bp.get("/api/p/<token>/events")
-def events(token: str):
+def events(token: str) -> Response:
     """Stream this player's snapshot on every change of the table."""
     from webui.table import _stream
 
@@ -75,7 +75,7 @@ def events(token: str):
 
 
 @bp.post("/api/p/<token>/moves")
-def play(token: str):
+def play(token: str) -> Response:
     """Make the player's own move(s)."""
     player = _player(token)
     data = json_body()
@@ -86,7 +86,7 @@ def play(token: str):
 
 
 @bp.post("/api/p/<token>/deal")
-def deal(token: str):
+def deal(token: str) -> Response:
     """Note the die cards this player was dealt at a real table, ``{"note": ["4C", ...]}``,
     or take back cards noted by mistake, ``{"drop": [...]}``: each noted card is entered
     when the deal reaches the player's seat."""
@@ -97,7 +97,7 @@ def deal(token: str):
 
 
 @bp.post("/api/p/<token>/undo")
-def undo(token: str):
+def undo(token: str) -> Response:
     """Take back this player's own last move (a tap by mistake), at a real table."""
     player = _player(token)
     position = position_from_body(optional_json_body())
@@ -106,7 +106,7 @@ def undo(token: str):
 
 
 @bp.post("/api/p/<token>/draw")
-def draw(token: str):
+def draw(token: str) -> Response:
     """Let the app draw the card(s) this player is owed (a virtual deck)."""
     player = _player(token)
     position = position_from_body(optional_json_body())
@@ -115,7 +115,7 @@ def draw(token: str):
 
 
 @bp.get("/api/p/<token>/chart.svg")
-def chart(token: str):
+def chart(token: str) -> Response:
     """Return the match's race chart for the player's page: the player's link lets it see
     the chart without the table's join code (a phone on the network has only its link)."""
     player = _player(token)
@@ -126,7 +126,7 @@ def chart(token: str):
 
 
 @bp.post("/api/p/<token>/photo")
-def photo(token: str):
+def photo(token: str) -> Response | ErrorReply:
     """Read the cards in a photo of the player's hand, if a recognizer is installed."""
     _player(token)
     upload = request.files.get("photo")

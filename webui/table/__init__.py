@@ -42,7 +42,7 @@ def _runtime(table_id: str) -> Runtime:
 
 
 @bp.get("/t/<table_id>")
-def page(table_id: str):
+def page(table_id: str) -> Response | tuple[str, int]:
     """Show the live table (or ask for the join code in LAN mode)."""
     rt = hub().get(table_id)
     if not access.may_view(rt.table):
@@ -64,7 +64,7 @@ def page(table_id: str):
 
 
 @bp.post("/t/<table_id>/join")
-def join(table_id: str):
+def join(table_id: str) -> Response | tuple[str, int]:
     """Check a typed join code; remember it in a cookie."""
     rt = hub().get(table_id)
     code = "".join((request.form.get("code") or "").split())  # "133 320", as it was read out
@@ -76,13 +76,13 @@ def join(table_id: str):
 
 
 @bp.get("/api/tables/<table_id>")
-def state(table_id: str):
+def state(table_id: str) -> Response:
     """Return the table page's snapshot as JSON."""
     return jsonify(page_snapshot(_runtime(table_id), None))
 
 
 @bp.get("/api/tables/<table_id>/log")
-def log(table_id: str):
+def log(table_id: str) -> Response:
     """Return the current game's log (game, config, initial state, moves).
 
     The log holds every hand (and a dealt deck's order): on the LAN it opens only when the
@@ -97,7 +97,7 @@ def log(table_id: str):
 
 
 @bp.get("/api/tables/<table_id>/events")
-def events(table_id: str):
+def events(table_id: str) -> Response:
     """Stream the table page's snapshot on every change (server-sent events)."""
     rt = _runtime(table_id)
     return _stream(rt, None)
@@ -122,12 +122,12 @@ def _stream(rt: Runtime, seat: int | None) -> Response:
     )
 
 
-def _reply(rt: Runtime):
+def _reply(rt: Runtime) -> Response:
     return jsonify(page_snapshot(hub().get(rt.table["id"]), None))
 
 
 @bp.post("/api/tables/<table_id>/moves")
-def play(table_id: str):
+def play(table_id: str) -> Response:
     """Make one move, or several at once (all or none), from the table's page."""
     rt = _runtime(table_id)
     data = json_body()
@@ -143,7 +143,7 @@ def _has_a_road(rt: Runtime) -> None:
 
 
 @bp.post("/api/tables/<table_id>/road")
-def set_road(table_id: str):
+def set_road(table_id: str) -> Response:
     """Type the road of a Stigespill table waiting for its camera to read it: ``{"road":
     "7S 8H …"}`` (the 28 cards 7–K in road order) — for a road the camera cannot read, or
     one laid out on the table other than the app's, or read or typed wrong; before the
@@ -164,7 +164,7 @@ def set_road(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/road/again")
-def read_road_again(table_id: str):
+def read_road_again(table_id: str) -> Response:
     """Let the camera read the road again, before the first move (it read it wrong, or the
     cards were laid out anew): the moves wait for it as at the start."""
     rt = _runtime(table_id)
@@ -180,7 +180,7 @@ def read_road_again(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/draw")
-def draw(table_id: str):
+def draw(table_id: str) -> Response:
     """Let the app draw the pending card(s) for the table (a virtual deck)."""
     rt = _runtime(table_id)
     position = position_from_body(optional_json_body())
@@ -189,7 +189,7 @@ def draw(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/undo")
-def undo(table_id: str):
+def undo(table_id: str) -> Response:
     """Take back the last action (onto the redo stack)."""
     rt = _runtime(table_id)
     hub().undo(table_id, position=position_from_body(optional_json_body()))
@@ -197,7 +197,7 @@ def undo(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/redo")
-def redo(table_id: str):
+def redo(table_id: str) -> Response:
     """Re-apply the last undone action."""
     rt = _runtime(table_id)
     hub().redo(table_id, position=position_from_body(optional_json_body()))
@@ -205,7 +205,7 @@ def redo(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/next")
-def next_game(table_id: str):
+def next_game(table_id: str) -> Response:
     """Start the next game at this table (the next game of a Skip-Bo match)."""
     rt = _runtime(table_id)
     hub().next_game(table_id, position=position_from_body(optional_json_body()))
@@ -213,7 +213,7 @@ def next_game(table_id: str):
 
 
 @bp.post("/api/tables/<table_id>/prompt")
-def answer_prompt(table_id: str):
+def answer_prompt(table_id: str) -> Response:
     """Answer an "out of sync" prompt: ``{"choice": i}`` plays candidate i, or dismiss it."""
     rt = _runtime(table_id)
     data = json_body()
@@ -238,7 +238,7 @@ def answer_prompt(table_id: str):
 
 
 @bp.get("/t/<table_id>/qr.svg")
-def table_qr(table_id: str):
+def table_qr(table_id: str) -> Response:
     """Return a QR code that opens this table (with its join code in LAN mode)."""
     rt = _runtime(table_id)
     url = url_for("table.page", table_id=table_id, _external=True)
@@ -249,7 +249,7 @@ def table_qr(table_id: str):
 
 
 @bp.get("/t/<table_id>/players/<int:seat>/qr.svg")
-def player_qr(table_id: str, seat: int):
+def player_qr(table_id: str, seat: int) -> Response:
     """Return the QR code of a player's private page (the table's host only)."""
     rt = _runtime(table_id)
     access.require_owner(rt.table)
