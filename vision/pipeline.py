@@ -170,6 +170,8 @@ class Guard:
         self._observed: Observation | None = None
         self._since = 0.0
         self._reported: Observation | None = None
+        self._changes = 0  # changes of the game from outside (see :attr:`state`)
+        self._reported_in = 0  # …how many there were when ``_reported`` was reported
         self._trail: list[Observation] = []  # unexplained views seen since the last move
         self._trail_frames: list[int] = []  # frames each of those views was seen in
         self._unexplained: float | None = None  # when the table stopped matching the game
@@ -193,9 +195,12 @@ class Guard:
     def state(self, state: Any) -> None:
         # Set from outside, the game was changed there (a move made on the page, an undo)
         # unless it is the guard's own position over again: the moves read again
-        # (:meth:`_correct`) start after that change, never before it, so none is lost.
+        # (:meth:`_correct`) start after that change, never before it, so none is lost; and
+        # a view reported out of sync is asked about again, against this game (the page
+        # drops a question asked of the game before).
         if state is not self._state and state != self._state:
             self._checkpoints = []
+            self._changes += 1
         self._state = state
 
     def update(self, table: TableState, time: float | None = None) -> list[GuardEvent]:
@@ -537,9 +542,9 @@ class Guard:
         return any(self._fits(view, seen) for _, seen in self._sightings)
 
     def _report(self, observed, now, candidates, why) -> list[GuardEvent]:
-        if self._reported == observed:
+        if self._reported == observed and self._reported_in == self._changes:
             return []
-        self._reported = observed
+        self._reported, self._reported_in = observed, self._changes
         return [
             GuardEvent(
                 "out_of_sync",

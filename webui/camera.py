@@ -58,6 +58,7 @@ class Reading:
     moves: list[dict[str, Any]] = field(default_factory=list)  # referee moves, JSON
     prompt: dict[str, Any] | None = None  # out of sync: {"message", "candidates": [...]}
     status: str | None = None
+    game: Any = None  # the referee state the prompt was made against (None: not known)
 
 
 class TableCamera:
@@ -464,7 +465,7 @@ class CameraHub:
                 reason = getattr(e, "reason", str(e))
                 hub.set_prompt(table_id, {"message": reason, "candidates": []})
         elif reading.prompt is not None:
-            hub.set_prompt(table_id, reading.prompt)
+            hub.set_prompt(table_id, reading.prompt, game=reading.game)
 
     def stop_all(self) -> None:
         """Stop every table's camera."""

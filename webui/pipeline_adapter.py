@@ -273,6 +273,7 @@ def pipeline_reader(
             if event.kind == "move":
                 reading.moves += [m.to_json() for m in event.moves]
             elif event.kind == "out_of_sync":
+                reading.game = state
                 reading.prompt = {
                     "message": event.message or DEFAULT_OUT_OF_SYNC,
                     "candidates": [

@@ -632,6 +632,7 @@ class TableHub:
             del rt.states[k + 1 :]
             rt.redo.extend(reversed(undone))
             rt.undos += 1
+            rt.prompt = None  # asked of the game before: its moves may no longer be taken
             rt.notice = None if rt.app_deals or not said else {"undone": said, "at": time.time()}
             rt.deal_refused.clear()  # a card refused may be back in the die pile
             self._publish(rt)
@@ -665,6 +666,7 @@ class TableHub:
             rt.moves.extend(batch)
             rt.states.extend(states)
             rt.notice = None
+            rt.prompt = None
             rt.deal_refused.clear()
             # the deal may have come round to a seat whose phone noted its cards
             if not self._commit(rt, [], "tap"):
@@ -827,9 +829,14 @@ class TableHub:
                 rt.zones = {**rt.zones, "map": zones}
             self._publish(rt)
 
-    def set_prompt(self, table_id: str, prompt: dict[str, Any] | None) -> None:
-        """Show (or clear) an "out of sync — please confirm" prompt on the table's pages."""
+    def set_prompt(self, table_id: str, prompt: dict[str, Any] | None, game: Any = None) -> None:
+        """Show (or clear) an "out of sync — please confirm" prompt on the table's pages.
+        ``game``: the state the camera asked about; a prompt made against a game the page has
+        changed since (an undo while the camera read its frame) is not shown: its moves may
+        no longer be taken, and the camera asks again about the game as it stands."""
         with self._locked(table_id) as rt:
+            if game is not None and rt.state is not game and rt.state != game:
+                return
             rt.prompt = prompt
             self._publish(rt)
 

@@ -598,17 +598,40 @@ def test_a_card_laid_on_a_top_card_the_table_never_showed_is_asked_about():
     assert [e.kind for e in events] == ["move"] and drawn(events[0].moves) == ["2S"]
 
 
+def _first_draw_followed(*codes: str) -> tuple:
+    """Return (rules, guard, cards): a Stigespill guard that followed the first draw, of
+    ``codes[0]``, and the discard pile's cards of ``codes``, one laid a second after another."""
+    rules, state = _stige_setup()
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
+    cards = tuple(TrackedCard(i + 1, c, q + 5 * i, float(i), float(i)) for i, c in enumerate(codes))
+    guard = Guard(rules, state, StigespillReader(), patience=0.5)
+    for t in (0.0, 0.7):
+        guard.update(TableState(t, cards[:1]), t)
+    return rules, guard, cards
+
+
+def test_a_view_reported_out_of_sync_is_asked_about_again_once_the_page_changes_the_game():
+    """The page drops the camera's question once it changes the game (a card entered, an
+    undo): the guard asked about a view only once, and a table still out of sync after the
+    change went unasked. It asks again, against the game as it stands."""
+    rules, guard, (five, three) = _first_draw_followed("5H", "3C")
+    guard.state = _entered(rules, guard.state, "4D")  # Bo's draw entered while 3♣ is laid
+    events = [e for t in (2.0, 2.7, 3.4) for e in guard.update(TableState(t, (five, three)), t)]
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert [[m.seat for m in c if m.kind == "draw"] for c in events[0].candidates] == [[0]]
+    guard.state = _entered(rules, guard.state, "6D")  # and Anna's: the 3♣ is Bo's next draw
+    events = [e for t in (4.0, 4.7) for e in guard.update(TableState(t, (five, three)), t)]
+    assert [e.kind for e in events] == ["out_of_sync"]
+    assert [[m.seat for m in c if m.kind == "draw"] for c in events[0].candidates] == [[1]]
+
+
 @pytest.mark.parametrize("shown", ["misread a moment", "entered before it was laid"])
 def test_a_card_entered_on_the_page_that_the_table_shows_lets_the_next_draw_be_followed(shown):
     """A card entered on the page that the camera misread for a few frames (as a card lower
     on the pile), or that was laid only after it was entered, shows on the pile: the next
     draw is followed at once."""
-    rules, state = _stige_setup()
-    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float) - 500
-    four, five = TrackedCard(1, "4C", q, 0.0, 0.0), TrackedCard(2, "5H", q + 5, 1.0, 1.0)
-    guard = Guard(rules, state, StigespillReader(), patience=0.5)
-    for t in (0.0, 0.7):
-        guard.update(TableState(t, (four,)), t)
+    rules, guard, (four, five) = _first_draw_followed("4C", "5H")
+    q = four.corners
     for t in (1.0, 1.7):
         guard.update(TableState(t, (four, five)), t)
     assert [m.card.code for m in guard.history if m.kind == "reveal"] == ["4C", "5H"]

@@ -1011,6 +1011,56 @@ def test_a_stigespill_camera_asks_when_the_games_top_card_does_not_lie_on_the_pi
     assert _drawn(hub, table) == ["5H", "3C", "2S", "4C"] and hub.get(table).prompt is None
 
 
+def test_an_undo_takes_back_the_camera_prompt_asked_of_the_game_before(tmp_path, monkeypatch):
+    """A camera prompt pending when the page undoes (the hand entry it was about put right)
+    was asked of the game before: it stayed offered, and its candidate (Anna's draw, now Bo's
+    turn) was refused with a reason when tapped. Now the undo takes it back, also one the
+    camera was making as the undo came (read against the game before the undo), and a
+    redo."""
+    from webui.camera import CameraHub
+
+    hub, table, lay, watch = _stigespill_camera_table(tmp_path, monkeypatch)
+    lay("5H")  # Anna draws 5♥: followed
+    watch(2)
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "4D"}], source="tap")
+    lay("3C")  # Bo's draw entered by hand as 4♦ while he lays 3♣: asked
+    watch(2)
+    assert hub.get(table).prompt is not None
+    hub.undo(table)
+    assert hub.get(table).prompt is None
+    watch(2)  # (the camera waits for the table to change after an undo)
+    assert hub.get(table).prompt is None and _drawn(hub, table) == ["5H"]
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "3C"}], source="tap")
+    watch(1)
+    # Anna's draw entered by hand as 6♦ while she lays 2♠; the page undoes it while the
+    # camera reads the frame it asks about
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "6D"}], source="tap")
+    lay("2S")
+    on_reading = CameraHub._on_reading
+    asked = []
+
+    def undone_meanwhile(cams, table_id, reading):
+        if reading.prompt is not None and not asked:
+            asked.append(reading.prompt)
+            hub.undo(table_id)
+        on_reading(cams, table_id, reading)
+
+    monkeypatch.setattr(CameraHub, "_on_reading", undone_meanwhile)
+    watch(2)
+    assert asked and _drawn(hub, table) == ["5H", "3C"] and hub.get(table).prompt is None
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "2S"}], source="tap")
+    watch(1)
+    hub.undo(table)  # Anna's 2♠ undone but left lying, and a 4♥ laid on it: asked as Anna's
+    lay("4H")
+    watch(2)
+    prompt = hub.get(table).prompt
+    assert prompt is not None and prompt["candidates"][0]["moves"][0] == {"kind": "draw", "seat": 0}
+    hub.redo(table)  # a redo takes the question back too: the 4♥ is Bo's draw now
+    assert hub.get(table).prompt is None
+    watch(2)
+    assert _drawn(hub, table) == ["5H", "3C", "2S", "4H"] and hub.get(table).prompt is None
+
+
 def _sten_camera_table(tmp_path, monkeypatch):
     """Return (app, table id, laid, watch) for a Sten camera table the app dealt (a fixed
     deal), played on until the player on turn has more than one card to lay, 7♥ down. Its
