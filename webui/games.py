@@ -540,6 +540,19 @@ def moves_label(
     return " + ".join(move_label(rules, m, t, names) for m in shown)
 
 
+def candidate_label(
+    rules: Rules, candidate: dict[str, Any], t, names: list[str] | None = None
+) -> str:
+    """Return the label of a camera prompt's candidate (``{"moves", "retracted"}``, JSON): the
+    moves the camera read again name the game's last moves they replace too, so the tap says
+    what it takes back."""
+    said = moves_label(rules, candidate["moves"], t, names)
+    if not candidate.get("retracted"):
+        return said
+    replaced = moves_label(rules, candidate["retracted"], t, names)
+    return t("{moves} (replaces: {retracted})", moves=said, retracted=replaced)
+
+
 def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], t=None) -> str:
     """Return the referee's sentence for the last move in a seat's ``view`` (so it shows only
     what that seat may see), with names, in the page's language where ``t`` has it."""

@@ -278,13 +278,13 @@ def pipeline_reader(
                     "message": event.message or DEFAULT_OUT_OF_SYNC,
                     "candidates": [
                         {
-                            "label": candidate_label(box["rules"], seq),
+                            "label": candidate_label(box["rules"], seq, event.retracted),
                             "moves": [m.to_json() for m in seq],
                         }
                         for seq in event.candidates
                     ],
                 }
-                if event.retracted:  # the camera's own last moves, read again
+                if event.retracted:  # the camera's own last moves, read again: one candidate
                     retracted = [m.to_json() for m in event.retracted]
                     reading.prompt["candidates"][0]["retracted"] = retracted
         if not reading.moves and reading.prompt is None:
@@ -332,12 +332,14 @@ def _read_road(table: Any, shape: str, on_road: Callable[[list[str], bool], Any]
     return ""
 
 
-def candidate_label(rules: Any, seq: Any) -> str:
-    """Return an English label for a candidate sequence of moves (each page says it in its
-    own language: :func:`webui.games.moves_label`)."""
-    from webui.games import moves_label
+def candidate_label(rules: Any, seq: Any, retracted: Any = ()) -> str:
+    """Return an English label for a candidate sequence of moves, naming the moves it
+    replaces (``retracted``) if any (each page says it in its own language:
+    :func:`webui.games.candidate_label`)."""
+    from webui.games import candidate_label as label
 
-    return moves_label(rules, [m.to_json() for m in seq], lambda text, **kw: text.format(**kw))
+    candidate = {"moves": [m.to_json() for m in seq], "retracted": [m.to_json() for m in retracted]}
+    return label(rules, candidate, lambda text, **kw: text.format(**kw))
 
 
 def _small_jpeg(image: Any, encode) -> bytes | None:

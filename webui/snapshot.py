@@ -197,7 +197,7 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
     if rt.prompt is None:
         return None
     candidates = [
-        {**c, "label": games.moves_label(rt.rules, c["moves"], t, rt.names)}
+        {**c, "label": games.candidate_label(rt.rules, c, t, rt.names)}
         for c in rt.prompt.get("candidates", [])
     ]
     # the page heads the prompt "Out of sync — please confirm": the message says only why

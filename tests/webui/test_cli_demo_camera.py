@@ -1153,3 +1153,36 @@ def test_a_card_the_camera_misread_is_put_right_with_one_tap(tmp_path, monkeypat
 
     with pytest.raises(IllegalMove, match="no longer the game's last"):
         hub.correct(table, [right], [wrong])  # a move made on the page is not the camera's
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Lay {right} (replaces: Lay {wrong})"),
+        ("nb", "Legg {right} (erstatter: Legg {wrong})"),
+        ("da", "Læg {right} (erstatter: Læg {wrong})"),
+        ("sv", "Lägg {right} (ersätter: Lägg {wrong})"),
+    ],
+)
+def test_the_moves_the_camera_reads_again_name_the_moves_they_replace(
+    tmp_path, monkeypatch, lang, said
+):
+    """A re-reading offered on the page (the camera misread 6♥ as 7♠) named only the new
+    move, "Lay 6♥": nothing said that the tap takes back the 7♠ the game has. Its choice
+    now names the moves it replaces too, in the page's language."""
+    from webui.games import pretty
+
+    app, table, laid, watch = _sten_camera_table(tmp_path, monkeypatch)
+    hub = app.extensions["kortbord.hub"]
+    rt = hub.get(table)
+    wrong, right = [m.to_json() for m in rt.rules.legal_moves(rt.state) if m.kind == "lay"][:2]
+    laid.append(wrong["card"])
+    watch(2)
+    laid[-1] = right["card"]
+    watch(8)
+    url = f"/api/tables/{table}"
+    prompt = app.test_client().get(url, headers={"Accept-Language": lang}).get_json()["prompt"]
+    named = said.format(right=pretty(right["card"]), wrong=pretty(wrong["card"]))
+    assert [c["label"] for c in prompt["candidates"]] == [named]
+    english = f"Lay {pretty(right['card'])} (replaces: Lay {pretty(wrong['card'])})"
+    assert [c["label"] for c in hub.get(table).prompt["candidates"]] == [english]  # as asked
