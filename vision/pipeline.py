@@ -74,7 +74,9 @@ class GameReader(Protocol):
     # and ``evidence(rules, before, move, after)``, views the camera must have seen for
     # ``move`` to be believed (a drawn joker, gathered away with the piles, leaves no trace);
     # and ``rests_on(rules, state, moves)``, whether ``moves`` lay their cards on the game's
-    # view as it stands, which the camera then must have seen (see :meth:`Guard._doubted`).
+    # view as it stands, which the camera then must have seen (see :meth:`Guard._doubted`);
+    # and ``renames(rules, shown, state, moves)``, whether the game is the view ``shown`` but
+    # for a card the page named otherwise, which ``moves`` do not lay again (the same).
 
 
 @dataclass
@@ -508,11 +510,16 @@ class Guard:
         left lying. A reader that compares only a pile's top card then takes each new card for
         the next draw, and the game drifts from the table unseen. The guard's own moves were
         seen; a view reached otherwise counts once the table has shown it (the card misread
-        for a moment, or entered before it was laid, shows then).
+        for a moment, or entered before it was laid, shows then), or when it is the view the
+        table showed but for a card the page named otherwise (the reader's ``renames``: a
+        misread card put right, which the camera goes on misreading).
         """
         rests_on = getattr(self.reader, "rests_on", None)
         if rests_on is None or self.reader.expect(self.rules, self.state) == self._shown:
             return False  # (a card entered on a phone alone, a hand card, changes no view)
+        renames = getattr(self.reader, "renames", None)  # a misread card put right on the page
+        if renames is not None and renames(self.rules, self._shown, self.state, h.moves):
+            return False
         return rests_on(self.rules, self.state, h.moves)
 
     def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:

@@ -625,6 +625,37 @@ def test_a_view_reported_out_of_sync_is_asked_about_again_once_the_page_changes_
     assert [[m.seat for m in c if m.kind == "draw"] for c in events[0].candidates] == [[1]]
 
 
+def test_a_card_put_right_on_the_page_lets_the_next_draw_be_followed_but_not_its_misread_name():
+    """Anna's 5♥ read as 6♥ and put right on the page: the camera still reads 6♥, so the
+    game's top card never showed, and the next card laid on it was asked about. The card
+    put right counts as the table's now; a card read as 6♥ still is no draw taken unasked
+    (the misread card seen anew, after a hand over the pile, or the true 6♥), nor is a card
+    laid on it when the draw was only undone (its card left lying), nor the first card laid
+    after a draw entered onto an empty pile."""
+
+    def put_right(entered: str | None) -> tuple:
+        rules, guard, cards = _first_draw_followed("6H", "3C")
+        undone = _stige_setup()[1]  # the draw undone, and entered with its true card
+        guard.state = _entered(rules, undone, entered) if entered else undone
+        return guard, cards
+
+    guard, (six, three) = put_right("5H")
+    events = [e for t in (2.0, 2.7) for e in guard.update(TableState(t, (six, three)), t)]
+    assert [e.kind for e in events] == ["move"]
+    assert [m.card.code for m in events[0].moves if m.kind == "reveal"] == ["3C"]
+    for entered, table, asked in [("5H", (six,), "6H"), (None, (six, three), "3C")]:
+        guard, _ = put_right(entered)
+        events = [e for t in (2.0, 2.7, 3.4) for e in guard.update(TableState(t, table), t)]
+        assert [e.kind for e in events] == ["out_of_sync"]
+        drawn = [[m.card.code for m in c if m.kind == "reveal"] for c in events[0].candidates]
+        assert drawn == [[asked]]
+    rules, state = _stige_setup()
+    guard = Guard(rules, state, StigespillReader(), patience=0.5)
+    guard.state = _entered(rules, state, "4D")  # the first draw entered, no card laid yet
+    events = [e for t in (0.0, 0.7, 1.4) for e in guard.update(TableState(t, (three,)), t)]
+    assert [e.kind for e in events] == ["out_of_sync"]
+
+
 @pytest.mark.parametrize("shown", ["misread a moment", "entered before it was laid"])
 def test_a_card_entered_on_the_page_that_the_table_shows_lets_the_next_draw_be_followed(shown):
     """A card entered on the page that the camera misread for a few frames (as a card lower

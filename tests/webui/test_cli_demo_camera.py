@@ -1061,6 +1061,25 @@ def test_an_undo_takes_back_the_camera_prompt_asked_of_the_game_before(tmp_path,
     assert _drawn(hub, table) == ["5H", "3C", "2S", "4H"] and hub.get(table).prompt is None
 
 
+def test_a_card_put_right_by_hand_lets_the_next_draw_be_followed(tmp_path, monkeypatch):
+    """The camera reads Anna's 5♥ as 6♥, and the page puts it right (the draw undone, 5♥
+    entered). The camera still reads the card as 6♥: the game's top card "never showed", and
+    Bo's next draw cost a prompt ("the pile does not show the game's top card"). The card
+    put right now counts as the table's, and the next draw is followed."""
+    hub, table, lay, watch = _stigespill_camera_table(tmp_path, monkeypatch)
+    lay("6H")  # Anna's 5♥, read as 6♥
+    watch(2)
+    assert _drawn(hub, table) == ["6H"]
+    hub.undo(table)
+    watch(1)
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}], source="tap")
+    watch(2)
+    assert _drawn(hub, table) == ["5H"] and hub.get(table).prompt is None
+    lay("3C")  # Bo's draw
+    watch(2)
+    assert _drawn(hub, table) == ["5H", "3C"] and hub.get(table).prompt is None
+
+
 def _sten_camera_table(tmp_path, monkeypatch):
     """Return (app, table id, laid, watch) for a Sten camera table the app dealt (a fixed
     deal), played on until the player on turn has more than one card to lay, 7♥ down. Its

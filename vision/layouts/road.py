@@ -1014,6 +1014,20 @@ class StigespillReader:
             state = rules.apply(state, move)
         return False
 
+    def renames(self, rules, shown, state, moves) -> bool:
+        """Return whether the game in ``state`` is the view the table last showed as the
+        game's (``shown``) but for its top card's name, and ``moves`` lay no card of the name
+        the camera reads it by. A card the camera misread and the page put right (a draw
+        undone and entered with its true card) keeps its wrong name on the table; the next
+        card laid on it is no draw onto a pile the table never showed, but the card read as
+        that name again may be the misread card itself, seen anew (a hand over the pile)."""
+        game = self.expect(rules, state)
+        misread = shown.get("discard")
+        if misread is None or game["discard"] is None or game["also"] != shown.get("also"):
+            return False
+        laid = [m.card.code for m in moves if getattr(m, "card", None) is not None]
+        return misread not in laid
+
     parts = staticmethod(entries)
 
     @staticmethod
