@@ -44,3 +44,14 @@ def make_table(client):
         return new_table(client, game, **form)
 
     return make
+
+
+def zone_map(players: int) -> dict[str, Any]:
+    """Return a whole Skip-Bo zone map for ``players`` on a 640 × 400 picture."""
+    zones = [{"kind": "building", "center": [300 + 60 * k, 200], "index": k} for k in range(4)]
+    for seat in range(players):
+        y = 80 if seat else 330
+        zones.append({"kind": "stock", "center": [200, y], "owner": seat})
+        zones += [{"kind": "discard", "center": [270 + 60 * k, y], "owner": seat, "index": k}
+                  for k in range(4)]  # fmt: skip
+    return {"players": players, "card_size": 50.0, "zones": zones}

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.webui.conftest import token
+from tests.webui.conftest import token, zone_map
 from tests.webui.server import Server
 
 pytestmark = pytest.mark.browser
@@ -785,6 +785,75 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         assert set(server.get(f"/api/tables/{table['id']}/log")["sources"]) == {"camera"}
         shot(page, "skipbo-camera-laptop")
         assert not errors, errors
+
+
+# The page's live connection replaced by one the test speaks through: sendSnapshot(s).
+TEST_EVENTS = """
+window.EventSource = class {
+  constructor() { this.heard = {}; window.testEvents = this; }
+  addEventListener(type, fn) { (this.heard[type] ||= []).push(fn); }
+  close() {}
+};
+window.sendSnapshot = (s) => {
+  for (const fn of window.testEvents.heard.snapshot) fn({ data: JSON.stringify(s) });
+};
+"""
+
+
+def test_skipbo_zones_dragged_stay_on_their_pile_when_the_camera_proposes_anew(browser, server):
+    """The camera proposes the zones anew when its view moves (a knock): a marker the user
+    dragged keeps its place on its pile, moved as its own zone moved, and the others take
+    the new proposal. The page threw the drag away: the marker jumped back."""
+    import cv2
+    import numpy as np
+
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "source": "phone"})
+    assert status == 201
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.add_init_script(TEST_EVENTS)
+    page.goto(f"{server.base}{t['url']}")
+    jpeg = cv2.imencode(".jpg", np.full((400, 640, 3), 90, np.uint8))[1].tobytes()
+    server.post_bytes(f"/api/tables/{t['id']}/frame?still=1", jpeg, "image/jpeg")
+    page.wait_for_function("document.getElementById('camera').naturalWidth > 0", timeout=5000)
+    snap = server.get(f"/api/tables/{t['id']}")
+
+    def propose(zones: dict, version: float) -> None:
+        z = {"map": zones, "frame": [640, 400], "confirmed": False}
+        page.evaluate("s => sendSnapshot(s)", {**snap, "version": version, "zones": z})
+
+    def centre(i: int) -> list[float]:
+        c = page.locator(f"#zones .zone[data-i='{i}'] circle")
+        return [float(c.get_attribute("cx")), float(c.get_attribute("cy"))]
+
+    proposed = zone_map(2)
+    propose(proposed, snap["version"])  # the connection's first snapshot
+    page.wait_for_selector("#zones .zone")
+    box = page.locator("#zones .zone[data-i='0']").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 30, y + 20, steps=4)
+    page.mouse.up()
+    dragged = [round(v) for v in centre(0)]  # the page keeps whole pixels
+    assert dragged[0] > 310, dragged
+    # the camera knocked: every pile shows 20 px right and 12 px up
+    knocked = zone_map(2)
+    for zone in knocked["zones"]:
+        zone["center"] = [zone["center"][0] + 20, zone["center"][1] - 12]
+    # shown at once (the page draws it as it comes); the server's next snapshot is newer
+    propose(knocked, snap["version"] + 0.5)
+    assert centre(0) == [dragged[0] + 20, dragged[1] - 12]  # on its pile still
+    assert [centre(i) for i in range(1, 14)] == [z["center"] for z in knocked["zones"][1:]]
+    page.click("#zones-confirm")
+    page.wait_for_function(
+        "document.getElementById('zones-text').textContent.includes('confirmed')"
+    )
+    confirmed = server.get(f"/api/tables/{t['id']}")["zones"]["map"]["zones"]
+    assert confirmed[0]["center"] == [dragged[0] + 20, dragged[1] - 12]
+    assert confirmed[1:] == knocked["zones"][1:]
+    assert centre(0) == [dragged[0] + 20, dragged[1] - 12]  # the confirmed map, not moved again
+    assert not errors, errors
 
 
 def test_a_camera_table_page_loads_while_its_camera_sends_nothing(browser, server):

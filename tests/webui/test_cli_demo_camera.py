@@ -13,6 +13,7 @@ import time
 import pytest
 
 from kortbord.cli import main
+from tests.webui.conftest import zone_map
 from tests.webui.server import ROOT, free_port
 from webui import create_app
 from webui.demo import AutoPlayer, VideoLoop, ensure_demo
@@ -466,16 +467,6 @@ def test_out_of_sync_candidates_read_as_moves(game, moves, label):
     assert candidate_label(rules, [rules.move_from_json(m) for m in moves]) == label
 
 
-def _zone_map(players: int) -> dict:
-    zones = [{"kind": "building", "center": [300 + 60 * k, 200], "index": k} for k in range(4)]
-    for seat in range(players):
-        y = 80 if seat else 330
-        zones.append({"kind": "stock", "center": [200, y], "owner": seat})
-        zones += [{"kind": "discard", "center": [270 + 60 * k, y], "owner": seat, "index": k}
-                  for k in range(4)]  # fmt: skip
-    return {"players": players, "card_size": 50.0, "zones": zones}
-
-
 def test_skipbo_camera_zones_are_confirmed_and_kept(tmp_path):
     pytest.importorskip("vision.layouts.skipbo")
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
@@ -484,18 +475,18 @@ def test_skipbo_camera_zones_are_confirmed_and_kept(tmp_path):
     url = f"/api/tables/{t['id']}"
     assert "zones" not in client.get(url).get_json()
     # the pipeline proposes a map: the page shows it, unconfirmed
-    app.extensions["kortbord.hub"].propose_zones(t["id"], _zone_map(2), (640, 400))
+    app.extensions["kortbord.hub"].propose_zones(t["id"], zone_map(2), (640, 400))
     shown = client.get(url).get_json()["zones"]
     assert shown["frame"] == [640, 400] and not shown["confirmed"]
     for bad, words in (
         ({"zones": {"zones": [{"kind": "moon", "center": [1, 2]}]}}, "kind"),
         ({"zones": "everywhere"}, "zones"),
-        ({"zones": _zone_map(3)}, "3 players"),
-        ({"zones": _zone_map(2), "frame": [640]}, "frame"),
+        ({"zones": zone_map(3)}, "3 players"),
+        ({"zones": zone_map(2), "frame": [640]}, "frame"),
     ):
         r = client.post(f"{url}/zones", json=bad)
         assert r.status_code == 400 and words in r.get_json()["error"]
-    moved = _zone_map(2)
+    moved = zone_map(2)
     moved["zones"][0]["center"] = [310.0, 190.0]
     r = client.post(f"{url}/zones", json={"zones": moved, "frame": [640, 400]})
     assert r.status_code == 200
@@ -509,7 +500,7 @@ def test_skipbo_camera_zones_are_confirmed_and_kept(tmp_path):
 
 def _with(field: str, value, zone: int | None = None) -> dict:
     """Return a 2-player zone map with ``field`` (of the map, or of zone ``zone``) set."""
-    zmap = _zone_map(2)
+    zmap = zone_map(2)
     (zmap if zone is None else zmap["zones"][zone])[field] = value
     return zmap
 
@@ -538,7 +529,7 @@ NAN_MAP = (
         (_with("players", 99), "99 players"),
         # a whole table's piles, each once, on the picture
         (_with("index", 0, zone=1), "building pile 1 twice; no building pile 2"),
-        ({**_zone_map(2), "zones": _zone_map(2)["zones"][:4]}, "no seat 0's stock"),
+        ({**zone_map(2), "zones": zone_map(2)["zones"][:4]}, "no seat 0's stock"),
         (_with("center", [-5000, 99999], zone=4), "seat 0's stock lies far outside the picture"),
     ],
 )
@@ -558,7 +549,7 @@ def test_bad_zone_maps_are_refused_and_not_stored(tmp_path, zones, words):
     again = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False}).test_client()
     assert "zones" not in again.get(url).get_json()
     # the same table takes a sound map
-    assert client.post(f"{url}/zones", json={"zones": _zone_map(2)}).status_code == 200
+    assert client.post(f"{url}/zones", json={"zones": zone_map(2)}).status_code == 200
 
 
 def test_serve_refuses_a_file_that_is_not_its_database(tmp_path, capsys):

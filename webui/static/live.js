@@ -668,8 +668,32 @@ const Kortbord = (() => {
   }
 
   // ---- Skip-Bo camera zones: shown over the camera picture, dragged, confirmed ------------
+  // The draft is the markers as shown: the camera's proposal (zonesBase), with the markers
+  // the user moved (zonesMoved, their indexes) where they put them.
   let zonesDraft = null;
+  let zonesBase = null;
   let zonesKey = null;
+  const zonesMoved = new Set();
+  const copy = (o) => JSON.parse(JSON.stringify(o));
+
+  // A new map (the camera moved, the zones confirmed) takes the untouched markers; a marker
+  // the user moved keeps its place on its pile, moved as its own proposed zone moved (the
+  // camera moved, not the user's correction), until a map has it where the user put it (the
+  // zones as confirmed). A map of other piles is taken whole.
+  function takeZones(map, [w, h]) {
+    const next = copy(map);
+    const same = zonesBase && zonesBase.zones.length === next.zones.length
+      && zonesBase.zones.every((z, i) => z.kind === next.zones[i].kind);
+    if (!same) zonesMoved.clear();
+    zonesMoved.forEach((i) => {
+      const [bx, by] = zonesBase.zones[i].center, [nx, ny] = next.zones[i].center;
+      const [x, y] = zonesDraft.zones[i].center;
+      if (Math.hypot(nx - x, ny - y) < 0.1) { zonesMoved.delete(i); return; }
+      next.zones[i].center = [Math.min(w, Math.max(0, x + nx - bx)), Math.min(h, Math.max(0, y + ny - by))];
+    });
+    zonesBase = copy(map);
+    zonesDraft = next;
+  }
 
   function renderZones() {
     const svgEl = $("zones");
@@ -686,8 +710,8 @@ const Kortbord = (() => {
       return;
     }
     const key = JSON.stringify(z);
-    if (key !== zonesKey) { zonesKey = key; zonesDraft = JSON.parse(JSON.stringify(z.map)); }
     const [w, h] = z.frame;
+    if (key !== zonesKey) { zonesKey = key; takeZones(z.map, z.frame); }
     svgEl.toggleAttribute("hidden", false); // an <svg> has no .hidden property
     const NS = "http://www.w3.org/2000/svg";
     svgEl.setAttribute("viewBox", `0 0 ${w} ${h}`);
@@ -726,6 +750,7 @@ const Kortbord = (() => {
         x = Math.min(w, Math.max(0, x));
         y = Math.min(h, Math.max(0, y));
         zone.center = [Math.round(x), Math.round(y)];
+        zonesMoved.add(i);
         c.setAttribute("cx", x); c.setAttribute("cy", y);
         tx.setAttribute("x", x); tx.setAttribute("y", y + r * 0.3);
       };
