@@ -730,13 +730,19 @@ def test_a_card_several_players_may_lay_is_not_laid_for_one_by_a_tap_on_its_plac
 
 def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
     """A Skip-Bo video as the camera: the page shows the piles the pipeline found; the user
-    drags one marker, confirms, and the moves the camera reads appear on the board."""
-    with camera_video_server(tmp_path, "skipbo", 2, 3, max_moves=10) as (server, table):
+    drags markers and moves one by keyboard, confirms, and the zones are kept as the user
+    left them; the moves the camera reads appear on the board. (The video's camera keeps
+    still, as the tracker sees it: the camera proposes the zones once. A proposal made anew
+    is the next test's.)"""
+    with camera_video_server(tmp_path, "skipbo", 2, 1, max_moves=10) as (server, table):
         page = browser.new_page(viewport=LAPTOP)
         errors = watch_errors(page)
         page.goto(f"{server.base}/t/{table['id']}")
         page.wait_for_selector("#zones .zone", timeout=8000)
         assert page.locator("#zones .zone").count() == 4 + 2 * (1 + 4)
+        proposed = [
+            z["center"] for z in server.get(f"/api/tables/{table['id']}")["zones"]["map"]["zones"]
+        ]
         # the two stocks' markers tell "Player 1" from "Player 2" (not "P" and "P")
         stocks = page.locator("#zones .zone-stock text").evaluate_all(
             "ts => ts.map(t => t.textContent)"
@@ -747,7 +753,9 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
             "t => getComputedStyle(t).fill"
         )
         assert fill == "rgb(0, 0, 0)", fill
-        marker = page.locator("#zones .zone-building").first.bounding_box()
+        building = page.locator("#zones .zone-building").first
+        b = int(building.get_attribute("data-i"))
+        marker = building.bounding_box()
         x, y = marker["x"] + marker["width"] / 2, marker["y"] + marker["height"] / 2
         page.mouse.move(x, y)
         page.mouse.down()
@@ -762,25 +770,30 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         page.mouse.move(box["x"], box["y"] + 2000, steps=4)
         page.mouse.up()
         # a marker moves by keyboard too: focus it, arrow keys
-        proposed = server.get(f"/api/tables/{table['id']}")["zones"]["map"]["zones"]
         stock = page.locator("#zones .zone-stock").first
         i = int(stock.get_attribute("data-i"))
         assert "arrow keys" in stock.get_attribute("aria-label")
         stock.focus()
         for _ in range(3):
             page.keyboard.press("ArrowRight")
-        page.click("#zones-confirm")
+        with page.expect_response(f"**/api/tables/{table['id']}/zones") as answer:
+            page.click("#zones-confirm")
+        zones = answer.value.json()["zones"]  # the zones as confirmed
+        assert zones["confirmed"] and len(zones["map"]["zones"]) == 14
+        confirmed = [z["center"] for z in zones["map"]["zones"]]
+        (x0, y0), (x1, y1) = proposed[b], confirmed[b]
+        assert x1 > x0 and y1 > y0  # dragged right and down
+        (x0, y0), (x1, y1) = proposed[i], confirmed[i]
+        assert x1 > x0 + 5 and abs(y1 - y0) < 1  # moved right, as the keys said
+        w, h = zones["frame"]
+        assert confirmed[j][1] == h  # dragged down to the edge
+        assert all(0 <= x <= w and 0 <= y <= h for x, y in confirmed)
+        # the markers left alone are confirmed where the camera proposed them
+        kept = [n for n in range(14) if n not in (b, i, j)]
+        assert [confirmed[n] for n in kept] == [proposed[n] for n in kept]
         page.wait_for_function(
             "document.getElementById('zones-text').textContent.includes('confirmed')"
         )
-        zones = server.get(f"/api/tables/{table['id']}")["zones"]
-        assert zones["confirmed"] and len(zones["map"]["zones"]) == 14
-        (x0, y0), (x1, y1) = proposed[i]["center"], zones["map"]["zones"][i]["center"]
-        assert x1 > x0 + 5 and abs(y1 - y0) < 1  # moved right, as the keys said
-        w, h = zones["frame"]
-        assert zones["map"]["zones"][j]["center"][1] == h  # dragged down to the edge
-        centers = [z["center"] for z in zones["map"]["zones"]]
-        assert all(0 <= x <= w and 0 <= y <= h for x, y in centers)
         page.wait_for_function("document.body.dataset.moves >= 2", timeout=8000)
         assert set(server.get(f"/api/tables/{table['id']}/log")["sources"]) == {"camera"}
         shot(page, "skipbo-camera-laptop")
