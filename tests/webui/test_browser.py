@@ -869,6 +869,60 @@ def test_skipbo_zones_dragged_stay_on_their_pile_when_the_camera_proposes_anew(b
     assert not errors, errors
 
 
+def test_skipbo_zone_markers_stay_in_hand_while_snapshots_come(browser, server):
+    """Every snapshot (the camera's state, a move) drew the zone markers anew: a drag under
+    way ended where the snapshot found it, and a marker moved by the keyboard lost its focus,
+    so the next arrow key moved nothing. They are drawn anew only when the zones change."""
+    import cv2
+    import numpy as np
+
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "source": "phone"})
+    assert status == 201
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.add_init_script(TEST_EVENTS)
+    page.goto(f"{server.base}{t['url']}")
+    jpeg = cv2.imencode(".jpg", np.full((400, 640, 3), 90, np.uint8))[1].tobytes()
+    server.post_bytes(f"/api/tables/{t['id']}/frame?still=1", jpeg, "image/jpeg")
+    page.wait_for_function("document.getElementById('camera').naturalWidth > 0", timeout=5000)
+    snap = server.get(f"/api/tables/{t['id']}")
+    zones = {"map": zone_map(2), "frame": [640, 400], "confirmed": False}
+    versions = iter(range(1, 100))
+
+    def send() -> None:  # the same zones, in a newer snapshot
+        page.evaluate("s => sendSnapshot(s)", {**snap, "version": next(versions), "zones": zones})
+
+    def centre(i: int) -> list[float]:
+        c = page.locator(f"#zones .zone[data-i='{i}'] circle")
+        return [float(c.get_attribute("cx")), float(c.get_attribute("cy"))]
+
+    send()
+    page.wait_for_selector("#zones .zone")
+    start = centre(0)
+    box = page.locator("#zones .zone[data-i='0']").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 15, y, steps=3)
+    send()  # a snapshot halfway through the drag
+    page.mouse.move(x + 40, y + 20, steps=3)
+    page.mouse.up()
+    dragged = centre(0)
+    assert dragged[0] > start[0] + 30 and dragged[1] > start[1] + 15, (start, dragged)
+    marker = page.locator("#zones .zone[data-i='1']")
+    marker.focus()
+    before = centre(1)
+    page.keyboard.press("ArrowRight")
+    once = centre(1)
+    send()
+    assert page.evaluate("document.activeElement.dataset.i") == "1"
+    page.keyboard.press("ArrowRight")  # a second step, as far as the first
+    twice = centre(1)
+    assert once[0] > before[0] and twice[1] == once[1] == before[1], (before, once, twice)
+    assert twice[0] - once[0] == pytest.approx(once[0] - before[0], abs=1)
+    assert not errors, errors
+
+
 def test_a_camera_table_page_loads_while_its_camera_sends_nothing(browser, server):
     """The camera's picture streams for as long as the camera runs: in the page's HTML it held
     up the page's load for good while no picture came (a phone not sending yet), and the

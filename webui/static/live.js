@@ -673,6 +673,7 @@ const Kortbord = (() => {
   let zonesDraft = null;
   let zonesBase = null;
   let zonesKey = null;
+  let zonesDrawn = null;  // what the markers were last drawn for
   const zonesMoved = new Set();
   const copy = (o) => JSON.parse(JSON.stringify(o));
 
@@ -713,6 +714,13 @@ const Kortbord = (() => {
     const [w, h] = z.frame;
     if (key !== zonesKey) { zonesKey = key; takeZones(z.map, z.frame); }
     svgEl.toggleAttribute("hidden", false); // an <svg> has no .hidden property
+    $("zones-bar").hidden = false;
+    $("zones-text").textContent = z.confirmed ? t("zones_ok") : t("zones_new");
+    // Drawn anew only when what they show changed: every snapshot (a camera's state, a
+    // move) redrew them, which ended a drag under way and took the keyboard's focus away.
+    const drawn = JSON.stringify([key, svgEl.clientWidth, snap.table.players]);
+    if (drawn === zonesDrawn && svgEl.childElementCount) return;
+    zonesDrawn = drawn;
     const NS = "http://www.w3.org/2000/svg";
     svgEl.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svgEl.setAttribute("preserveAspectRatio", "none");
@@ -777,8 +785,6 @@ const Kortbord = (() => {
       });
       svgEl.append(g);
     });
-    $("zones-bar").hidden = false;
-    $("zones-text").textContent = z.confirmed ? t("zones_ok") : t("zones_new");
   }
 
   // ---- the live connection ---------------------------------------------------------------
