@@ -1520,9 +1520,20 @@ def test_a_phone_draws_by_tapping_the_die_pile_under_the_board(browser, server):
     errors = watch_errors(page)
     page.goto(f"{server.base}{t['url']}")
     pile = page.locator("#board .pile button.card.back")
-    pile.wait_for(timeout=3000)
-    assert pile.bounding_box()["y"] + pile.bounding_box()["height"] <= PHONE["height"]
-    assert page.locator("#moves button[data-kind=draw]").bounding_box()["y"] > PHONE["height"]
+    # measured in the page, at one moment: the live connection's first snapshot draws the
+    # board anew, and a locator measured across it found no box (the button was replaced)
+    page.wait_for_function(
+        """() => {
+        const r = document.querySelector("#board .pile button.card.back")
+            ?.getBoundingClientRect();
+        return r && r.height > 0 && r.bottom <= innerHeight;
+    }""",
+        timeout=3000,
+    )
+    below = page.evaluate(
+        "document.querySelector('#moves button[data-kind=draw]').getBoundingClientRect().top"
+    )
+    assert below > PHONE["height"]
     assert pile.get_attribute("aria-label").startswith("Draw a die card (Die pile: 25 cards")
     assert page.locator(".join-box[open]").count() == 0  # no phone needed: the pages stay folded
     pile.click()
