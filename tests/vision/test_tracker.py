@@ -883,3 +883,19 @@ def test_a_frame_a_few_pixels_thin_is_looked_at_without_failing():
     model = TableModel(scale=0.1)
     model.new_frame(np.full((4, 4000, 3), TABLE, np.uint8), [])
     assert not model.visible(quad(150, 2))
+
+
+@pytest.mark.parametrize("sightings", [1, 2, 5, 6, 15, 20])
+def test_a_cards_size_is_the_median_of_its_recent_outlines(sightings):
+    # Every frame asks each lying card's size; it must stay numpy's median of the sizes
+    # remembered (the mean of the middle two for an even count), however it is computed.
+    rng = np.random.default_rng(sightings)
+    tracker = Tracker()
+    sides = rng.uniform(58, 62, sightings)
+    for i, w in enumerate(sides):
+        tracker.update(read(("5H", quad(300, 200, w, 1.4 * w), 0.9)), i * 0.1)
+    (track,) = tracker._tracks
+    assert len(track.sizes) == min(sightings, 15)
+    assert track.size == float(np.median(track.sizes))
+    outlines = [quad(300, 200, w, 1.4 * w) for w in sides[-15:]]
+    assert track.size == float(np.median([card_size(q) for q in outlines]))
