@@ -351,6 +351,20 @@ class _Track:
         )
 
 
+@dataclass(frozen=True)
+class _Sought:
+    """A lying card as the camera's moves tried in one frame look for it: where it lies
+    (its place's centre, ``(1, 2)``), the detections of its code (``found``, their centres
+    ``(k, 2)``), how far off a move may find it (card sizes) and its size."""
+
+    track: _Track
+    centre: np.ndarray
+    found: np.ndarray
+    centres: np.ndarray
+    still: float
+    size: float
+
+
 class Tracker:
     """Turn per-frame detections into a stable table state and its change events.
 
@@ -651,13 +665,15 @@ class Tracker:
         # The cards that lie where they lay, but for the camera's shake (a shift this large,
         # or held, is no shake).
         still = (1, 0j if shifted > VIEW_SHIFT or held else complex(*shake))
-        kept = {t.id for t, _ in self._found_after(still, lying, detections)}
+        # Every move tried looks for the same cards among the same detections.
+        sought, centres = self._sought(lying, detections), detections.centers
+        kept = {s.track.id for s, _ in self._found_after(still, sought)}
         need = max(2, int(np.ceil(len(lying) / 2)), len(kept) + 1)
 
         def judged(move: tuple[complex, complex] | None) -> tuple[Any, list]:
-            move = self._fitted(move, lying, detections)
-            pairs = self._found_after(move, lying, detections) if move is not None else []
-            newly = sum(t.id not in kept for t, _ in pairs)
+            move = self._fitted(move, sought, centres)
+            pairs = self._found_after(move, sought) if move is not None else []
+            newly = sum(s.track.id not in kept for s, _ in pairs)
             if len(pairs) >= need and newly >= 2 and self._moves_cards(move, lying, held):
                 return move, pairs
             return None, pairs
@@ -666,59 +682,63 @@ class Tracker:
         if best is not None:
             return best
         codes = np.array(detections.codes)
-        seen = {(t.id, j) for t, j in pairs}
+        seen = {(s.track.id, j) for s, j in pairs}
         for t in lying:
             for i in np.flatnonzero(codes == t.code):
                 if (t.id, int(i)) in seen:
                     continue  # the card lies where a move tried already takes it
                 move, pairs = judged(_card_move(_place(t), detections.corners[i]))
-                seen.update((p.id, j) for p, j in pairs)
+                seen.update((s.track.id, j) for s, j in pairs)
                 if move is not None:
                     best, need = move, len(pairs) + 1
         return best
 
     def _fitted(
-        self, move: tuple[complex, complex] | None, lying: list[_Track], detections: Detections
+        self, move: tuple[complex, complex] | None, sought: list[_Sought], centres: np.ndarray
     ) -> tuple[complex, complex] | None:
         """Return ``move`` fitted to the lying cards it finds (within ``match_distance``, then
-        within their wobble), or None when it finds fewer than two or is no camera's."""
+        within their wobble), or None when it finds fewer than two or is no camera's;
+        ``centres``: the detections' ``(n, 2)``."""
         if move is None or not _camera_like(move):
             return None
         for tol in (self.match_distance, None):
-            pairs = self._found_after(move, lying, detections, tol)
+            pairs = self._found_after(move, sought, tol)
             if len(pairs) < 2:
                 return None
             move = similarity(
-                np.array([_place(t).mean(axis=0) for t, _ in pairs]),
-                detections.centers[[j for _, j in pairs]],
+                np.array([s.centre[0] for s, _ in pairs]), centres[[j for _, j in pairs]]
             )
             if not _camera_like(move):
                 return None
         return move
 
-    def _found_after(
-        self,
-        move: tuple[complex, complex],
-        tracks: list[_Track],
-        detections: Detections,
-        tol: float | None = None,
-    ) -> list[tuple[_Track, int]]:
-        """Return the tracks with a detection of their code within ``tol`` card sizes (None:
-        within their wobble, :meth:`_still_limit`) of where ``move`` takes them, each with
-        the nearest such detection."""
-        out = []
+    def _sought(self, tracks: list[_Track], detections: Detections) -> list[_Sought]:
+        """Return the ``tracks`` with a detection of their code, as :meth:`_found_after`
+        looks for them."""
         centres = detections.centers
         codes = np.array(detections.codes)
+        out = []
         for t in tracks:
             same = np.flatnonzero(codes == t.code)
-            if not len(same):
-                continue
-            to = moved(_place(t).mean(axis=0, keepdims=True), move)[0]
-            d = np.linalg.norm(centres[same] - to, axis=1)
+            if len(same):
+                centre = _place(t).mean(axis=0, keepdims=True)
+                out.append(_Sought(t, centre, same, centres[same], self._still_limit(t)[0], t.size))
+        return out
+
+    def _found_after(
+        self, move: tuple[complex, complex], sought: list[_Sought], tol: float | None = None
+    ) -> list[tuple[_Sought, int]]:
+        """Return the cards sought (:meth:`_sought`) with a detection of their code within
+        ``tol`` card sizes (None: within their wobble, :meth:`_still_limit`) of where
+        ``move`` takes them, each with the nearest such detection."""
+        out = []
+        for s in sought:
+            to = moved(s.centre, move)[0]
+            d = np.linalg.norm(s.centres - to, axis=1)
             k = int(np.argmin(d))
-            limit = self._still_limit(t)[0] if tol is None else tol
-            if d[k] <= limit * t.size * abs(move[0]):
-                out.append((t, int(same[k])))
+            limit = s.still if tol is None else tol
+            if d[k] <= limit * s.size * abs(move[0]):
+                out.append((s, int(s.found[k])))
         return out
 
     def _still_limit(self, track: _Track) -> np.ndarray:
