@@ -813,10 +813,9 @@ window.sendSnapshot = (s) => {
 """
 
 
-def test_skipbo_zones_dragged_stay_on_their_pile_when_the_camera_proposes_anew(browser, server):
-    """The camera proposes the zones anew when its view moves (a knock): a marker the user
-    dragged keeps its place on its pile, moved as its own zone moved, and the others take
-    the new proposal. The page threw the drag away: the marker jumped back."""
+def skipbo_zones_page(browser, server):
+    """Open a new Skip-Bo phone-camera table's page, its live connection the test's
+    (``sendSnapshot``), once a 640×400 picture shows: ``(page, errors, table, snapshot)``."""
     import cv2
     import numpy as np
 
@@ -829,15 +828,27 @@ def test_skipbo_zones_dragged_stay_on_their_pile_when_the_camera_proposes_anew(b
     jpeg = cv2.imencode(".jpg", np.full((400, 640, 3), 90, np.uint8))[1].tobytes()
     server.post_bytes(f"/api/tables/{t['id']}/frame?still=1", jpeg, "image/jpeg")
     page.wait_for_function("document.getElementById('camera').naturalWidth > 0", timeout=5000)
-    snap = server.get(f"/api/tables/{t['id']}")
+    return page, errors, t, server.get(f"/api/tables/{t['id']}")
+
+
+def zone_centre(page, i: int) -> list[float]:
+    """Return where zone marker ``i`` is drawn, in the picture's pixels."""
+    c = page.locator(f"#zones .zone[data-i='{i}'] circle")
+    return [float(c.get_attribute("cx")), float(c.get_attribute("cy"))]
+
+
+def test_skipbo_zones_dragged_stay_on_their_pile_when_the_camera_proposes_anew(browser, server):
+    """The camera proposes the zones anew when its view moves (a knock): a marker the user
+    dragged keeps its place on its pile, moved as its own zone moved, and the others take
+    the new proposal. The page threw the drag away: the marker jumped back."""
+    page, errors, t, snap = skipbo_zones_page(browser, server)
 
     def propose(zones: dict, version: float) -> None:
         z = {"map": zones, "frame": [640, 400], "confirmed": False}
         page.evaluate("s => sendSnapshot(s)", {**snap, "version": version, "zones": z})
 
     def centre(i: int) -> list[float]:
-        c = page.locator(f"#zones .zone[data-i='{i}'] circle")
-        return [float(c.get_attribute("cx")), float(c.get_attribute("cy"))]
+        return zone_centre(page, i)
 
     proposed = zone_map(2)
     propose(proposed, snap["version"])  # the connection's first snapshot
@@ -873,19 +884,7 @@ def test_skipbo_zone_markers_stay_in_hand_while_snapshots_come(browser, server):
     """Every snapshot (the camera's state, a move) drew the zone markers anew: a drag under
     way ended where the snapshot found it, and a marker moved by the keyboard lost its focus,
     so the next arrow key moved nothing. They are drawn anew only when the zones change."""
-    import cv2
-    import numpy as np
-
-    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "source": "phone"})
-    assert status == 201
-    page = browser.new_page(viewport=LAPTOP)
-    errors = watch_errors(page)
-    page.add_init_script(TEST_EVENTS)
-    page.goto(f"{server.base}{t['url']}")
-    jpeg = cv2.imencode(".jpg", np.full((400, 640, 3), 90, np.uint8))[1].tobytes()
-    server.post_bytes(f"/api/tables/{t['id']}/frame?still=1", jpeg, "image/jpeg")
-    page.wait_for_function("document.getElementById('camera').naturalWidth > 0", timeout=5000)
-    snap = server.get(f"/api/tables/{t['id']}")
+    page, errors, _, snap = skipbo_zones_page(browser, server)
     zones = {"map": zone_map(2), "frame": [640, 400], "confirmed": False}
     versions = iter(range(1, 100))
 
@@ -893,8 +892,7 @@ def test_skipbo_zone_markers_stay_in_hand_while_snapshots_come(browser, server):
         page.evaluate("s => sendSnapshot(s)", {**snap, "version": next(versions), "zones": zones})
 
     def centre(i: int) -> list[float]:
-        c = page.locator(f"#zones .zone[data-i='{i}'] circle")
-        return [float(c.get_attribute("cx")), float(c.get_attribute("cy"))]
+        return zone_centre(page, i)
 
     send()
     page.wait_for_selector("#zones .zone")
