@@ -165,9 +165,10 @@ def pipeline_reader(
     rules with that road. ``starts_at``: the frame time its first frame comes at (a recorded
     video going on from where the game followed it). ``undos()``: how many actions the page has
     undone, so a move undone is not read again from the very view it was undone on (the
-    camera waits for the table to change: the card put back, or another laid). Moves the
-    pipeline reads again (a card misread until the true one showed) are asked about: the
-    prompt's candidate names the game's last moves it replaces (``retracted``).
+    camera waits for the table to change: the card put back, or another laid; or for a redo
+    back to the game it followed). Moves the pipeline reads again (a card misread until the
+    true one showed) are asked about: the prompt's candidate names the game's last moves it
+    replaces (``retracted``).
     """
     if not available() or current is None:
         return None
@@ -181,8 +182,9 @@ def pipeline_reader(
     # the guard, the zones the user confirmed, the rules it follows, the camera's view the
     # page's zones were shown for
     box: dict[str, Any] = {"guard": None, "zones": None, "rules": rules, "view": (1, 0)}
-    # the page's undos last seen, and the camera's view a move was undone on
-    box.update(undos=undos() if undos else 0, held=None)
+    # the page's undos last seen, the camera's view a move was undone on, and the game the
+    # camera followed then (a redo back to it ends the wait)
+    box.update(undos=undos() if undos else 0, held=None, followed=None)
     warmup = starts_at + WARMUP
 
     def confirmed_zones() -> Any:
@@ -249,6 +251,7 @@ def pipeline_reader(
                 guard.reader = reader  # the user moved the zones: read through the new map
             elif tracker.view != box["view"]:
                 show_zones(guard.reader, frame)  # the camera was bumped: the piles show elsewhere
+        followed = guard.state
         if guard.state is not state:
             # the guard's moves as the game took them, or a change made on the page (a tap,
             # an undo) that it follows: moves it reads again never go back past that
@@ -256,7 +259,11 @@ def pipeline_reader(
         undone = undos() if undos else 0
         if undone != box["undos"]:
             # undone on the page: the cards it moved still lie as the camera saw them
+            if box["held"] is None:
+                box["followed"] = followed
             box["undos"], box["held"] = undone, guard.reader.observe(tracker.state)
+        if box["held"] is not None and state == box["followed"]:
+            box["held"] = None  # redone: the game is back where the camera followed it
         if box["held"] is not None:
             seen = guard.reader.observe(tracker.state)
             shown = guard.reader.mismatch(guard.reader.expect(guard.rules, state), seen) == 0

@@ -1052,6 +1052,29 @@ def test_an_undo_takes_back_the_camera_prompt_asked_of_the_game_before(tmp_path,
     assert _drawn(hub, table) == ["5H", "3C", "2S", "4H"] and hub.get(table).prompt is None
 
 
+def test_a_redo_ends_the_cameras_wait_after_an_undo(tmp_path, monkeypatch):
+    """After an undo the camera waits for the table to change; a redo brings the game back
+    to where the camera followed it, so the camera reads on. It went on waiting: Bo's draw
+    entered by hand as 4♦ while he laid 3♣, undone and redone, was asked about no more, and
+    the game stayed off the table unsaid."""
+    hub, table, lay, watch = _stigespill_camera_table(tmp_path, monkeypatch)
+    lay("5H")  # Anna draws 5♥: followed
+    watch(2)
+    hub.play(table, [{"kind": "draw"}, {"kind": "reveal", "card": "4D"}], source="tap")
+    lay("3C")
+    watch(2)
+    asked = hub.get(table).prompt
+    assert asked is not None
+    hub.undo(table)
+    watch(1)
+    assert hub.get(table).prompt is None  # (waits for the table to change)
+    hub.redo(table)
+    watch(2)
+    prompt = hub.get(table).prompt
+    assert _drawn(hub, table) == ["5H", "4D"]
+    assert prompt is not None and prompt["candidates"] == asked["candidates"]
+
+
 def test_a_card_put_right_by_hand_lets_the_next_draw_be_followed(tmp_path, monkeypatch):
     """The camera reads Anna's 5♥ as 6♥, and the page puts it right (the draw undone, 5♥
     entered). The camera still reads the card as 6♥: the game's top card "never showed", and
