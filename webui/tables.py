@@ -622,8 +622,12 @@ class TableHub:
                 raise IllegalMove(LOG_READ)
             self.store.undo(rt.game_id, k)
             # what the table's page said of the move and of the last card drawn after it (a
-            # draw is said by its card): at a real table, the cards to put back
-            said = [_said(rt.rules, state) for state in (rt.states[k + 1], rt.state)]
+            # draw is said by its card): at a real table, the cards to put back; not a card
+            # the app picked (there was no real card: none lay on the table)
+            said = [
+                _said(rt.rules, rt.states[i + 1]) if rt.moves[i]["source"] != "app" else ""
+                for i in (k, len(rt.moves) - 1)
+            ]
             if rt.moves[k]["move"].get("kind") == "draw":
                 said = said[1:]
             said = [text for i, text in enumerate(said) if text and text not in said[:i]]

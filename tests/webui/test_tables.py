@@ -991,6 +991,23 @@ def test_an_undo_at_a_real_table_says_which_move_to_put_back(client, make_table)
     assert client.post(f"{u}/undo", json={}).get_json()["notice"] is None
 
 
+def test_an_undo_names_no_card_the_app_picked_at_a_real_table(client, make_table):
+    """At a real table with no real card for a draw, the page lets the app pick one: that
+    card never lay on the table, and its undo said "Undone: Anna drew 5♥ …. Put the cards
+    on the table back as they were." Now an undo says only what lay on the table."""
+    t = make_table("stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    client.post(f"{url}/moves", json={"move": {"kind": "draw"}})  # tapped on the page
+    assert client.post(f"{url}/draw", json={}).status_code == 200  # "let the app pick one"
+    r = client.post(f"{url}/undo", json={}).get_json()
+    assert r["moves_made"] == 0 and r["notice"] is None
+    # a Skip-Bo discard lies on the table, the next player's cards the app picked do not
+    sb, u = _mor_discards(client, make_table)
+    assert client.post(f"/api/p/{token(sb, 1)}/draw", json={}).status_code == 200
+    check = client.post(f"{u}/undo", json={}).get_json()["notice"]["check"]
+    assert check.startswith("Undone: Mor discards") and "Far" not in check
+
+
 def test_a_phone_takes_back_its_own_last_move_at_a_real_table(client, make_table):
     """A tap by mistake on a phone is taken back there, while it is the table's last move;
     another player's move, and any move where the app deals, stay for the table's page."""
@@ -1037,16 +1054,23 @@ def _enter_cards(client, t, url: str) -> dict:
     raise AssertionError("the cards did not end")
 
 
-def test_a_phone_takes_back_nothing_another_player_entered_or_the_table_gave(client, make_table):
-    """Mor discards on her phone, then Far enters the five cards she draws on hers: the two
-    go together on the table's undo, so neither phone takes them back (Mor's would have
-    emptied Far's hand). A penalty the table gave is the table's to take back."""
+def _mor_discards(client, make_table) -> tuple[dict, str]:
+    """Return (table, its url) of a real Skip-Bo table, Mor and Far, where Mor discarded on
+    her phone after the cards were entered (Far's hand is yet to be drawn)."""
     t = make_table("skipbo", players=2, names="Mor, Far", deal="table", stock=5)
     url = f"/api/tables/{t['id']}"
     _enter_cards(client, t, url)
     mor = client.get(f"/api/p/{token(t, 0)}").get_json()
     discard = next(m["move"] for m in mor["moves"] if m["move"]["kind"] == "discard")
     assert client.post(f"/api/p/{token(t, 0)}/moves", json={"move": discard}).status_code == 200
+    return t, url
+
+
+def test_a_phone_takes_back_nothing_another_player_entered_or_the_table_gave(client, make_table):
+    """Mor discards on her phone, then Far enters the five cards she draws on hers: the two
+    go together on the table's undo, so neither phone takes them back (Mor's would have
+    emptied Far's hand). A penalty the table gave is the table's to take back."""
+    t, url = _mor_discards(client, make_table)
     assert client.get(f"/api/p/{token(t, 0)}").get_json()["can_undo"]  # nothing drawn yet
     _enter_cards(client, t, url)
     assert not any(client.get(f"/api/p/{token(t, s)}").get_json()["can_undo"] for s in (0, 1))
