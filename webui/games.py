@@ -163,6 +163,15 @@ def heading(table: dict[str, Any], names: list[str]) -> str:
     return given_name(table) or ", ".join(names)
 
 
+def who_plays(table: dict[str, Any], names: list[str], t) -> str:
+    """Return who plays at a table, as its row says under the name given: its seats' names,
+    a solo player's once with their tokens ("Anna · 10 tokens"), said with ``t``."""
+    if table["config"].get("players") == 1 and names:
+        tokens = t("{n} tokens", n=len(names))
+        return " · ".join(said for said in (_solo_name(names[0]), tokens) if said)
+    return ", ".join(names)
+
+
 def _solo_name(first: str) -> str:
     """Return a solo player's name from their first token's ("Anna 1": "Anna"), or "" where
     they left it out (their tokens are "Token 1", "Brikke 1"…)."""

@@ -597,6 +597,21 @@ def test_a_solo_players_table_is_headed_by_the_player_not_each_token(client, mak
     assert unnamed[2] == "game 1 · 0 moves"  # when it began: said once, as its heading
 
 
+def test_a_named_solo_tables_row_names_the_player_once(client, make_table):
+    """A named solo Stigespill table's row listed every token under its name ("Anna 1,
+    Anna 2, … Anna 10"), where its heading names the player once. It says the player once
+    and how many tokens ("Anna · 10 tokens"; "10 tokens" where the name was left out), in
+    the page's language."""
+    for names in ("Anna", ""):
+        make_table("stigespill", players=1, tokens=10, names=names, name="Sunday")
+    (unnamed, named) = _rows(client.get("/").get_data(as_text=True))
+    assert named[:2] == unnamed[:2] == ("Stigespill", "Sunday")
+    assert named[2].startswith("Anna · 10 tokens · ") and "Anna 1" not in named[2]
+    assert unnamed[2].startswith("10 tokens · ") and "Token" not in unnamed[2]
+    nb = _rows(client.get("/", headers={"Accept-Language": "nb"}).get_data(as_text=True))
+    assert nb[1][2].startswith("Anna · 10 brikker · ")
+
+
 def test_a_match_page_before_its_first_game_ends_says_what_the_race_is(app, client):
     """No game ended: a sentence instead of an empty chart and a table of noughts; the chart
     and the scores once a game has ended."""

@@ -50,16 +50,17 @@ def when(ts: float, today: date | None = None) -> str:
 
 def _named(row: dict[str, Any]) -> dict[str, Any]:
     """Give a table's row (``name``, ``game``, ``created``, ``player_names``) what names it
-    in a list: ``title`` (its game), ``given_name``, ``when``, and ``heading``: the name
-    given, else who plays, else (to a guest, who may not see them) when it began. ``label``
-    says both (``Skip-Bo · Mor, Ida``); ``may_remove``: whether this request may take it
-    off the list."""
+    in a list: ``title`` (its game), ``given_name``, ``when``, ``who_plays`` (said under a
+    name given) and ``heading``: the name given, else who plays, else (to a guest, who may
+    not see them) when it began. ``label`` says both (``Skip-Bo · Mor, Ida``);
+    ``may_remove``: whether this request may take it off the list."""
     row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
     row["given_name"] = games.given_name(row)
     row["when"] = when(row["created"])  # tells tonight's table from last week's
     if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
         row["player_names"] = []
     row["heading"] = games.heading(row, row["player_names"]) or row["when"]
+    row["who_plays"] = games.who_plays(row, row["player_names"], i18n.t)
     row["label"] = f"{row['title']} · {row['heading']}"
     row["may_remove"] = access.may_remove(row)
     return row
