@@ -293,12 +293,16 @@ const Board = (() => {
         const pl = ctx.player(tok.seat);
         const { cx, cy, k } = spotsAt[pos][i];
         const turn = snap.to_move === tok.seat;
+        // a board too narrow for a token's letter even at the token's usual size (a phone
+        // 320 px wide; tokens grow no larger): the letter is larger in its token
+        const grow = Math.max(1, MIN_LETTER_PX / (LETTER * k * scale));
+        const letter = svg("text", { x: 0, y: 7 * grow, "text-anchor": "middle",
+          class: darkText(pl.colour) ? "token-label dark" : "token-label",
+          text: tokenLetter(snap.table.players, tok.seat) });
+        if (grow > 1) letter.style.fontSize = `${LETTER * grow}px`;
         s.append(svg("g", { class: "token" + (turn ? " on-turn" : ""),
           "data-seat": tok.seat, transform: `translate(${x + cx} ${y + cy}) scale(${k})` },
-          svg("circle", { cx: 0, cy: 0, r: TOKEN_R, fill: pl.colour }),
-          svg("text", { x: 0, y: 7, "text-anchor": "middle",
-            class: darkText(pl.colour) ? "token-label dark" : "token-label",
-            text: tokenLetter(snap.table.players, tok.seat) })));
+          svg("circle", { cx: 0, cy: 0, r: TOKEN_R, fill: pl.colour }), letter));
       });
     }
     root.append(el("div", { class: "road-wrap" }, s));
