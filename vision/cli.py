@@ -741,8 +741,15 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
     from kortbord.cli import CommandError
     from vision.images import os_reason
     from vision.layouts.skipbo import ZoneError, ZoneMap
-    from vision.pipeline import Guard, Pipeline, read_json, replay_events, table_game
-    from vision.sources import SourceError, open_source
+    from vision.pipeline import (
+        Guard,
+        Pipeline,
+        open_recording,
+        read_json,
+        replay_events,
+        table_game,
+    )
+    from vision.sources import SourceError
 
     events, source, recognizer = _setup(args, path)
 
@@ -751,9 +758,10 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
             print(json.dumps(obj) if args.json else _human(obj), flush=True)
 
     try:
-        fps = args.fps if args.fps is not None else (events or {}).get("fps")
         # a camera that never opens is a mistyped index or URL: said after a few tries
-        src = open_source(source, fps=fps, on_status=lambda s: show(s.to_json()), first_tries=4)
+        src = open_recording(
+            source, events, fps=args.fps, on_status=lambda s: show(s.to_json()), first_tries=4
+        )
         # each status is shown as a line of its own: not logged to stderr as well
         logging.getLogger("kortbord.vision.sources").addHandler(logging.NullHandler())
         zones = None

@@ -36,7 +36,7 @@ import numpy as np
 from referee.core import CHANCE, Move, Rules
 from vision.detections import Detections
 from vision.geometry import card_widths
-from vision.sources import Frame
+from vision.sources import Frame, FrameSource
 from vision.tracker import MIN_CONFIDENCE as TRACKER_MIN_CONFIDENCE
 from vision.tracker import TableEvent, TableState, Tracker
 
@@ -1038,6 +1038,18 @@ def load_events(path: str) -> tuple[dict[str, Any], str]:
     else:
         raise FileNotFoundError(f"no frames/ or video.mp4 in {str(folder)!r}")
     return events, source
+
+
+def open_recording(
+    source: str, events: dict[str, Any] | None, *, fps: float | None = None, **kw: Any
+) -> FrameSource:
+    """Open ``source`` (a :func:`load_events` frames source, or any other) at ``fps``, else at
+    its recording's own frame rate (``events``' ``fps``), else at the source's default."""
+    from vision.sources import open_source
+
+    if fps is None and events is not None:
+        fps = events.get("fps")
+    return open_source(source, fps=fps, **kw)
 
 
 def table_game(

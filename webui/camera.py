@@ -269,11 +269,11 @@ def make_reader(
 def open_video(spec: str) -> Any:
     """Open a video file, a folder of pictures, or a generated video's folder (its frames,
     beside its events.json), as a table's camera plays it."""
-    from vision.pipeline import load_events
-    from vision.sources import open_source
+    from vision.pipeline import load_events, open_recording
 
     recorded = Path(spec).is_dir() and (Path(spec) / "events.json").is_file()
-    return open_source(load_events(spec)[1] if recorded else spec)
+    events, source = load_events(spec) if recorded else (None, spec)
+    return open_recording(source, events)
 
 
 class CameraHub:

@@ -416,6 +416,28 @@ def test_a_folder_of_pictures_plays_as_a_camera(tmp_path):
         cv2.imwrite(str(tmp_path / f"table-{k}.jpg"), np.full((40, 60, 3), 40 * k, np.uint8))
     frames = list(open_video(str(tmp_path)).frames())
     assert len(frames) == 3 and frames[0].image.shape == (40, 60, 3)
+    assert [f.time for f in frames] == [0.0, 0.1, 0.2]  # a folder's default 10 frames/s
+
+
+def test_a_generated_video_plays_at_its_own_frame_rate(tmp_path):
+    """A rendered video's events.json gives its frame rate (8 frames/s); its table's camera
+    played it at a folder's 10, as ``kortbord replay`` does not."""
+    import json
+    import random
+
+    cv2 = pytest.importorskip("cv2")
+    from referee import make_rules
+    from webui.camera import open_video
+
+    (tmp_path / "frames").mkdir()
+    for k in range(3):
+        cv2.imwrite(str(tmp_path / "frames" / f"{k:06d}.jpg"), np.full((40, 60, 3), 9, np.uint8))
+    rules = make_rules("sten", players=2)
+    initial = rules.state_to_json(rules.initial_state(random.Random(1)))
+    events = {"game": "sten", "config": {"players": 2}, "initial": initial, "fps": 8}
+    (tmp_path / "events.json").write_text(json.dumps(events))
+    frames = list(open_video(str(tmp_path)).frames())
+    assert [f.time for f in frames] == [0.0, 0.125, 0.25]
 
 
 def test_a_streams_password_reaches_no_page(tmp_path, monkeypatch):
