@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 
 # One line per layer that contributes commands (dependency order: referee, vision, webui).
 COMMAND_MODULES = [
@@ -24,6 +25,18 @@ COMMAND_MODULES = [
 
 class CommandError(Exception):
     """A user error that ends a command with a clear message and exit code 2."""
+
+
+def folder_option(option: str, given: str, what: str = "a folder", *, exists: bool = False) -> Path:
+    """Return the folder ``option`` was given; raise :class:`CommandError` naming the option
+    for an empty path (``Path("")`` is the current folder: a blank, not a folder meant) and,
+    with ``exists``, for a folder that is not there."""
+    if not given:
+        raise CommandError(f"{option} needs {what}, not an empty path")
+    path = Path(given)
+    if exists and not path.is_dir():
+        raise CommandError(f"{option} {given!r}: no such folder")
+    return path
 
 
 def os_problem(e: OSError) -> str:

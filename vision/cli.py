@@ -39,11 +39,13 @@ def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
 
 
 def _recognizer(args):
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.recognizer import ModelError, Recognizer
 
     if args.threads is not None and args.threads < 1:
         raise CommandError(f"--threads must be 1 or more, not {args.threads}")
+    if args.models is not None:
+        folder_option("--models", args.models, "a model folder")
     try:
         return Recognizer(args.models, threads=args.threads)
     except ModelError as e:
@@ -67,11 +69,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
     """Recognise the cards in each image; report unreadable files and go on with the rest."""
     import cv2
 
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.images import ImageError, os_reason, read_image
     from vision.recognizer import draw_detections
 
-    annotate = Path(args.annotate) if args.annotate else None
+    annotate = None if args.annotate is None else folder_option("--annotate", args.annotate)
     if annotate is not None:
         try:
             annotate.mkdir(parents=True, exist_ok=True)
@@ -172,12 +174,12 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
 
 
 def _deck_dirs(given) -> tuple[str, ...]:
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.synth.faces import DeckError, load_deck
 
     if given:
         for d in given:
-            if not Path(d).is_dir():
+            if not folder_option("--deck-dir", d, "a deck folder").is_dir():
                 raise CommandError(f"--deck-dir {d!r} is not a folder")
             try:
                 load_deck(d)  # every card there, before any scene is drawn
@@ -191,7 +193,7 @@ def _deck_dirs(given) -> tuple[str, ...]:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Print the recognizer's metrics."""
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.realphotos import DEFAULT_DIR, load_split
     from vision.recognizer_eval import (
         Tally,
@@ -203,12 +205,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.synthetic_images < 0:
         raise CommandError(f"--synthetic-images must be 0 or more, not {args.synthetic_images}")
-    real = DEFAULT_DIR if args.real is None else Path(args.real)
+    real = DEFAULT_DIR
     if args.real is not None:  # named, so meant: not skipped quietly
-        if not args.real:  # Path("") is the current folder
-            raise CommandError("--real needs a folder of labelled photos, not an empty path")
-        if not real.is_dir():
-            raise CommandError(f"--real {args.real!r}: no such folder")
+        real = folder_option("--real", args.real, "a folder of labelled photos", exists=True)
         if not (real / "test").is_dir():
             raise CommandError(f"--real {args.real!r}: no test/ folder of labelled photos in it")
     if args.synthetic_images == 0 and not (real / "test").is_dir():
@@ -389,9 +388,17 @@ def _widths(text: str | None) -> tuple[float, float] | None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train the models (resuming what an earlier run left)."""
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
 
     # Bad options are named before anything heavy loads.
+    for option, given in (
+        ("--out", args.out),
+        ("--install", args.install),
+        ("--start-from", args.start_from),
+        ("--real-photos", args.real_photos),
+    ):
+        if given is not None:
+            folder_option(option, given)
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
     import vision.train  # noqa: F401  (first: it keeps Ultralytics from asking DNS if it is online)
@@ -522,7 +529,7 @@ def cmd_road(args: argparse.Namespace) -> int:
 
     frame = None
     try:
-        annotate = _road_picture(args.annotate, args.image) if args.annotate else None
+        annotate = None if args.annotate is None else _road_picture(args.annotate, args.image)
         if not args.truth or annotate:
             try:
                 frame, warning = read_image(args.image)
@@ -566,9 +573,9 @@ ROAD_PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 def _road_picture(given: str, image: str) -> Path:
     """Return where ``--annotate`` writes the road's picture: the file named, or in a folder
     (``detect --annotate`` takes one) the photo's name with ``-road.jpg``."""
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
 
-    out = Path(given)
+    out = folder_option("--annotate", given, "a folder or a picture's name")
     if out.is_dir():
         return out / f"{Path(image).stem}-road.jpg"
     if out.suffix.lower() not in ROAD_PICTURE_SUFFIXES:

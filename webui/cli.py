@@ -115,7 +115,7 @@ def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = Tr
 def _serve(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.images import os_reason
     from webui import create_app, default_data_dir
     from webui.db import StoreError
@@ -123,7 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         raise CommandError(f"--port must be 1–65535, not {args.port}")
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
-    data = Path(args.data) if args.data else default_data_dir()
+    data = default_data_dir() if args.data is None else folder_option("--data", args.data)
     if data.exists() and not data.is_dir():
         raise CommandError(f"--data {str(data)!r} is a file, not a folder")
     try:

@@ -173,6 +173,42 @@ def test_detect_without_models_is_a_clear_error(tmp_path, images, capsys):
     assert "card_detector.onnx" in err and "missing" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["detect", "table.png", "--models", ""], "--models"),
+        (["detect", "table.png", "--annotate", ""], "--annotate"),
+        (["road", "table.png", "--truth", "--annotate", ""], "--annotate"),
+        (["eval", "--synthetic-images", "1", "--deck-dir", ""], "--deck-dir"),
+        (["train", "--deck-dir", ""], "--deck-dir"),
+        (["train", "--only", "package", "--out", ""], "--out"),
+        (["train", "--only", "package", "--install", ""], "--install"),
+        (["train", "--only", "package", "--start-from", ""], "--start-from"),
+        (["train", "--only", "package", "--real-photos", ""], "--real-photos"),
+        (["dataset", "build", "--out", "", "--images", "1", "--size", "64x64"], "--out"),
+        (["dataset", "build", "--out", "x", "--images", "1", "--deck-dir", ""], "--deck-dir"),
+        (["dataset", "preview", "--out", "x.png", "--deck-dir", ""], "--deck-dir"),
+        (["dataset", "build", "--config", "conf.yaml", "--images", "1"], "deck_dirs in"),
+        (["dataset", "video", "--game", "sten", "--out", "", "--size", "64x64"], "--out"),
+    ],
+)
+def test_an_empty_folder_path_is_refused_by_name(argv, option, tmp_path, monkeypatch, capsys):
+    """``--deck-dir ''`` (a blank a script left) was read as the current folder: its files
+    taken for a deck's, models looked for there, a dataset or a training run written there,
+    or the option quietly left out (``--annotate ''`` drew nothing); it is refused by name, as
+    ``eval --real ''`` is, and nothing is written."""
+    import vision.train.run
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(vision.train.run, "train", lambda opts: "nowhere")  # never trained
+    (tmp_path / "conf.yaml").write_text('out: data\ndeck_dirs: [""]\n')
+    before = sorted(tmp_path.iterdir())
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kortbord {argv[0]}: {option}") and "not an empty path" in err
+    assert sorted(tmp_path.iterdir()) == before
+
+
 def test_eval_skips_the_default_real_photos_when_absent_but_not_named_ones(
     monkeypatch, tmp_path, capsys
 ):

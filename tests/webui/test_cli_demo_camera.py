@@ -615,6 +615,23 @@ def test_serve_says_a_data_path_that_is_a_file_is_no_folder(tmp_path, capsys):
     assert capsys.readouterr().err == f"kortbord serve: --data '{data}' is a file, not a folder\n"
 
 
+def test_serve_refuses_an_empty_data_path(tmp_path, capsys, monkeypatch):
+    """``--data ''`` (a blank a script left) served the default ./data, as if left out; it is
+    refused by name, as every folder option's empty path is, and no data folder is made."""
+    import werkzeug.serving
+
+    def no_server(*args, **kwargs):
+        raise AssertionError("a server was started")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("KORTBORD_DATA", raising=False)
+    monkeypatch.setattr(werkzeug.serving, "make_server", no_server)
+    assert main(["serve", "--data", "", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "kortbord serve: --data needs a folder, not an empty path\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def _camera_road_table(tmp_path, monkeypatch, laid: dict, **table):
     """Make a Stigespill table with real cards and a webcam that sees ``laid["cards"]``
     ((code, quad) pairs, read surely, or (code, quad, confidence)); return (app, table,

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="YAML with any of these options, e.g. datasets/default.yaml (not read unless "
         "given; options on the command line win)",
     )
-    b.add_argument("--out", type=Path, help="output folder")
+    b.add_argument("--out", help="output folder")
     b.add_argument("--images", type=int, help="number of images")
     b.add_argument("--seed", type=int, help="seed of the scenes (default 0): same seed, same files")
     _common(b, defaults=False)
@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     vid.add_argument(
         "--seed", type=int, default=0, help="seed of the game and its video (default 0)"
     )
-    vid.add_argument("--out", required=True, type=Path, help="output folder")
+    vid.add_argument("--out", required=True, help="output folder")
     vid.add_argument("--policy", choices=("random", "greedy"), default="random")
     vid.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     vid.add_argument("--fps", type=float, default=8.0, help="frames per second (default 8)")
@@ -142,7 +142,7 @@ def parse_layouts(text: str) -> tuple[str, ...]:
 
 
 def _common_args(args):
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.synth.faces import DeckError, load_deck
 
     try:
@@ -151,7 +151,7 @@ def _common_args(args):
         check_seed(args.seed)
     except ValueError as e:
         raise CommandError(str(e)) from None
-    decks = tuple(str(Path(d)) for d in args.deck_dir)
+    decks = tuple(str(folder_option("--deck-dir", d, "a deck folder")) for d in args.deck_dir)
     for d in decks:
         try:
             load_deck(d)
@@ -265,7 +265,7 @@ def _layouts_value(v) -> tuple[str, ...] | dict[str, float]:
 def _build(args: argparse.Namespace) -> int:
     import sys
 
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from vision.images import os_reason
     from vision.synth.dataset import BuildConfig, build
     from vision.synth.faces import DeckError, load_deck
@@ -298,14 +298,14 @@ def _build(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     decks = []
     for d in config_decks:  # optional: they may live outside a user's clone
-        if Path(d).is_dir():
+        if folder_option(f"deck_dirs in {str(args.config)!r}", d, "deck folders").is_dir():
             decks.append(str(Path(d)))
         else:
             print(
                 f"kortbord dataset build: deck folder {d!r} from the config not found; skipped",
                 file=sys.stderr,
             )
-    decks += [str(Path(d)) for d in args.deck_dir]
+    decks += [str(folder_option("--deck-dir", d, "a deck folder")) for d in args.deck_dir]
     for d in decks:
         try:
             load_deck(d)
@@ -331,7 +331,7 @@ def _build(args: argparse.Namespace) -> int:
             raise CommandError(f"--{key.replace('_', '-')} must be a number in [0, 1], not {v!r}")
     if args.workers < 1:
         raise CommandError(f"--workers must be at least 1, not {args.workers}")
-    out = Path(opts["out"])
+    out = folder_option("--out", str(opts["out"]))
     cfg = BuildConfig(
         out=out,
         images=images,

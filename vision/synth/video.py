@@ -670,7 +670,7 @@ def make_video(
 
 def cmd_video(args: argparse.Namespace) -> int:
     """``kortbord dataset video``: render one game; print where it went and what it holds."""
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, folder_option
     from referee.core import RulesError
     from vision.images import os_reason
     from vision.synth.cli import check_seed, parse_size
@@ -682,13 +682,14 @@ def cmd_video(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     if not 1 <= args.fps <= 60:
         raise CommandError(f"bad --fps {args.fps}: expected 1–60")
+    out = folder_option("--out", args.out)
     try:
-        args.out.mkdir(parents=True, exist_ok=True)
-        probe = args.out / ".write-test"
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
         probe.write_text("")
         probe.unlink()
     except OSError as e:
-        raise CommandError(f"cannot write to --out {str(args.out)!r}: {os_reason(e)}") from None
+        raise CommandError(f"cannot write to --out {str(out)!r}: {os_reason(e)}") from None
     if args.max_moves is not None and args.max_moves < 1:
         raise CommandError(f"bad --max-moves {args.max_moves}: expected 1 or more")
     settings = VideoSettings(size=size, fps=args.fps)
@@ -697,7 +698,7 @@ def cmd_video(args: argparse.Namespace) -> int:
             args.game,
             args.players,
             args.seed,
-            args.out,
+            out,
             policy=args.policy,
             settings=settings,
             max_moves=args.max_moves,
@@ -705,11 +706,11 @@ def cmd_video(args: argparse.Namespace) -> int:
     except (RulesError, ValueError) as e:
         raise CommandError(str(e)) from None
     if args.mp4:
-        write_mp4(args.out, settings.fps, size)
+        write_mp4(out, settings.fps, size)
     print(
         json.dumps(
             {
-                "out": str(args.out),
+                "out": str(out),
                 "game": args.game,
                 "moves": len(events["moves"]),
                 "frames": events["frames"],
