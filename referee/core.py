@@ -75,6 +75,8 @@ class Rules(ABC):
     name: ClassVar[str]
     config: dict[str, Any]
     """The set-up this instance was made with (players, variant…), as JSON."""
+    players: int
+    """How many people play."""
     seats: int
     """How many seats take turns (players, or tokens for a solo Stigespill player)."""
     move_types: ClassVar[tuple[type[Move], ...]] = ()

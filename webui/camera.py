@@ -415,19 +415,19 @@ class CameraHub:
             undos=lambda: hub.get(table_id).undos,
         )
         if source == "phone":
-            src = QueueSource(name=f"phone camera of table {table_id}")
+            phone = QueueSource(name=f"phone camera of table {table_id}")
             cam = TableCamera(
                 table_id,
-                src.frames,
+                phone.frames,
                 reader,
                 self._on_reading,
-                push=src.push,
-                dropped=lambda: src.dropped,
-                close=src.close,
+                push=phone.push,
+                dropped=lambda: phone.dropped,
+                close=phone.close,
                 on_change=self._changed,
                 watch=UnreadableWatch().update,
             )
-            src.on_status = cam.source_status
+            phone.on_status = cam.source_status
             return cam
         spec = source.split(":", 1)[1] if source.startswith(("webcam:", "video:")) else source
         frames, progress = None, None

@@ -243,7 +243,9 @@ class EventStore:
                 time.time(),
             ),
         )
-        return int(cur.lastrowid)
+        game_id = cur.lastrowid
+        assert game_id is not None  # every INSERT sets it
+        return game_id
 
     def new_game(self, table_id: str, game: dict[str, Any]) -> int:
         """Start the table's next game; return its id."""

@@ -15,7 +15,9 @@ from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
-from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal, check_road
+from referee.skipbo import SkipBo
+from referee.sten import Sten
+from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal, Stigespill, check_road
 from webui import i18n
 from webui.speech import name_seats, pretty, say_named
 
@@ -317,11 +319,11 @@ def next_rules(rules: Rules, state: Any = None, options: dict[str, Any] | None =
     the table's): in Sten the deal passes to the next seat (clockwise), which changes who
     gets the odd cards and who starts a real table; in Skip-Bo and Stigespill the next seat
     plays first. A Stigespill road laid out with real cards stays for the next game."""
-    if rules.name == "sten":
+    if isinstance(rules, Sten):
         return make_rules("sten", **{**rules.config, "dealer": (rules.dealer + 1) % rules.seats})
-    if rules.name == "skipbo":  # the next game of a match starts with the next player
+    if isinstance(rules, SkipBo):  # the next game of a match starts with the next player
         return make_rules("skipbo", **{**rules.config, "first": (rules.first + 1) % rules.seats})
-    if rules.name == "stigespill":
+    if isinstance(rules, Stigespill):
         config = {**rules.config, "first": (rules.first + 1) % rules.seats}
         if (options or {}).get("deal") == "table" and state is not None:
             config["road"] = [c.code for c in state.road]
@@ -390,7 +392,7 @@ def reveals_seen_from(rules: Rules, state: Any, seat: int | None, moves: list[Mo
 def dealing_to(rules: Rules, state: Any) -> int | None:
     """Return the seat the next dealt card goes to while a Stigespill deal waits for its
     cards (the strategy variant), else ``None``."""
-    if rules.name == "stigespill" and state.pending == "deal":
+    if isinstance(rules, Stigespill) and state.pending == "deal":
         return rules.dealt_to(sum(len(h) for h in state.hands))
     return None
 
@@ -478,7 +480,7 @@ def moves_for(rules: Rules, state: Any, seat: int | None, open_table: bool) -> l
 # ---- words ---------------------------------------------------------------------------
 def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = None) -> str:
     """Return a short button label for a move (JSON form) in the page's language."""
-    kind = move.get("kind")
+    kind: str = move.get("kind") or ""
     card = pretty(move.get("card", "")) if move.get("card") else ""
     seat = move.get("seat")
     if rules.name == "sten" and kind == "lay" and names and isinstance(seat, int):
@@ -499,7 +501,7 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
             return t("Go out: {cards}", cards=" ".join(pretty(c) for c in move["cards"]))
         return kind
     if kind == "play":
-        owner, n = move.get("owner"), move.get("index", 0) + 1
+        owner, n, source = move.get("owner"), move.get("index", 0) + 1, move.get("source") or ""
         # team play: one's own pile or the partner's, which may show the same card
         whose = (
             names[owner] if names and isinstance(owner, int) and 0 <= owner < len(names) else None
@@ -510,7 +512,7 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
             "discard": t("discard pile {n} of {name}", n=n, name=whose)
             if whose
             else t("discard pile {n}", n=n),
-        }.get(move.get("source"), move.get("source"))
+        }.get(source, source)
         return t(
             "{card} from {source} → pile {pile}",
             card=card,
@@ -573,8 +575,8 @@ def describe_chance(rules: Rules, state: Any, names: list[str], t, seat: int | N
     """Return the prompt for a pending chance card ("Which card did Anna draw?"), asked of
     ``seat``'s phone ("Which card did you draw?" when it is about that player)."""
     if rules.name == "stigespill":
-        if state.pending == "deal":
-            about = chance_owner(rules, state)
+        about = dealing_to(rules, state)
+        if about is not None:  # a strategy deal's card
             if about == seat:
                 return t("Which card was dealt to you?")
             return t("Which card was dealt to {name}?", name=names[about])

@@ -185,6 +185,7 @@ def whole_turns(n: str) -> str:
 
 
 _ABOUT_TURNS = re.compile(r"about (\d+\.\d+) turns")
+_ROAD_CARD = re.compile(r"(?P<card>\S+) \(card (?P<n>\d+)\)")  # a _PLACE on the road
 
 
 def stigespill_sentence(text: str, t) -> str:
@@ -196,10 +197,10 @@ def stigespill_sentence(text: str, t) -> str:
         return whole
 
     def place(p: str) -> str:
-        if p in ("the start", "the goal"):
+        on_road = _ROAD_CARD.fullmatch(p)
+        if on_road is None:  # the start, the goal
             return t(p)
-        card, n = re.fullmatch(r"(\S+) \(card (\d+)\)", p).groups()
-        return t("{card} (card {n})", card=card, n=n)
+        return t("{card} (card {n})", **on_road.groupdict())
 
     m = _STIGESPILL_PLAY_HINT.fullmatch(text)
     if m is not None:

@@ -24,7 +24,8 @@ from flask import Flask, current_app
 
 from referee import CHANCE, IllegalMove, Rules, RulesError, make_rules
 from referee.core import Move
-from referee.stigespill import HAND_SIZE, ROAD_CARDS, even_order
+from referee.skipbo import Match, SkipBo
+from referee.stigespill import HAND_SIZE, ROAD_CARDS, Reveal, even_order
 from webui import games, speech
 from webui.db import EventStore
 from webui.live import Broadcaster
@@ -73,7 +74,8 @@ def _app_card(rt: Runtime, state: Any, rng: random.Random) -> Move:
     phone noted (that player holds it)."""
     noted = {code for cards in rt.noted.values() for code in cards}
     if noted and games.dealing_to(rt.rules, state) is not None:
-        free = [m for m in rt.rules.legal_moves(state) if m.card.code not in noted]
+        moves = rt.rules.legal_moves(state)  # a deal's: one reveal per card
+        free = [m for m in moves if isinstance(m, Reveal) and m.card.code not in noted]
         if free:
             return rng.choice(free)
     return rt.rules.chance_move(state, rng)
@@ -303,7 +305,10 @@ class TableHub:
         with self._locked(table_id) as rt:
             if rt.app_deals:
                 self._commit(rt, [], "app")
-        return self.store.table(table_id)
+        made = self.store.table(table_id)
+        if made is None:  # removed the moment it was made
+            raise TableNotFound(table_id)
+        return made
 
     def get(self, table_id: str) -> Runtime:
         """Return the table's runtime, replaying its log on first use."""
@@ -897,12 +902,10 @@ class TableHub:
     def match(self, table_id: str) -> dict[str, Any] | None:
         """Return a Skip-Bo table's match: points per game, totals, the race, the winner."""
         rt = self.get(table_id)
-        target = rt.table.get("match_target")
-        if rt.rules.name != "skipbo" or not target:
+        rules, target = rt.rules, rt.table.get("match_target")
+        if not isinstance(rules, SkipBo) or not target:
             return None
-        from referee.skipbo import Match
-
-        match = Match(players=rt.rules.players, target=target)
+        match = Match(players=rules.players, target=target)
         rows = []
         for g in self.store.games(table_id):
             if g["result"] is None or match.is_over:
@@ -920,7 +923,7 @@ class TableHub:
         return {
             "target": target,
             # who scores together: partners alike (each partner's points are the team's)
-            "sides": rt.rules.teams_list(),
+            "sides": rules.teams_list(),
             "games": rows,
             "totals": data["totals"],
             "winners": data["winners"],

@@ -152,7 +152,7 @@ def confirm_zones(table_id: str) -> Response:
         abort(400, f"bad zones: {e}")
     if zmap.players != rt.rules.players:
         abort(400, f"the zones are for {zmap.players} players, the table has {rt.rules.players}")
-    problems = zmap.problems(frame)
+    problems = zmap.problems(None if frame is None else (frame[0], frame[1]))
     if problems:
         abort(400, f"bad zones: {'; '.join(problems[:4])}")
     hub().confirm_zones(table_id, zmap.to_json(), frame)

@@ -106,7 +106,7 @@ def _just_removed(table_id: str | None) -> dict[str, Any] | None:
     """Return the row of the table just taken off the list, to undo that (``None`` where
     there is none, or this request may not put it back)."""
     table = hub().store.table(table_id) if table_id else None
-    if table is None or not hub().store.is_removed(table_id) or not access.may_remove(table):
+    if table is None or not hub().store.is_removed(table["id"]) or not access.may_remove(table):
         return None
     return _named({**table, "player_names": [p["name"] for p in table["players"]]})
 

@@ -153,6 +153,8 @@ def index() -> str:
             continue
         rt = hub().get(row["id"])
         match = hub().match(row["id"])
+        if match is None:  # no match after all: not listed (as its page says 404)
+            continue
         # unnamed, a match is told from the others by when it began (its badge says Skip-Bo)
         heading = given_name(row) or when(row["created"])
         rows.append(

@@ -58,7 +58,7 @@ def page(table_id: str) -> Response | tuple[str, int]:
         )
     )
     code = request.args.get("code")
-    if access.lan() and code == rt.table["join_code"]:
+    if access.lan() and code is not None and code == rt.table["join_code"]:
         resp.set_cookie(access.join_cookie(table_id), code, httponly=True, samesite="Lax")
     return resp
 
@@ -104,16 +104,15 @@ def events(table_id: str) -> Response:
 
 
 def _stream(rt: Runtime, seat: int | None) -> Response:
-    app = current_app._get_current_object()
     lang, letters = i18n.current_language(), i18n.current_letters()
     table_hub, camera_hub = hub(), cameras()
     gen = sse_stream(
-        app.extensions["kortbord.broadcaster"],
+        current_app.extensions["kortbord.broadcaster"],
         rt.table["id"],
         lambda: page_snapshot(
             table_hub.get(rt.table["id"]), seat, lang, table_hub, camera_hub, letters
         ),
-        heartbeat_s=app.config["SSE_HEARTBEAT_S"],
+        heartbeat_s=current_app.config["SSE_HEARTBEAT_S"],
     )
     return Response(
         gen,
