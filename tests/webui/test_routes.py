@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -61,6 +62,20 @@ def test_new_game_form_creates_a_table_and_opens_it(client):
 def test_new_game_form_names_the_bad_field(client):
     r = client.post("/new", data={"game": "sten", "players": "1"})
     assert r.status_code == 400 and "players" in r.get_data(as_text=True).lower()
+
+
+@pytest.mark.parametrize(
+    ("game", "most", "extra"),
+    [("stigespill", 10, {}), ("sten", 10, {}), ("skipbo", 8, {"teams": "1"})],
+)
+def test_the_forms_players_field_takes_as_many_players_as_the_game_seats(client, game, most, extra):
+    """The form's own limit on players is the game's: Skip-Bo's stopped at 6, so the browser
+    refused the 8 players of the team play the same form offers ("Teams (4, 6 or 8 players)")."""
+    page = client.get(f"/new?game={game}").get_data(as_text=True)
+    field = re.search(r'<input name="players"[^>]*>', page)
+    assert field is not None and f'max="{most}"' in field.group(0)
+    r = client.post("/new", data={"game": game, "players": str(most), **extra})
+    assert r.status_code == 302 and r.location.startswith("/t/")
 
 
 def test_table_page_and_api(client, make_table):
