@@ -78,6 +78,21 @@ def test_the_forms_players_field_takes_as_many_players_as_the_game_seats(client,
     assert r.status_code == 302 and r.location.startswith("/t/")
 
 
+def test_the_stock_fields_label_says_the_stock_an_empty_field_deals(client):
+    """The Skip-Bo form's stock label says what an empty field deals for every number of
+    players it takes: eight players (teams) get 12 cards, not the 20 it said "for more"."""
+    from referee.skipbo import SkipBo
+
+    page = client.get("/new?game=skipbo").get_data(as_text=True)
+    label = re.search(r"Stock size \(empty: ([^)]*)\)", page)
+    assert label is not None
+    said = {}
+    for stock, low, high in re.findall(r"(\d+) for (\d+)(?:–(\d+))?", label.group(1)):
+        said |= {n: int(stock) for n in range(int(low), int(high or low) + 1)}
+    for players, teams in ((2, False), (3, False), (4, False), (5, False), (6, False), (8, True)):
+        assert said.get(players) == SkipBo(players=players, teams=teams).stock, label.group(0)
+
+
 def test_table_page_and_api(client, make_table):
     t = make_table("stigespill")
     page = client.get(t["url"]).get_data(as_text=True)
