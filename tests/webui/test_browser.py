@@ -1904,3 +1904,24 @@ def test_a_name_ending_in_s_is_said_without_a_second_s(browser, server):
     assert any(label.startswith("Annas grundbunke") for label in labels), labels
     page.close()
     assert not errors, errors
+
+
+def test_a_long_table_name_leaves_the_game_badge_on_one_line(browser, server):
+    """On a phone a table named after its six players squeezed the badge beside its name:
+    "SKIP-BO" broke at its hyphen onto two lines. The badge keeps one line; the name wraps."""
+    names = "Bestemor Ingeborg, Ola-Johan, Kari, Sigurd, Åse, Øystein"
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 6, "names": names})
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    badge = page.wait_for_selector(".table-title .game-badge")
+    lines = badge.evaluate(
+        "(b) => { const r = document.createRange(); r.selectNodeContents(b);"
+        " return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size; }"
+    )
+    assert lines == 1, lines
+    title = page.evaluate("document.querySelector('.table-title').getBoundingClientRect().right")
+    assert title <= PHONE["width"]  # the name wraps rather than runs off the page
+    page.close()
+    assert not errors, errors
