@@ -1066,6 +1066,37 @@ def test_a_phone_s_small_controls_are_a_finger_tall(browser, server):
     page.close()
 
 
+def test_a_phones_quiet_buttons_are_a_finger_tall(browser, server):
+    """The quiet buttons of a real table's phone, "No real card? Let the app pick one" and
+    "Take back my move", look small (33 px) but take a tap anywhere 44 px tall, as the top
+    bar's links do; the cards above them keep every tap of their own."""
+    body = {"game": "skipbo", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    chance = server.get(f"/api/tables/{t['id']}")["chance"]  # whose stock card turns up
+    asked = chance["seat"] if chance["seat"] is not None else chance["about"]
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['players'][asked]['url']}")
+    page.wait_for_selector("#draw-app")
+    [(_, pick)] = page.evaluate(TAP_HEIGHTS_JS, "#draw-app")
+    cards = page.evaluate(TAP_HEIGHTS_JS, "#chance .card-grid button.card")
+    boxes = page.eval_on_selector_all(
+        "#chance .card-grid button.card", "(cs) => cs.map((c) => c.getBoundingClientRect().height)"
+    )
+    assert all(n >= int(h) for (_, n), h in zip(cards, boxes, strict=True)), (cards, boxes)
+    body = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page.goto(f"{server.base}{t['players'][0]['url']}")
+    page.click("#moves button.card[data-code='5H']")  # Anna drew a card: she may take it back
+    page.wait_for_selector("#undo-mine:not([hidden])")
+    [(_, take_back)] = page.evaluate(TAP_HEIGHTS_JS, "#undo-mine")
+    assert pick >= 44 and take_back >= 44, (pick, take_back)
+    page.close()
+    assert not errors, errors
+
+
 def test_a_start_tapped_twice_on_a_slow_network_makes_one_table(browser, server):
     """A phone on a slow network, its Start tapped again while the form is on its way: one
     table (the second tap had made a second one, left on the home page in progress)."""
