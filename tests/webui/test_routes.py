@@ -93,6 +93,23 @@ def test_the_stock_fields_label_says_the_stock_an_empty_field_deals(client):
         assert said.get(players) == SkipBo(players=players, teams=teams).stock, label.group(0)
 
 
+@pytest.mark.parametrize(
+    ("lang", "drawn"), [("en", "drawn"), ("nb", "trukket"), ("da", "trukket"), ("sv", "drogs")]
+)
+def test_the_sten_forms_real_cards_choice_speaks_of_cards_laid_not_drawn(client, lang, drawn):
+    """Sten draws no card: its form's choice of real cards said "tap or camera says what was
+    drawn", as Stigespill's and Skip-Bo's do; it says what was laid."""
+
+    def choice(game: str) -> str:
+        page = client.get(f"/new?game={game}", headers={"Accept-Language": lang})
+        found = re.search(r'value="table"[^>]*>([^<]*)</label>', page.get_data(as_text=True))
+        assert found is not None
+        return found.group(1)
+
+    assert drawn not in choice("sten")
+    assert drawn in choice("stigespill") and drawn in choice("skipbo")
+
+
 def test_table_page_and_api(client, make_table):
     t = make_table("stigespill")
     page = client.get(t["url"]).get_data(as_text=True)
