@@ -1021,6 +1021,23 @@ def test_a_game_played_on_the_phones_shows_their_codes_until_the_first_move(brow
     page.close()
 
 
+def test_a_real_deal_entered_on_the_phones_shows_their_codes_before_the_first_card(browser, server):
+    """At a real Stigespill strategy table the dealt cards can only be entered on the
+    players' own phones, and the table's page said so ("see Players' own pages") with those
+    pages folded away at its foot; they are open before the first card is entered."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    body = {"game": "stigespill", "players": 2, "names": "Mor, Ida", "variant": "strategy",
+            "deal": "table"}  # fmt: skip
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".join-box[open] .qr-card", state="visible", timeout=3000)
+    assert "own phone" in page.inner_text("#moves")
+    assert not errors, errors
+    page.close()
+
+
 # How tall each control matching the selector is to a finger: the span of points down its
 # middle that a tap lands on it (or on its label), in CSS pixels.
 TAP_HEIGHTS_JS = """(selector) => [...document.querySelectorAll(selector)]

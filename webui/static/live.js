@@ -353,6 +353,13 @@ const Kortbord = (() => {
     };
   }
 
+  // The game starts on the players' phones (a move, or a card only its owner may enter):
+  // the table's page shows their pages' codes before the first move, once.
+  function openJoinBox() {
+    const box = document.querySelector(".join-box");
+    if (cfg.mode === "table" && snap.moves_made === 0 && !joinOpened && box) joinOpened = box.open = true;
+  }
+
   function renderMoves() {
     const box = $("moves");
     box.replaceChildren();
@@ -388,6 +395,7 @@ const Kortbord = (() => {
         // a card only its owner may see (dealt, drawn into a hand): entered on that phone
         const which = snap.deal_noted ? "deal_on_phones" : "card_on_phone";
         box.append(el("p", { class: "muted", text: t(which, { name: player(snap.chance.seat).name }) }));
+        openJoinBox();
         return;
       }
       // the player on turn, or the one whose card (drawn, dealt, turned up) is to be said
@@ -400,10 +408,7 @@ const Kortbord = (() => {
       const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
         : (cfg.mode === "player" && who && on !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
       box.append(el("p", { class: "muted", text }));
-      // the game starts on the players' phones: their pages' codes in sight, once
-      if (ownPage && snap.moves_made === 0 && !joinOpened && document.querySelector(".join-box")) {
-        joinOpened = document.querySelector(".join-box").open = true;
-      }
+      if (ownPage) openJoinBox();
       return;
     }
     // Stigespill at a real table: tap the die card that was drawn (draw + reveal in one).
