@@ -72,13 +72,33 @@ def _decode(path: Path) -> tuple[Any, str]:
     libraries said of damage on the process's stderr meanwhile. libjpeg and libpng write
     their own lines there ("Premature end of JPEG file"), around the command's words: they
     are kept and said as part of the command's warning instead. libpng's warnings (an odd
-    colour profile) are no damage and are left out."""
-    with _STDERR, tempfile.TemporaryFile() as caught:
+    colour profile) are no damage and are left out. Another thread's words that land there
+    meanwhile (a server's request log) are no damage either: a library says its own again
+    when the file is decoded again, and those words go on to stderr as they were."""
+    with _STDERR:
+        image, said = _decode_saying(path)
+        if said is None:  # no stderr to borrow: decoded as it is
+            return image, ""
+        if said:
+            again = _decode_saying(path)[1] or []
+            stray = [line for line in said if line not in again]
+            stray += [line for line in again if line not in said]
+            said = [line for line in said if line in again]
+            if stray:
+                os.write(2, ("\n".join(stray) + "\n").encode("utf-8", "replace"))
+    said = [line.strip() for line in said if line.strip()]
+    return image, "\n".join(line for line in said if not line.startswith("libpng warning"))
+
+
+def _decode_saying(path: Path) -> tuple[Any, list[str] | None]:
+    """Decode ``path`` with the process's stderr borrowed; return the image and the lines
+    written there meanwhile (None when there is no stderr to borrow). Call with _STDERR held."""
+    with tempfile.TemporaryFile() as caught:
         try:
             sys.stderr.flush()
             saved = os.dup(2)
-        except (OSError, ValueError):  # no stderr to borrow: decode as it is
-            return imread(path), ""
+        except (OSError, ValueError):
+            return imread(path), None
         os.dup2(caught.fileno(), 2)
         try:
             image = imread(path)
@@ -86,9 +106,7 @@ def _decode(path: Path) -> tuple[Any, str]:
             os.dup2(saved, 2)
             os.close(saved)
         caught.seek(0)
-        lines = caught.read().decode("utf-8", "replace").splitlines()
-    said = [line.strip() for line in lines if line.strip()]
-    return image, "\n".join(line for line in said if not line.startswith("libpng warning"))
+        return image, caught.read().decode("utf-8", "replace").splitlines()
 
 
 def imread(path: str | Path) -> Any:

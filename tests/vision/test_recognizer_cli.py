@@ -414,6 +414,39 @@ def test_a_harmless_libpng_warning_is_no_damage_and_threads_keep_stderr(tmp_path
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
 
 
+def test_another_threads_words_on_stderr_are_no_damage_and_stay_there(tmp_path, capfd, monkeypatch):
+    """A server's request log written while a frame of a video decoded was taken for what
+    libjpeg said: `kortbord run`'s demo skipped good frames as damaged (its camera line
+    said "end of … (3 could not be read)") and the log lost those lines. Damage is what the
+    library says again; other words go on to stderr."""
+    import os
+
+    from vision import images
+
+    photo = tmp_path / "photo.jpg"
+    cv2.imwrite(str(photo), np.full((40, 40, 3), 50, np.uint8))
+    damaged = tmp_path / "damaged.jpg"  # bytes that belong nowhere before its end
+    data = photo.read_bytes()
+    damaged.write_bytes(data[:-2] + bytes(12) + data[-2:])
+    real, calls = images.imread, []
+    logged = b'127.0.0.1 - - [06/Dec/2026 17:51:31] "GET / HTTP/1.1" 200 -\n'
+
+    def imread_while_a_request_is_logged(path):
+        calls.append(path)
+        if len(calls) == 1:  # another thread's words, on the process's stderr meanwhile
+            os.write(2, logged)
+        return real(path)
+
+    monkeypatch.setattr(images, "imread", imread_while_a_request_is_logged)
+    image, warning = images.read_image(photo)
+    assert image.shape == (40, 40, 3) and warning is None
+    assert logged.decode() in capfd.readouterr().err
+    calls.clear()
+    image, warning = images.read_image(damaged)
+    assert warning is not None and warning.startswith("the file is damaged (Corrupt JPEG data")
+    assert "GET /" not in warning and logged.decode() in capfd.readouterr().err
+
+
 def _png_claiming(width: int, height: int) -> bytes:
     """A few bytes of PNG whose header claims ``width`` × ``height`` pixels."""
     import struct
