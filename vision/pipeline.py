@@ -17,7 +17,10 @@ any other), comparing the view each sequence predicts with what is seen:
 * none fits, or two with different outcomes fit → "out of sync — please confirm", with the
   candidates; the game does not change;
 * one fits, but it lays cards on a game the table never showed (the page changed it: a card
-  entered by hand, an undo) → the same, with that one as the candidate (:meth:`Guard._doubted`).
+  entered by hand, an undo) → the same, with that one as the candidate (:meth:`Guard._doubted`);
+* none fits, but a move the camera could not see, made before the game's last moves, explains
+  the table (a Skip-Bo wild laid squarely onto a wild, then the turn ended) → the same, with
+  that move put in before them as the candidate (:meth:`Guard._missed`).
 
 :class:`Pipeline` strings the stages together; every stage keeps the one-method shape.
 """
@@ -25,7 +28,7 @@ any other), comparing the view each sequence predicts with what is seen:
 from __future__ import annotations
 
 import time as _time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
@@ -33,7 +36,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from referee.core import CHANCE, Move, Rules
+from referee.core import CHANCE, IllegalMove, Move, Rules
 from vision.detections import Detections
 from vision.geometry import card_widths
 from vision.sources import Frame, FrameSource
@@ -47,6 +50,9 @@ DEEP_TRIES = 3  # longer searches per position while the table stays unexplained
 # counts half (it may be a card caught mid-move: shown where it lands before the place it
 # left shows bare).
 HELD = 2
+# The game's last moves searched for a move the camera could not see (see Guard._missed): at
+# a real table a Skip-Bo turn takes a card or two and up to five draws.
+RECALL = 30
 
 
 class GameReader(Protocol):
@@ -135,7 +141,11 @@ class Guard:
     ``memory`` seconds a view seen stays evidence for a move the reader says must show;
     ``ask_corrections``: moves read again (:meth:`_correct`) are asked about instead of
     replacing the accepted ones, for a game a person also changes and confirms (the web
-    page's), where those moves are no transcript's to rewrite.
+    page's), where those moves are no transcript's to rewrite;
+    ``past``: the game's last moves, each with the state it was made in (oldest first), for a
+    game changed from outside too (the web page's: draws entered on phones); without it, the
+    guard's own moves since the game was last changed from outside. A move the camera could
+    not see is looked for among them (:meth:`_missed`).
     """
 
     def __init__(
@@ -154,6 +164,7 @@ class Guard:
         last_resort: float = 5.0,
         memory: float = 10.0,
         ask_corrections: bool = False,
+        past: Callable[[], Sequence[tuple[Any, Move]]] | None = None,
     ) -> None:
         self.rules = rules
         self._state = state
@@ -168,7 +179,9 @@ class Guard:
         self.last_resort = last_resort
         self.memory = memory
         self.ask_corrections = ask_corrections
+        self.past = past
         self.history: list[Move] = []
+        self._past: list[tuple[Any, Move]] = []  # the guard's last moves, with their states
         self._observed: Observation | None = None
         self._since = 0.0
         self._reported: Observation | None = None
@@ -181,6 +194,8 @@ class Guard:
         self._checkpoints: list[tuple[Any, int]] = []  # (state, history length) before moves
         self._uncorrectable: tuple | None = None  # the last view _correct could not explain
         self._asked: tuple | None = None  # …or asked about (``ask_corrections``)
+        self._missed_last: tuple | None = None  # the last view _missed searched…
+        self._asked_missed: tuple | None = None  # …and the last it asked about
         self._near_cache: tuple | None = None  # the last _nearest search and its answer
         self._deep_last: tuple | None = None  # (state id, time, view, tries) of the last _deep
         self._sightings: list[tuple[float, Observation]] = []  # (time, view) seen lately
@@ -202,6 +217,7 @@ class Guard:
         # drops a question asked of the game before).
         if state is not self._state and state != self._state:
             self._checkpoints = []
+            self._past = []
             self._changes += 1
         self._state = state
 
@@ -329,6 +345,11 @@ class Guard:
                 corrected = self._correct(observed, now)
                 if corrected or self._asked == self._uncorrectable:
                     return corrected  # (asked: the page's answer is waited for)
+                # a move the camera could not see, made earlier, explains the table exactly:
+                # asked before an inexact fit is taken (it took the next player's discard)
+                missed = self._missed(observed, now)
+                if missed or self._missed_last == self._asked_missed:
+                    return missed  # (asked: the page's answer is waited for)
                 nearest = self._nearest(observed, off)
                 if nearest is not None:
                     return self._take(nearest, observed, now)
@@ -413,6 +434,9 @@ class Guard:
                     self._asked = key
                     return self._ask(observed, now, best.moves, retracted)
                 self._checkpoints = [c for c in self._checkpoints if c[1] < keep]
+                gone = len(self.history) - keep
+                self._past = self._past[: len(self._past) - gone] if gone < len(self._past) else []
+                self._record(state, best.moves)
                 self.history = self.history[:keep]
                 self._checkpoints.append((state, keep))
                 self._state = best.state
@@ -439,6 +463,81 @@ class Guard:
         cands = (tuple(moves),)
         asked = self._report(observed, now, cands, "the camera reads the last moves otherwise")
         return [replace(e, retracted=retracted) for e in asked]
+
+    def _missed(self, observed: Observation, now: float) -> list[GuardEvent]:
+        """Ask to put in a move the camera could not see, made before the game's last moves,
+        when it alone explains the table.
+
+        A move may change nothing the camera sees: a Skip-Bo wild laid squarely onto a
+        building pile's wild. The search finds it with a card laid onto it in the same turn;
+        but once the turn has ended (a discard read), the next player's card on that pile
+        fits no legal move. The game's last moves (``past``) are played again with one such
+        move put in before one of them, a move after which the same player is on turn; where
+        they all stay legal, and exactly one outcome from there fits the table, the page is
+        asked to put it in: the moves from there on (``retracted``) are replaced by the move,
+        the same moves again, and what fits the table. Never taken: a reading that fits no
+        legal move never changes the game.
+        """
+        key = (id(self.state), repr(observed))
+        if key == self._missed_last:
+            return []  # searched already (or asked)
+        self._missed_last = key
+        past = list(self.past() if self.past is not None else self._past)[-RECALL:]
+        found = self._put_in(observed, past)
+        if found is None:
+            return []
+        k, move, h = found
+        self._asked_missed = key
+        retracted = tuple(m for _, m in past[k:])
+        self._reported = None  # a new question, though "no legal move fits" was asked of this view
+        cands = ((move, *retracted, *h.moves),)
+        asked = self._report(observed, now, cands, "an earlier move the camera missed explains it")
+        return [replace(e, retracted=retracted) for e in asked]
+
+    def _put_in(
+        self, observed: Observation, past: list[tuple[Any, Move]]
+    ) -> tuple[int, Move, Hypothesis] | None:
+        """Return where in ``past`` (before its ``k``-th move) which unseen move to put in,
+        with the explanation from the game so played again, else ``None`` (see
+        :meth:`_missed`). The fewest choices win, then the latest turn: where draws are
+        known, not entered, the same wild laid a turn earlier fits as well. Within that
+        turn the latest place is taken; two outcomes there give ``None``."""
+        rules, reader = self.rules, self.reader
+        if not past or rules.apply(*past[-1]) != self.state:
+            return None  # (not this game's moves: changed meanwhile)
+        # (choices, turns back, k, move, explanation)
+        found: list[tuple[int, int, int, Move, Hypothesis]] = []
+        played: set[int] = set()  # the games played again (a move put in at two places)
+        saved, turns, last = self._state, 0, None
+        for k in range(len(past) - 1, -1, -1):
+            before = past[k][0]
+            seat = rules.to_move(before)
+            if seat == CHANCE or rules.is_over(before):
+                continue
+            turns += last is not None and seat != last
+            last = seat
+            shown = reader.expect(rules, before)
+            for move in rules.legal_moves(before):
+                after = rules.apply(before, move)
+                unseen = self._fits(reader.expect(rules, after), shown)
+                if not unseen or rules.to_move(after) != seat:
+                    continue  # it shows, or it ends the turn
+                state = _replayed(rules, after, [m for _, m in past[k:]])
+                if state is None or hash(state) in played:
+                    continue
+                played.add(hash(state))
+                self._state = state
+                try:
+                    full, _ = self._search(observed)
+                finally:
+                    self._state = saved
+                found += [(h.branching, turns, k, move, h) for h in full]
+        if not found:
+            return None
+        best = min(found, key=lambda f: f[:2])
+        if len({_outcome(rules, f[-1]) for f in found if f[:2] == best[:2]}) > 1:
+            return None  # two explanations: nothing to offer in one tap
+        return best[2:]
 
     def _nearest(self, observed: Observation, now_off: float) -> Hypothesis | None:
         """Return the one explanation that clearly fits best, when none fits exactly.
@@ -524,6 +623,7 @@ class Guard:
 
     def _accept(self, h: Hypothesis, now: float) -> list[GuardEvent]:
         self._use_evidence(h.moves)
+        self._record(self.state, h.moves)
         self._checkpoints = [*self._checkpoints, (self.state, len(self.history))][-3:]
         self._shown = self.reader.expect(self.rules, h.state)
         self._state = h.state
@@ -532,6 +632,13 @@ class Guard:
         self._unexplained = None
         self._reported = None
         return [GuardEvent("move", now, moves=tuple(h.moves), message=_last(h.state))]
+
+    def _record(self, state: Any, moves: list[Move]) -> None:
+        """Keep the guard's ``moves`` made from ``state``, each with the state it was made in."""
+        for move in moves:
+            self._past.append((state, move))
+            state = self.rules.apply(state, move)
+        del self._past[:-RECALL]
 
     def _use_evidence(self, moves: list[Move]) -> None:
         """Forget the views that made ``moves`` believable: each shows one move only."""
@@ -682,15 +789,29 @@ def _distinct(rules: Rules, hs: list[Hypothesis]) -> list[Hypothesis]:
     """Keep one hypothesis per distinct resulting state (equivalent explanations agree)."""
     out: dict[str, Hypothesis] = {}
     for h in hs:
-        try:
-            data = rules.state_to_json(h.state)
-            # The narration differs between equivalent moves (laying the last card, or
-            # going out with it); the position is what counts.
-            key = repr({k: v for k, v in data.items() if k not in ("last", "message")})
-        except Exception:  # a state the referee cannot serialise counts as its own outcome
-            key = str(id(h))
-        out.setdefault(key, h)
+        out.setdefault(_outcome(rules, h), h)
     return list(out.values())
+
+
+def _outcome(rules: Rules, h: Hypothesis) -> str:
+    """Return the position ``h`` ends in, as a key (equivalent explanations share it)."""
+    try:
+        data = rules.state_to_json(h.state)
+    except Exception:  # a state the referee cannot serialise counts as its own outcome
+        return str(id(h))
+    # The narration differs between equivalent moves (laying the last card, or going out
+    # with it); the position is what counts.
+    return repr({k: v for k, v in data.items() if k not in ("last", "message")})
+
+
+def _replayed(rules: Rules, state: Any, moves: list[Move]) -> Any:
+    """Return ``state`` after ``moves``, or ``None`` where one of them is not legal."""
+    for move in moves:
+        try:
+            state = rules.apply(state, move)
+        except IllegalMove:
+            return None
+    return state
 
 
 def _last(state: Any) -> str:

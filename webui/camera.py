@@ -413,6 +413,7 @@ class CameraHub:
             current_rules=lambda: hub.get(table_id).rules,
             starts_at=read or 0.0,
             undos=lambda: hub.get(table_id).undos,
+            past=lambda n: hub.recent(table_id, n),
         )
         if source == "phone":
             phone = QueueSource(name=f"phone camera of table {table_id}")

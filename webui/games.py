@@ -556,12 +556,31 @@ def candidate_label(
 ) -> str:
     """Return the label of a camera prompt's candidate (``{"moves", "retracted"}``, JSON): the
     moves the camera read again name the game's last moves they replace too, so the tap says
-    what it takes back."""
-    said = moves_label(rules, candidate["moves"], t, names)
-    if not candidate.get("retracted"):
-        return said
-    replaced = moves_label(rules, candidate["retracted"], t, names)
+    what it takes back. A move the camera could not see, put before the game's last moves
+    (which the candidate holds again), is said as not seen, with who made it (``by``: a
+    Skip-Bo wild laid onto a wild, then the turn ended), then what the camera saw after."""
+    moves, retracted = candidate["moves"], candidate.get("retracted")
+    if not retracted:
+        return moves_label(rules, moves, t, names)
+    at, by = held_again(moves, retracted), candidate.get("by")
+    if at is not None and isinstance(by, int) and not isinstance(by, bool):
+        who = names[by] if names and 0 <= by < len(names) else f"seat {by}"
+        missed = moves_label(rules, moves[:at], t, names)
+        then = moves[at + len(retracted) :]
+        if not then:
+            return t("{name} (not seen): {missed}", name=who, missed=missed)
+        said = moves_label(rules, then, t, names)
+        return t("{name} (not seen): {missed}; then {moves}", name=who, missed=missed, moves=said)
+    said = moves_label(rules, moves, t, names)
+    replaced = moves_label(rules, retracted, t, names)
     return t("{moves} (replaces: {retracted})", moves=said, retracted=replaced)
+
+
+def held_again(moves: list[dict[str, Any]], held: list[dict[str, Any]]) -> int | None:
+    """Return where ``moves`` (JSON) hold the moves ``held`` again, unchanged and in a row,
+    after a move put before them (one the camera could not see); else ``None``."""
+    n = len(held)
+    return next((i for i in range(1, len(moves) - n + 1) if moves[i : i + n] == held), None)
 
 
 def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], t=None) -> str:

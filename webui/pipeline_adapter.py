@@ -152,6 +152,7 @@ def pipeline_reader(
     current_rules: Callable[[], Any] | None = None,
     starts_at: float = 0.0,
     undos: Callable[[], int] | None = None,
+    past: Callable[[int], list[tuple[Any, Any]]] | None = None,
 ):
     """Return a frame → Reading function driven by the vision pipeline, or ``None``.
 
@@ -168,14 +169,17 @@ def pipeline_reader(
     camera waits for the table to change: the card put back, or another laid; or for a redo
     back to the game it followed). Moves the pipeline reads again (a card misread until the
     true one showed) are asked about: the prompt's candidate names the game's last moves it
-    replaces (``retracted``).
+    replaces (``retracted``). ``past(n)``: the game's last ``n`` moves, each with the state it
+    was made in, among which a move the camera could not see is looked for (a Skip-Bo wild
+    laid onto a wild, then the turn ended): the candidate puts it before the moves it
+    replaces, which it holds again, and names who made it (``by``).
     """
     if not available() or current is None:
         return None
     recognizer = make_recognizer(source)
     if recognizer is None:
         return None
-    from vision.pipeline import Guard, _recognize, reader_for, tracker_for
+    from vision.pipeline import RECALL, Guard, _recognize, reader_for, tracker_for
     from webui.camera import Reading, encode_jpeg
 
     tracker = tracker_for(rules)
@@ -244,7 +248,8 @@ def pipeline_reader(
                 if rules.name == "skipbo":
                     show_zones(reader, frame)
             # the page's game: moves read again are asked about, not made
-            guard = box["guard"] = Guard(rules, state, reader, ask_corrections=True)
+            recent = (lambda: past(RECALL)) if past else None
+            guard = box["guard"] = Guard(rules, state, reader, ask_corrections=True, past=recent)
         elif box["rules"].name == "skipbo":
             reader = confirmed_zones()
             if reader is not None:
@@ -281,19 +286,22 @@ def pipeline_reader(
                 reading.moves += [m.to_json() for m in event.moves]
             elif event.kind == "out_of_sync":
                 reading.game = state
+                by = None  # who made a move put before the game's last moves it replaces
+                if past and event.retracted:
+                    by = _made_by(box["rules"], past(RECALL), event.retracted)
                 reading.prompt = {
                     "message": event.message or DEFAULT_OUT_OF_SYNC,
                     "candidates": [
                         {
-                            "label": candidate_label(box["rules"], seq, event.retracted),
+                            "label": candidate_label(box["rules"], seq, event.retracted, by),
                             "moves": [m.to_json() for m in seq],
                         }
                         for seq in event.candidates
                     ],
                 }
-                if event.retracted:  # the camera's own last moves, read again: one candidate
+                if event.retracted:  # the game's last moves, replaced: one candidate
                     retracted = [m.to_json() for m in event.retracted]
-                    reading.prompt["candidates"][0]["retracted"] = retracted
+                    reading.prompt["candidates"][0].update(retracted=retracted, by=by)
         if not reading.moves and reading.prompt is None:
             h, w = frame.image.shape[:2]
             unseen = len(tracker.out_of_view(w, h))
@@ -339,14 +347,25 @@ def _read_road(table: Any, shape: str, on_road: Callable[[list[str], bool], Any]
     return ""
 
 
-def candidate_label(rules: Any, seq: Any, retracted: Any = ()) -> str:
+def candidate_label(rules: Any, seq: Any, retracted: Any = (), by: int | None = None) -> str:
     """Return an English label for a candidate sequence of moves, naming the moves it
-    replaces (``retracted``) if any (each page says it in its own language:
+    replaces (``retracted``) if any, or the move put before them that the camera could not
+    see, made by seat ``by`` (each page says it in its own language:
     :func:`webui.games.candidate_label`)."""
     from webui.games import candidate_label as label
 
     candidate = {"moves": [m.to_json() for m in seq], "retracted": [m.to_json() for m in retracted]}
-    return label(rules, candidate, lambda text, **kw: text.format(**kw))
+    return label(rules, {**candidate, "by": by}, lambda text, **kw: text.format(**kw))
+
+
+def _made_by(rules: Any, past: list[tuple[Any, Any]], retracted: Any) -> int | None:
+    """Return the seat on turn before the game's last moves ``retracted`` (``past``: the
+    game's last moves with their states), else ``None``."""
+    k = len(past) - len(retracted)
+    if not retracted or not 0 <= k < len(past):
+        return None
+    seat = rules.to_move(past[k][0])
+    return seat if 0 <= seat < rules.seats else None
 
 
 def _small_jpeg(image: Any, encode) -> bytes | None:

@@ -444,18 +444,25 @@ class TableHub:
     ) -> Runtime:
         """Replace the game's last moves ``retracted`` (JSON), the camera's, by ``moves``: the
         camera read them again (a card misread until the true one showed), and the table's
-        page confirmed it (on the ``position`` it showed). Raises :class:`IllegalMove` when
-        they are no longer the game's last, each the camera's, or as :meth:`play` does."""
+        page confirmed it (on the ``position`` it showed). Or ``moves`` put a move the camera
+        could not see before them (a Skip-Bo wild laid onto a wild, then the turn ended), and
+        hold them again unchanged: then they may be anyone's, and each keeps its source.
+        Raises :class:`IllegalMove` when they are no longer the game's last, each the
+        camera's or held again, or as :meth:`play` does."""
         with self._locked(table_id) as rt:
             rt.expect(position)
             keep = len(rt.moves) - len(retracted)
             last = rt.moves[keep:] if retracted and keep >= 0 else []
+            again = games.held_again(moves, retracted)
             if (
                 not last
                 or [e["move"] for e in last] != retracted
-                or any(e["source"] != "camera" for e in last)
+                or (again is None and any(e["source"] != "camera" for e in last))
             ):
                 raise IllegalMove("the camera's last moves are no longer the game's last")
+            sources = ["confirm"] * len(moves)
+            if again is not None:  # the moves held again keep who made them
+                sources[again : again + len(last)] = [e["source"] for e in last]
             state = rt.states[keep]
             accepted = []
             parsed = _parsed(rt.rules, moves)
@@ -470,7 +477,7 @@ class TableHub:
             kept = rt.moves[keep:], rt.states[keep + 1 :]
             del rt.moves[keep:], rt.states[keep + 1 :]
             try:
-                self._commit(rt, accepted, "confirm", replacing=True)
+                self._commit(rt, accepted, sources, replacing=True)
             except Exception:  # not written: the game stays as it was
                 rt.moves.extend(kept[0])
                 rt.states.extend(kept[1])
@@ -481,15 +488,17 @@ class TableHub:
         self,
         rt: Runtime,
         accepted: list[tuple[Move, Any]],
-        source: str,
+        source: str | list[str],
         noted: dict[int, list[str]] | None = None,
         replacing: bool = False,
     ) -> bool:
         """Resolve chance if the app deals, enter the cards phones noted of a deal (``noted``:
         the notes as changed by a phone, else the table's), write everything, then update
-        memory and wake pages; return whether a move was made. ``replacing``: the store's
-        moves from the game's length on are dropped first (see :meth:`correct`)."""
-        entries = [(m.to_json(), source) for m, _ in accepted]
+        memory and wake pages; return whether a move was made. ``source``: the moves', or
+        each move's. ``replacing``: the store's moves from the game's length on are dropped
+        first (see :meth:`correct`)."""
+        sources = [source] * len(accepted) if isinstance(source, str) else source
+        entries = [(m.to_json(), s) for (m, _), s in zip(accepted, sources, strict=True)]
         states = [s for _, s in accepted]
         state = states[-1] if states else rt.state
         if rt.app_deals:
@@ -837,6 +846,14 @@ class TableHub:
             if rt.zones is not None:
                 rt.zones = {**rt.zones, "map": zones}
             self._publish(rt)
+
+    def recent(self, table_id: str, n: int) -> list[tuple[Any, Move]]:
+        """Return the game's last ``n`` moves, each with the state it was made in (oldest
+        first): the camera plays them again to put in a move it could not see."""
+        with self._locked(table_id) as rt:
+            k = max(0, len(rt.moves) - n)
+            parse = rt.rules.move_from_json
+            return [(rt.states[i], parse(e["move"])) for i, e in enumerate(rt.moves[k:], k)]
 
     def set_prompt(self, table_id: str, prompt: dict[str, Any] | None, game: Any = None) -> None:
         """Show (or clear) an "out of sync — please confirm" prompt on the table's pages.

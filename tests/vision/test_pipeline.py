@@ -271,7 +271,35 @@ def test_skipbo_wild_laid_unseen_on_a_wild_is_read_with_the_card_laid_onto_it():
     before = _after(rules, state, moves[:15])
     assert wild.source == "hand" and is_wild(wild.card) and is_wild(before.building[wild.pile][-1])
     assert card.kind == "play" and card.pile == wild.pile and not is_wild(card.card)
-    stager = SkipBoStager(np.random.default_rng(53), SkipBoDeck(0), 2)
+    guard, events = _guarded_unseen(rules, state, moves, wild, 53)
+    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
+    assert [wild, card] in [list(e.moves) for e in events if e.kind == "move"]
+    assert not [e for e in events if e.kind == "out_of_sync"]
+
+
+# Skip-Bo 2p-263's move 12, 2p-56's move 28 (where an inexact fit took the next discard)
+@pytest.mark.parametrize(("seed", "k"), [(263, 12), (56, 28)])
+def test_skipbo_wild_laid_unseen_on_a_wild_a_turn_before_is_asked_about(seed, k):
+    # The wild laid squarely onto the wild, the player ends the turn with a discard; the next
+    # player lays the pile's next number onto it. No legal move fits that: the guard said so
+    # with nothing to confirm. Now it asks to put the wild in before the discard, with the
+    # card laid onto it; the game stays as read until the page says so.
+    rules, state, moves = play_script("skipbo", 2, seed, max_moves=k + 3)
+    wild, discard, card = moves[k : k + 3]
+    before = _after(rules, state, moves[:k])
+    assert wild.source == "hand" and is_wild(wild.card) and is_wild(before.building[wild.pile][-1])
+    assert discard.kind == "discard" and card.pile == wild.pile and not is_wild(card.card)
+    guard, events = _guarded_unseen(rules, state, moves[: k + 3], wild, seed, hold=8)
+    assert guard.history == [*moves[:k], discard]
+    asked = [e for e in events if e.kind == "out_of_sync" and e.candidates]
+    assert [(e.candidates, e.retracted) for e in asked] == [(((wild, discard, card),), (discard,))]
+    assert asked[0].message.endswith(": an earlier move the camera missed explains it")
+
+
+def _guarded_unseen(rules, state, moves, unseen, seed, hold=0):
+    """Return (guard, its events) for a 2-player Skip-Bo game's ``moves`` staged but the move
+    ``unseen`` (the table looks as it did), the last table held ``hold`` seconds."""
+    stager = SkipBoStager(np.random.default_rng(seed), SkipBoDeck(0), 2)
     table, _ = stager.setup(rules, state)
     ids, t = Ids(), 0.0
     guard = Guard(rules, state, SkipBoReader(_skipbo_zones(stager, 2)))
@@ -279,16 +307,19 @@ def test_skipbo_wild_laid_unseen_on_a_wild_is_read_with_the_card_laid_onto_it():
     for move in moves:
         after = rules.apply(state, move)
         # The wild laid squarely onto the wild: the table looks as it did.
-        steps = [(table, None)] if move is wild else stager.stage(rules, state, move, after, table)
+        steps = (
+            [(table, None)] if move is unseen else stager.stage(rules, state, move, after, table)
+        )
         for table, _ in steps:
             for _ in range(2):
                 t += 1.0
                 events += guard.update(ids.state(table, t))
         state = after
+    for _ in range(hold):
+        t += 1.0
+        events += guard.update(ids.state(table, t))
     events += guard.finish(ids.state(table, t + 5))
-    assert [m.to_json() for m in guard.history] == [m.to_json() for m in moves]
-    assert [wild, card] in [list(e.moves) for e in events if e.kind == "move"]
-    assert not [e for e in events if e.kind == "out_of_sync"]
+    return guard, events
 
 
 def _staged_skipbo_1003():

@@ -1123,7 +1123,6 @@ def _sten_camera_table(tmp_path, monkeypatch):
     from referee import make_rules
     from referee.cards import RANKS, SUITS, Card, parse_card
     from vision.detections import Detections
-    from vision.sources import Frame
     from webui import games
 
     app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
@@ -1158,7 +1157,16 @@ def _sten_camera_table(tmp_path, monkeypatch):
         return Detections(corners, tuple(laid), np.full(len(laid), 0.95, np.float32))
 
     read = _camera_reader(hub, table, monkeypatch, recognizer)
-    image = np.zeros((1200, 1000, 3), np.uint8)
+    watch = _watching(cams, table, read, np.zeros((1200, 1000, 3), np.uint8))
+    watch(2)
+    return app, table, laid, watch
+
+
+def _watching(cams, table: str, read, image):
+    """Return ``watch(seconds)``: the camera's frame reader ``read`` follows a still
+    ``image`` that long, ten frames a second (its moves and prompts reach the table)."""
+    from vision.sources import Frame
+
     frames = iter(range(100_000))
 
     def watch(seconds: float) -> None:
@@ -1166,8 +1174,7 @@ def _sten_camera_table(tmp_path, monkeypatch):
             k = next(frames)
             cams._on_reading(table, read(Frame(0.1 * k, image, k)))
 
-    watch(2)
-    return app, table, laid, watch
+    return watch
 
 
 def test_a_card_the_camera_misread_is_put_right_with_one_tap(tmp_path, monkeypatch):
@@ -1236,3 +1243,103 @@ def test_the_moves_the_camera_reads_again_name_the_moves_they_replace(
     assert [c["label"] for c in prompt["candidates"]] == [named]
     english = f"Lay {pretty(right['card'])} (replaces: Lay {pretty(wrong['card'])})"
     assert [c["label"] for c in hub.get(table).prompt["candidates"]] == [english]  # as asked
+
+
+def _skipbo_camera_table(tmp_path, monkeypatch, seed: int, k: int):
+    """Return (app, table id, moves, lay, watch) for a Skip-Bo camera table (Mor and Far) on
+    the set-up of the referee's seeded game, played on the page to its move ``k``. Its camera
+    sees that game's cards staged on a table (each pile where its confirmed zone lies);
+    ``lay(move, seen=True)`` makes the next move there (``seen=False``: the table looks as
+    it did); ``watch(seconds)`` lets the camera follow that long."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("vision.pipeline")
+    from vision.detections import Detections
+    from vision.synth.faces import SkipBoDeck
+    from vision.synth.video import SkipBoStager, play_script
+    from webui import games
+
+    rules, state, moves = play_script("skipbo", 2, seed, max_moves=k + 3)
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    hub, cams = app.extensions["kortbord.hub"], app.extensions["kortbord.cameras"]
+    form = {"players": 2, "stock": 5, "deal": "app", "names": "Mor, Far"}
+    setup = games.parse_setup("skipbo", form)
+    table = hub.create(setup, source="webcam", initial=rules.state_to_json(state))["id"]
+    stager = SkipBoStager(np.random.default_rng(seed), SkipBoDeck(0), 2)
+    low, high = stager.extent()
+
+    def px(mm):  # two pixels a millimetre
+        return (np.asarray(mm) - low) * 2
+
+    game = {"state": state, "table": stager.setup(rules, state)[0]}
+
+    def lay(move, seen: bool = True) -> None:
+        after = rules.apply(game["state"], move)
+        if seen:
+            steps = stager.stage(rules, game["state"], move, after, game["table"])
+            game["table"] = list(steps)[-1][0]
+        game["state"] = after
+
+    for move in moves[:k]:
+        lay(move)
+        hub.play(table, [move.to_json()], source="demo")
+    zones = [{**z, "center": px(z["center"]).tolist()} for z in stager.zones_mm()]
+    hub.confirm_zones(table, {"players": 2, "card_size": 2 * stager.w, "zones": zones})
+
+    def recognizer(image):
+        cards = [c for _, c in game["table"].cards if c.face.code is not None]
+        # a building pile shows its top card alone
+        shown = [
+            c
+            for i, c in enumerate(cards)
+            if not any(np.hypot(*(d.center - np.asarray(c.center))) < 10 for d in cards[i + 1 :])
+        ]
+        corners = np.stack([px(c.quad()) for c in shown]).astype(np.float32)
+        codes = tuple(c.face.code for c in shown)
+        return Detections(corners, codes, np.full(len(shown), 0.95, np.float32))
+
+    read = _camera_reader(hub, table, monkeypatch, recognizer, past=lambda n: hub.recent(table, n))
+    width, height = px(high).astype(int) + 1
+    watch = _watching(cams, table, read, np.zeros((height, width, 3), np.uint8))
+    watch(2)
+    return app, table, moves, lay, watch
+
+
+@pytest.mark.parametrize("discarded_on", ["camera", "phone"])
+def test_a_skipbo_wild_the_camera_missed_a_turn_before_is_put_in_with_one_tap(
+    tmp_path, monkeypatch, discarded_on
+):
+    """Mor lays a wild squarely onto a building pile's wild (the camera sees nothing change)
+    and ends her turn with a discard; Far lays the pile's next number onto it. The page said
+    "no legal move fits" with nothing to tap. Now it offers Mor's unseen wild before her
+    discard, then Far's card, and one tap puts the game right (her discard kept as it was
+    made: read by the camera, or entered on her phone)."""
+    k = 12  # Skip-Bo 2p-263: Mor's wild onto pile 4's wild, her discard, Far's 3 onto it
+    app, table, moves, lay, watch = _skipbo_camera_table(tmp_path, monkeypatch, 263, k)
+    hub, client = app.extensions["kortbord.hub"], app.test_client()
+    wild, discard, card = (m.to_json() for m in moves[k : k + 3])
+    assert hub.get(table).prompt is None and len(hub.get(table).moves) == k
+    lay(moves[k], seen=False)
+    lay(moves[k + 1])
+    if discarded_on == "phone":
+        hub.play(table, [discard], source="tap", seat=0)
+    watch(3)
+    lay(moves[k + 2])
+    watch(8)
+    rt = hub.get(table)
+    assert [m["move"] for m in rt.moves[k:]] == [discard]  # the game waits for the page
+    assert rt.prompt["message"].endswith(": an earlier move the camera missed explains it")
+    offered = [(c["moves"], c["retracted"]) for c in rt.prompt["candidates"]]
+    assert offered == [([wild, discard, card], [discard])]
+    said = client.get(f"/api/tables/{table}", headers={"Accept-Language": "nb"}).get_json()
+    assert said["prompt"]["message"] == "et tidligere trekk som kameraet ikke så, forklarer det"
+    assert [c["label"] for c in said["prompt"]["candidates"]] == [
+        "Mor (ikke sett): Skip-Bo fra hånd → bunke 4; deretter 3 fra grunnbunke → bunke 4"
+    ]
+    r = client.post(f"/api/tables/{table}/prompt", json={"choice": 0})
+    assert r.status_code == 200 and r.get_json()["prompt"] is None
+    rt = hub.get(table)
+    assert [m["move"] for m in rt.moves] == [m.to_json() for m in moves[: k + 3]]
+    source = "camera" if discarded_on == "camera" else "tap"
+    assert [m["source"] for m in rt.moves[k:]] == ["confirm", source, "confirm"]
+    watch(3)  # the table shows the game: nothing more to read, nothing to ask
+    assert len(hub.get(table).moves) == k + 3 and hub.get(table).prompt is None
