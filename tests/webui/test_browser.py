@@ -1793,6 +1793,58 @@ def test_ten_tokens_on_the_start_stand_apart_and_leave_its_word_readable(browser
     assert not errors, errors
 
 
+# Each token on a card that covers that card's place number (bottom right, small print): its
+# seat and the number, measured as drawn, a token's white rim included.
+TOKENS_ON_NUMBERS_JS = """() => {
+  const out = [];
+  for (const g of document.querySelectorAll('.road .token')) {
+    const c = g.querySelector('circle'), box = c.getBoundingClientRect();
+    const rim = parseFloat(getComputedStyle(c).strokeWidth) / 2 * c.getScreenCTM().a;
+    const x = box.x + box.width / 2, y = box.y + box.height / 2, r = box.width / 2 + rim;
+    for (const n of document.querySelectorAll('.road .tile-pos')) {
+      const b = n.getBoundingClientRect();
+      const dx = x - Math.max(b.left, Math.min(x, b.right));
+      const dy = y - Math.max(b.top, Math.min(y, b.bottom));
+      if (Math.hypot(dx, dy) < r) out.push([+g.dataset.seat, n.textContent]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_tokens_on_a_card_leave_its_place_number_readable(browser, server, viewport):
+    """Two tokens on a card stood side by side on its place number ("B C13": card 13 behind
+    them), three on one card covered it whole. The tokens on a card now stand clear of its
+    number, no smaller than before."""
+    road = "7S 8S 9S 10S 7H 8H 9H 10H 7D 8D 9D 10D 7C 8C 9C 10C JS QS KS JH QH KH JD QD KD JC QC KC"
+    body = {"game": "stigespill", "players": 5, "deal": "table", "names": "Anna, Bo, Cy, Di, Eva"}
+    status, t = server.post("/api/tables", {**body, "road": road})
+    assert status == 201
+    # three tokens on card 10, two on card 11 (no ladder on the way)
+    for card in "4S 6H 5S 5D 6C 6S 4H 5H 6D 5C".split():
+        move = {"moves": [{"kind": "draw"}, {"kind": "reveal", "card": card}]}
+        assert server.post(f"/api/tables/{t['id']}/moves", move)[0] == 200
+    page = browser.new_page(viewport=viewport)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_function("document.querySelectorAll('.road .token').length == 5")
+    assert page.evaluate(TOKENS_ON_NUMBERS_JS) == []
+    sizes = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.road .token')].map((g) =>
+          [g.dataset.seat, g.transform.baseVal.consolidate().matrix.a]))"""
+    )
+    # no smaller than they stood before: two on a card at their usual size, three at 0.87
+    assert [sizes[s] for s in "34"] == pytest.approx([1, 1]), sizes
+    assert min(sizes[s] for s in "012") >= 0.86, sizes
+    clear = page.evaluate(TOKENS_CLEAR_JS)
+    assert clear["tokens_touching"] == 0 and clear["letters_sticking_out"] == 0, clear
+    assert clear["smallest_letter_px"] >= 10, clear
+    shot(page, f"stigespill-tokens-on-cards-{'phone' if viewport is PHONE else 'laptop'}")
+    page.close()
+    assert not errors, errors
+
+
 def test_a_tokens_letter_is_readable_in_any_players_colour(browser, server):
     """A token's letter was always white: on a teal, orange or white token (the default
     palette's seventh and eighth, or chosen) it was hard to read. It is black where black

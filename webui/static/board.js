@@ -160,7 +160,8 @@ const Board = (() => {
   // keep them near their size, else as large as the square allows (k: the size, 1 the
   // usual), every token whole and apart. On the start and the goal they stand above the
   // square's word, first row at the top, centred; on a card below its rank, first row at the
-  // bottom, from the left (the card's number, bottom right, stays in view where they can).
+  // bottom, from the left, the bottom row ending before the card's place number (bottom
+  // right) where the tokens fit so at the same size.
   // A token is never made smaller than ``kMin``, which keeps its letter readable: a crowd
   // too large for the square at that size stands in as few columns as its height allows,
   // rims touching, centred, its sides over the gaps beside the square (ten tokens on a phone
@@ -187,13 +188,37 @@ const Board = (() => {
       grid = { cols: Math.ceil(n / Math.min(rows, n)) };
       spill = grid.cols * pitch > box.w;
     }
-    return Array.from({ length: n }, (_, i) => {
+    const spots = Array.from({ length: n }, (_, i) => {
       const row = Math.floor(i / grid.cols), col = i % grid.cols;
       const inRow = Math.min(grid.cols, n - row * grid.cols);
       const left = end || spill ? box.x + (box.w - inRow * pitch) / 2 : box.x;
       const cy = end ? box.y + (row + 0.5) * pitch : box.y + box.h - (row + 0.5) * pitch;
       return { cx: left + (col + 0.5) * pitch, cy, k, row };
     });
+    return end || !spots.some((s) => onNumber(s.cx, s.cy, k)) ? spots : clearOfNumber(spots, box, pitch, k);
+  }
+
+  // A card's place number (bottom right, "28" in a wide bold font) and a gap around it, from
+  // the card's corner; a token's white rim reaches TOKEN_RIM beyond its radius.
+  const NUMBER_X = TW - 8 - 27, NUMBER_Y = TH - 10 - 19, TOKEN_RIM = 2;
+  function onNumber(cx, cy, k) {
+    const r = (TOKEN_R + TOKEN_RIM) * k;
+    return cx + r > NUMBER_X && cy + r > NUMBER_Y;
+  }
+
+  // The tokens on a card at the same size and spacing, rows from the bottom and each from
+  // the left, skipping the place number's corner: the bottom row is shorter. A crowd that
+  // does not fit so keeps ``spots`` (the number hidden, rather than smaller tokens).
+  function clearOfNumber(spots, box, pitch, k) {
+    const cells = [];
+    for (let row = 0; (row + 1) * pitch <= box.h + 1e-6; row++) {
+      const cy = box.y + box.h - (row + 0.5) * pitch;
+      for (let col = 0; (col + 1) * pitch <= box.w + 1e-6; col++) {
+        const cx = box.x + (col + 0.5) * pitch;
+        if (!onNumber(cx, cy, k)) cells.push({ cx, cy, k, row });
+      }
+    }
+    return cells.length >= spots.length ? cells.slice(0, spots.length) : spots;
   }
 
   function stigespill(root, snap, ctx) {
