@@ -764,3 +764,25 @@ def test_the_cameras_question_and_its_choices_are_said_in_each_pages_language(ap
     assert prompt["candidates"][0]["label"] != "Lay 8♠"
     english = client.get(url, headers={"Accept-Language": "en"}).get_json()["prompt"]
     assert [c["label"] for c in english["candidates"]] == ["Lay 8♠", "Say Sten"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "deal", "too_many"),
+    [
+        ("nb", "Del ut 3 terningkort til hver spiller (aldri jokeren)", "til hver av 9 spillere"),
+        ("da", "Giv 3 terningkort til hver spiller (aldrig jokeren)", "til hver af 9 spillere"),
+        ("sv", "Dela ut 3 tärningskort till varje spelare (aldrig jokern)", "av 9 spelare"),
+    ],
+)
+def test_a_strategy_deal_goes_to_each_player_in_every_language(
+    client, make_table, lang, deal, too_many
+):
+    """The strategy deal said "til hver plass" (plads, plats): a place, where a family
+    reads the English "seat" as a player. It deals to each player (spiller, spelare)."""
+    t = make_table("stigespill", players=3, names="Anna, Bo, Cy", variant="strategy", deal="table")
+    page = {"Accept-Language": lang}
+    assert client.get(f"/api/tables/{t['id']}", headers=page).get_json()["last"] == deal
+    body = {"game": "stigespill", "players": 9, "variant": "strategy"}
+    said = client.post("/api/tables", json=body, headers=page).get_json()["error"]
+    assert too_many in said and "plass" not in said and "plads" not in said, said
+    assert "plats" not in said, said
