@@ -9,7 +9,7 @@ from typing import Any
 from flask import abort, current_app, request
 from flask.json.provider import DefaultJSONProvider
 
-from webui import i18n
+from webui import games, i18n
 from webui.camera import CameraHub, cameras, say_camera
 from webui.snapshot import snapshot
 from webui.speech import name_seats
@@ -119,7 +119,9 @@ def page_snapshot(
             t = i18n.translator(lang, letters)
             if camera is not None:
                 camera = {
-                    k: say_camera(name_seats(v, rt.names), t) if k != "state" else v
+                    k: say_camera(name_seats(v, games.shown_names(rt.names, t)), t)
+                    if k != "state"
+                    else v
                     for k, v in camera.items()
                 }
             hit = snapshot(rt, seat, t, table_hub, camera)

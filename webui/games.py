@@ -11,6 +11,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from referee import CHANCE, Move, Rules, RulesError, make_rules
@@ -72,6 +73,7 @@ COLOURS = (
     "#0f766e",
 )
 MAX_NAME = 24
+UNNAMED = ("Player {n}", "Token {n}")  # a seat left unnamed, a solo player's token
 ROAD_CARD_IS = "a road card is 7–K of a suit, e.g. 7S, 10H, QD, KC"
 ROAD_SHAPES = ("auto", "rows")  # a snake (or U-turn, spiral, curve); rows run like text
 
@@ -177,8 +179,25 @@ def who_plays(table: dict[str, Any], names: list[str], t) -> str:
 def _solo_name(first: str) -> str:
     """Return a solo player's name from their first token's ("Anna 1": "Anna"), or "" where
     they left it out (their tokens are "Token 1", "Brikke 1"…)."""
-    unnamed = {i18n.translator(lang)("Token {n}", n=1) for lang in i18n.LANGUAGES}
-    return "" if first in unnamed else first.removesuffix(" 1")
+    return "" if first in _unnamed("Token {n}", 1) else first.removesuffix(" 1")
+
+
+@cache
+def _unnamed(key: str, n: int) -> frozenset[str]:
+    """Return what seat ``n`` left unnamed is called in every language (``key``: "Player
+    {n}" or "Token {n}")."""
+    return frozenset(i18n.translator(lang)(key, n=n) for lang in i18n.LANGUAGES)
+
+
+def shown_names(names: list[str], t) -> list[str]:
+    """Return the seats' names as a page in ``t``'s language shows them: a seat left unnamed
+    ("Player 2", a solo player's "Token 2": in English when the command line made the table,
+    else in the language of the page that did) in the page's words; a name given, as it is."""
+    shown = []
+    for k, name in enumerate(names):
+        key = next((key for key in UNNAMED if name in _unnamed(key, k + 1)), None)
+        shown.append(name if key is None else t(key, n=k + 1))
+    return shown
 
 
 def printable(text: str) -> str:
@@ -210,8 +229,8 @@ def _said(t=None):
 
 
 def _names(form: dict[str, Any], count: int, t=None) -> list[str]:
-    """Return a name per seat: the ones given, then "Player N" in ``t``'s language (the
-    names are kept with the table, so the page's language at its making names them)."""
+    """Return a name per seat: the ones given, then "Player N" in ``t``'s language (kept
+    with the table; each page shows a seat left unnamed in its own: :func:`shown_names`)."""
     given = _given_names(form, count)
     names = given + [_said(t)("Player {n}", n=k + 1) for k in range(len(given), count)]
     if len(set(names)) != len(names):

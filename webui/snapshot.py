@@ -37,7 +37,7 @@ def snapshot(
     if road_pending:
         moves = []
     moves = games.reveals_seen_from(rules, state, seat, moves)
-    names = rt.names
+    names = games.shown_names(rt.names, t)
     out: dict[str, Any] = {
         "table": {
             "id": rt.table["id"],
@@ -45,7 +45,7 @@ def snapshot(
             "game": rules.name,
             "title": games.GAME_TITLES[rules.name],
             "players": [
-                {"seat": p["seat"], "name": p["name"], "colour": p["colour"]}
+                {"seat": p["seat"], "name": names[p["seat"]], "colour": p["colour"]}
                 for p in rt.table["players"]
             ],
             "source": shown_source(rt.table["source"]),
@@ -197,7 +197,7 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
     if rt.prompt is None:
         return None
     candidates = [
-        {**c, "label": games.candidate_label(rt.rules, c, t, rt.names)}
+        {**c, "label": games.candidate_label(rt.rules, c, t, games.shown_names(rt.names, t))}
         for c in rt.prompt.get("candidates", [])
     ]
     # the page heads the prompt "Out of sync — please confirm": the message says only why
@@ -208,7 +208,7 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
 
 
 def _say(rt: Runtime, text: str, t) -> str:
-    return speech.say_named(rt.rules.name, text, t, rt.names)
+    return speech.say_named(rt.rules.name, text, t, games.shown_names(rt.names, t))
 
 
 def _joker_first(rt: Runtime, t) -> str:

@@ -43,7 +43,7 @@ class Refusal(IllegalMove):
 
     def say(self, t) -> str:
         """Return the reason said with ``t``, with the players' names."""
-        return speech.say_named(self.game, self.reason, t, self.names)
+        return speech.say_named(self.game, self.reason, t, games.shown_names(self.names, t))
 
 
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet

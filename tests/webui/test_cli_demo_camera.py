@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import socket
 import subprocess
@@ -61,6 +62,38 @@ def test_serve_with_a_camera_goes_on_with_the_game_in_progress_on_it(tmp_path, c
     assert serve("--players", "4") != first  # another game: another table
     assert serve("--players", "3", "--new-table") not in (first, serve("--players", "4"))
     assert len(app.extensions["kortbord.hub"].store.list_tables()) == 3
+
+
+def test_players_a_command_line_left_unnamed_are_named_in_the_pages_language(tmp_path):
+    """A table started with ``--source`` (no page, so no language) kept its players as
+    "Player 1", "Player 2": a Norwegian page said "Player 1 sin tur". They are named in the
+    page's language when shown ("Spiller 1"); names a family typed stay as they are."""
+    from webui.cli import _common, _source_table
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    parser = argparse.ArgumentParser()
+    _common(parser)
+    url = _source_table(app, parser.parse_args(["--source", "7", "--game", "stigespill"]))
+    solo = _source_table(app, parser.parse_args(["--source", "8", "--players", "1"]))
+    client = app.test_client()
+    named = client.post("/api/tables", json={"game": "stigespill", "names": "Player 2, Bo"})
+    norwegian = {"Accept-Language": "nb"}
+    snap = client.get(f"/api/tables/{url.removeprefix('/t/')}", headers=norwegian).get_json()
+    assert snap["to_move_name"] == "Spiller 1"
+    assert [p["name"] for p in snap["table"]["players"]] == ["Spiller 1", "Spiller 2"]
+    page = client.get(url, headers=norwegian).get_data(as_text=True)
+    assert re.findall(r"</i>(.+?)</span>", page) == ["Spiller 1", "Spiller 2"]  # own pages
+    seats = app.extensions["kortbord.hub"].get(url.removeprefix("/t/")).table["players"]
+    own = client.get(f"/p/{seats[1]['token']}", headers=norwegian).get_data(as_text=True)
+    assert "<title>Spiller 2 · Kortbord</title>" in own, own[:400]
+    home = client.get("/", headers=norwegian).get_data(as_text=True)
+    assert "Spiller 1, Spiller 2" in home and "Player 1" not in home
+    snap = client.get(f"/api/tables/{solo.removeprefix('/t/')}", headers=norwegian).get_json()
+    assert [p["name"] for p in snap["table"]["players"]] == ["Brikke 1", "Brikke 2"]
+    snap = client.get(f"/api/tables/{named.get_json()['id']}", headers=norwegian).get_json()
+    assert [p["name"] for p in snap["table"]["players"]] == ["Player 2", "Bo"]  # as typed
+    english = client.get(f"/api/tables/{url.removeprefix('/t/')}").get_json()
+    assert english["to_move_name"] == "Player 1"
 
 
 STREAM = "--source: a network stream needs an rtsp:// or http(s):// address, not "

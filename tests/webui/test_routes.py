@@ -306,7 +306,8 @@ def test_a_solo_stigespill_players_tokens_are_named_by_number(client, names, lan
     body = {"game": "stigespill", "players": 1, "tokens": 3, "names": names}
     r = client.post("/api/tables", json=body, headers={"Accept-Language": lang})
     assert r.status_code == 201, r.get_json()
-    snap = client.get(f"/api/tables/{r.get_json()['id']}").get_json()
+    page = {"Accept-Language": lang}  # unnamed tokens are said in the page's language
+    snap = client.get(f"/api/tables/{r.get_json()['id']}", headers=page).get_json()
     assert [p["name"] for p in snap["table"]["players"]] == tokens
 
 

@@ -59,6 +59,7 @@ def _named(row: dict[str, Any]) -> dict[str, Any]:
     row["when"] = when(row["created"])  # tells tonight's table from last week's
     if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
         row["player_names"] = []
+    row["player_names"] = games.shown_names(row["player_names"], i18n.t)
     row["heading"] = games.heading(row, row["player_names"]) or row["when"]
     row["who_plays"] = games.who_plays(row, row["player_names"], i18n.t)
     row["label"] = f"{row['title']} · {row['heading']}"

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template
 
-from webui import access
-from webui.games import given_name
+from webui import access, i18n
+from webui.games import given_name, shown_names
 from webui.home import when
 from webui.tables import Runtime, TableNotFound, hub
 
@@ -157,8 +157,15 @@ def index() -> str:
             continue
         # unnamed, a match is told from the others by when it began (its badge says Skip-Bo)
         heading = given_name(row) or when(row["created"])
+        names = shown_names(rt.names, i18n.t)
         rows.append(
-            {"rt": rt, "match": match, "sides": side_names(rt.names, match), "heading": heading}
+            {
+                "rt": rt,
+                "names": names,
+                "match": match,
+                "sides": side_names(names, match),
+                "heading": heading,
+            }
         )
     return render_template("matches/index.html", rows=rows)
 
@@ -167,7 +174,7 @@ def index() -> str:
 def page(table_id: str) -> str:
     """Show a match: the race chart, points per game, totals, the winner."""
     rt, match = _match(table_id)
-    names = rt.names
+    names = shown_names(rt.names, i18n.t)
     colours = [p["colour"] for p in rt.table["players"]]
     return render_template(
         "matches/match.html",
@@ -183,7 +190,7 @@ def page(table_id: str) -> str:
 def api(table_id: str) -> Response:
     """Return a match as JSON (points per game, totals, winners, names)."""
     rt, match = _match(table_id)
-    return jsonify({**match, "names": rt.names})
+    return jsonify({**match, "names": shown_names(rt.names, i18n.t)})
 
 
 @bp.get("/matches/<table_id>/chart.svg")
@@ -196,7 +203,7 @@ def chart_response(rt, match: dict[str, Any]) -> Response:
     """Return the race chart of ``rt``'s match as an SVG response."""
     colours = [p["colour"] for p in rt.table["players"]]
     return Response(
-        race_svg(rt.names, colours, match, label=_race_label(match)),
+        race_svg(shown_names(rt.names, i18n.t), colours, match, label=_race_label(match)),
         mimetype="image/svg+xml",
         headers={"Cache-Control": "no-store"},
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from webui import ErrorReply, error
+from webui import ErrorReply, error, games, i18n
 from webui.common import (
     json_body,
     moves_from_body,
@@ -48,6 +48,7 @@ def page(token: str) -> Response:
             "player/player.html",
             rt=rt,
             player=player,
+            player_name=games.shown_names(rt.names, i18n.t)[player["seat"]],
             token=token,
             snap=page_snapshot(rt, player["seat"]),
         )

@@ -47,11 +47,13 @@ def page(table_id: str) -> Response | tuple[str, int]:
     rt = hub().get(table_id)
     if not access.may_view(rt.table):
         return render_template("table/join.html", table=rt.table, wrong=False), 403
+    names = games.shown_names(rt.names, i18n.t)
     resp = make_response(
         render_template(
             "table/table.html",
             rt=rt,
-            heading=games.heading(rt.table, rt.names),
+            heading=games.heading(rt.table, names),
+            names=names,
             snap=page_snapshot(rt, None),
             owner=access.is_owner(rt.table),
             lan=access.lan(),
