@@ -1114,6 +1114,52 @@ def test_a_phones_quiet_buttons_are_a_finger_tall(browser, server):
     assert not errors, errors
 
 
+# How far a tap on each control (through its middle) reaches it, across and down: its
+# width and height for a finger, in CSS pixels (a larger hit area counts, a neighbour's not).
+TAP_BOX_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => {
+    e.scrollIntoView({ block: 'center' });
+    const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const mine = (hit) => hit && e.contains(hit);
+    let w = 0, h = 0;
+    for (let i = Math.floor(r.left - 30); i <= r.right + 30; i++)
+      if (mine(document.elementFromPoint(i, y))) w++;
+    for (let i = Math.floor(r.top - 30); i <= r.bottom + 30; i++)
+      if (mine(document.elementFromPoint(x, i))) h++;
+    return [e.dataset.code || e.textContent.trim(), w, h];
+  })"""
+
+
+def test_a_phones_card_choices_and_home_link_are_a_finger_wide(browser, server):
+    """On a phone the die cards to tap ("Tap the die card that was drawn"), the numbers of
+    a Skip-Bo card turned up and the "♠ Kortbord" home link took a tap 37 px wide or 36 px
+    tall, under the 44 px a finger needs. They take 44 px each way now, none a neighbour's."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    body = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#moves .card-grid button.card")
+    boxes = page.evaluate(TAP_BOX_JS, "#moves .card-grid button.card")
+    assert len(boxes) == 25, boxes  # the die pile's cards and the joker
+    boxes += page.evaluate(TAP_BOX_JS, ".brand")
+    body = {"game": "skipbo", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    chance = server.get(f"/api/tables/{t['id']}")["chance"]  # whose stock card turns up
+    asked = chance["seat"] if chance["seat"] is not None else chance["about"]
+    page.goto(f"{server.base}{t['players'][asked]['url']}")
+    page.wait_for_selector("#chance .card-grid button.card")
+    numbers = page.evaluate(TAP_BOX_JS, "#chance .card-grid button.card")
+    assert len(numbers) == 13, numbers  # 1–12 and Skip-Bo
+    small = [box for box in boxes + numbers if min(box[1:]) < 44]
+    assert not small, small
+    page.close()
+    assert not errors, errors
+
+
 def test_a_start_tapped_twice_on_a_slow_network_makes_one_table(browser, server):
     """A phone on a slow network, its Start tapped again while the form is on its way: one
     table (the second tap had made a second one, left on the home page in progress)."""
