@@ -73,6 +73,15 @@ VIEW_TURN = 20.0
 VIEW_ZOOM = 1.3
 # Every card shifted alike by more than this (card sizes) is the camera moved, not its shake.
 VIEW_SHIFT = 0.3
+# The camera's shake moves the view up to SHAKE_SIGMAS times its spread (pixels each way,
+# measured from the cards' steps over the last SHAKE_MEMORY frames) in all but one frame in
+# twenty.
+SHAKE_SIGMAS = 2.5
+SHAKE_MEMORY = 40
+# The lying cards' places are taken from one frame (first anchored, or carried with a camera
+# move), shaken like any: the mean of the shifts they show at over the CENTRE_FRAMES frames
+# after is where the camera keeping still shows them (:meth:`Tracker._note_offset`).
+CENTRE_FRAMES = 16
 # A slow turn or zoom of the camera is told from this many lying cards, whose places it fits
 # with this many times less squared error than a shift does (:meth:`Tracker._turned`).
 TURN_CARDS = 4
@@ -431,6 +440,15 @@ class Tracker:
         self._times: deque[float] = deque(maxlen=window)  # the last frames' times
         # The view as each of the last frames (since a knock was carried) came in.
         self._views: deque[tuple[complex, complex]] = deque(maxlen=window)
+        # The shifts (pixels) the lying cards showed at, off their places as last taken from
+        # one frame, and where the camera keeping still shows them, off those places (see
+        # _note_offset).
+        self._offsets: list[complex] | None = []  # (None: no longer noted)
+        self._centre = 0j
+        # The cards' steps (pixels) from frame to frame, and how far the shake they show moves
+        # the view (see _note_step).
+        self._steps: deque[complex] = deque(maxlen=SHAKE_MEMORY)
+        self._reach = 0.0
         self.time = 0.0
 
     # ---- public ---------------------------------------------------------------
@@ -488,6 +506,7 @@ class Tracker:
         if len(detections) and self.codes is not None:
             detections = detections[np.array([c in self.codes for c in detections.codes])]
         matched = self._match(detections)
+        step = self._step(matched, detections)
         camera = self._camera_move(detections, matched)
         if camera is not None:
             self._carry(camera)
@@ -504,6 +523,10 @@ class Tracker:
         seen_tracks: set[int] = set()
         watched: list[_Track] = []
         shake = self._shake(matched, detections)
+        if camera is None and not quiet:  # (the view at rest: a knock's frames are no shake)
+            self._note_step(step)
+            self._note_offset(shake)
+        shake = shake or (1 + 0j, 0j)
         for det_index, track in matched.items():
             seen_tracks.add(track.id)
             corners = detections.corners[det_index]
@@ -652,7 +675,8 @@ class Tracker:
         before = np.array([p.mean(axis=0) for p in places]).reshape(-1, 2)
         after = detections.centers[[i for _, i in found]].reshape(-1, 2)
         shake = np.median(after - before, axis=0) if found else np.zeros(2)
-        shifted = float(np.linalg.norm(shake)) / np.median([card_size(p) for p in places] or [1])
+        size = float(np.median([card_size(p) for p in places] or [1]))
+        shifted = float(np.linalg.norm(shake - self._centred())) / size
         at_once = similarity(before, after) if len(found) >= 2 else None
         held = False
         if at_once is not None and len(found) >= len(lying) / 2:
@@ -755,7 +779,7 @@ class Tracker:
         places = [_place(t) for t in lying]
         centres = np.array([p.mean(axis=0) for p in places])
         sizes = np.array([card_size(p) for p in places])
-        shifts = (moved(centres, move) - centres) / sizes[:, None]
+        shifts = (moved(centres, move) - centres - self._centred()) / sizes[:, None]
         shake = np.median(shifts, axis=0)
         if float(np.linalg.norm(shake)) > (self.still if held else VIEW_SHIFT):
             return True
@@ -774,9 +798,11 @@ class Tracker:
         if len(found) < 3:
             return False
         places = [_place(t) for t, _ in found]
+        sizes = [card_size(p) for p in places]
+        centre = self._centred()
         shifts = [
-            np.linalg.norm(detections.centers[i] - p.mean(axis=0)) / card_size(p)
-            for (_, i), p in zip(found, places, strict=True)
+            np.linalg.norm(detections.centers[i] - p.mean(axis=0) - centre) / size
+            for (_, i), p, size in zip(found, places, sizes, strict=True)
         ]
         return float(np.median(shifts)) > VIEW_SHIFT
 
@@ -792,7 +818,8 @@ class Tracker:
         sizes = np.array([card_size(p) for p in places])
         # where they lay as the window's first frame came in (moves carried since undone)
         window_start = moved(centres, chained(inverse(self._view), self._views[0]))
-        shifts = np.linalg.norm(moved(centres, move) - window_start, axis=1) / sizes
+        shifts = np.linalg.norm(moved(centres, move) - self._centred() - window_start, axis=1)
+        shifts /= sizes
         return float(np.median(shifts)) > VIEW_SHIFT
 
     def _carry(self, move: tuple[complex, complex]) -> None:
@@ -827,27 +854,90 @@ class Tracker:
             t.pending = [(moved(p[None], move)[0], g + turn, s * zoom) for p, g, s in t.pending]
         self._view = chained(self._view, move)
         self._held = 0
+        self._offsets, self._centre = [], 0j  # the places are this frame's now
         self._pictures.keep_only(set())  # their pictures lie elsewhere now
 
-    def _shake(self, matched: dict[int, _Track], detections: Detections) -> tuple[complex, complex]:
+    def _shake(
+        self, matched: dict[int, _Track], detections: Detections
+    ) -> tuple[complex, complex] | None:
         """Return how the camera moved the table since its lying cards were anchored (its
         shake, or a slow sag, turn or zoom not yet carried), as a similarity (see
         :func:`moved`): the lying cards' median shift, so that one card moved by a hand
         does not move the others; a turn and zoom as well only where their places show one
-        clearly (:meth:`_turned`)."""
+        clearly (:meth:`_turned`); None where fewer than two lying cards show."""
         found = [
             (t, detections.corners[i])
             for i, t in matched.items()
             if t.confirmed and t.anchor is not None and t.hidden == 0
         ]
         if len(found) < 2:
-            return 1, 0j
+            return None  # too few lying cards seen to tell
         src = np.array([t.anchor for t, _ in found])
         dst = np.array([c.mean(axis=0) for _, c in found])
         sizes = np.array([t.anchor_size for t, _ in found])
         shift = np.median(dst - src, axis=0)
         move = (1 + 0j, complex(shift[0], shift[1]))
         return self._turned(src, dst, sizes) or move
+
+    def _note_offset(self, shake: tuple[complex, complex] | None) -> None:
+        """Note the shift the lying cards show at off their places (``shake``, see
+        :meth:`_shake`), and where the camera keeping still shows them: off their places by
+        the mean of the shifts noted, as far as its shake reaches (see :meth:`_note_step`).
+
+        The places come from one frame (the cards first anchored, or carried with a camera
+        move), shaken like any: measured from them, a later frame shaken the other way shows
+        both shakes, and a camera shaking 1.5 px reads as knocked (a third of a card) where
+        cards are 27 px wide. Noted for ``CENTRE_FRAMES`` frames, unless the later shifts
+        lie elsewhere than the earlier ones by more than the shake's spread explains: the
+        camera sags, and a sag is carried as it goes."""
+        if not any(t.confirmed and t.anchor is not None for t in self._tracks):
+            self._offsets, self._centre = [], 0j
+        if shake is None or shake[0] != 1 or self._offsets is None:
+            return  # (a turn or zoom is no shake)
+        self._offsets.append(shake[1])
+        offsets = np.array(self._offsets)
+        half = len(offsets) // 2
+        # The halves' means differ by 2/√n times the shake's spread each way, shaking: by three
+        # times that, the camera drifts.
+        drift = abs(offsets[half:].mean() - offsets[:half].mean()) if half >= 2 else 0.0
+        if drift > 6 / SHAKE_SIGMAS * self._reach / np.sqrt(len(offsets)):
+            self._offsets, self._centre = None, 0j
+            return
+        mean = complex(offsets.mean())
+        self._centre = mean if abs(mean) <= self._reach else mean * self._reach / abs(mean)
+        if len(offsets) >= CENTRE_FRAMES:
+            self._offsets = None
+
+    def _centred(self) -> np.ndarray:
+        """Return where the camera keeping still shows the lying cards, off their places
+        (pixels ``(2,)``, see :meth:`_note_offset`): their shifts are measured from there."""
+        return np.array([self._centre.real, self._centre.imag])
+
+    def _step(self, matched: dict[int, _Track], detections: Detections) -> complex | None:
+        """Return the cards' step (pixels) since the last frame: of those seen in both, the
+        median, so that a card moved by a hand does not count; None if fewer than two."""
+        seen = [(t, i) for i, t in matched.items() if t.hidden == 0]
+        if len(seen) < 2:
+            return None
+        before = np.array([t.corners.mean(axis=0) for t, _ in seen])
+        x, y = np.median(detections.centers[[i for _, i in seen]] - before, axis=0)
+        return complex(x, y)
+
+    def _note_step(self, step: complex | None) -> None:
+        """Note the cards' ``step`` in a frame where the view kept still (see :meth:`_step`),
+        and from the last ``SHAKE_MEMORY`` steps how far the camera's shake moves the view
+        (``SHAKE_SIGMAS`` times its spread each way, in pixels; a sag's steady drift taken
+        out)."""
+        if step is None:
+            return
+        self._steps.append(step)
+        if len(self._steps) >= 3:
+            steps = np.array(self._steps)
+            drift = complex(np.median(steps.real), np.median(steps.imag))
+            # A step is the difference of two shakes: its length's median is 2·√(ln 2)
+            # times the shake's spread each way.
+            spread = float(np.median(np.abs(steps - drift))) / (2 * np.sqrt(np.log(2)))
+            self._reach = SHAKE_SIGMAS * spread
 
     def _turned(
         self, src: np.ndarray, dst: np.ndarray, sizes: np.ndarray

@@ -541,6 +541,35 @@ def test_outlines_wobbling_on_a_still_camera_are_no_turn():
     assert all(c.relaid == 0 for c in tr.state.cards)
 
 
+@pytest.mark.parametrize(
+    ("width", "first", "later"),
+    [
+        (22, (2.5, 3), (-3.5, -3)),  # 27 px cards: 4 px one way, then 5 px the other
+    ],
+)
+def test_a_camera_shaking_over_small_cards_is_no_knock(width, first, later):
+    # Skip-Bo cards as small as a 640×360 picture shows them, a camera shaking a pixel or
+    # two each frame. The frame the cards' places are first taken from shook ``first``, a
+    # later frame ``later``: a third of a card off their places, as far as a knock moves
+    # them (27 px cards: 8.5 px, both shakes). The camera kept still: no move is carried,
+    # no card laid again.
+    rng = np.random.default_rng(7)
+    codes = ("SB1", "SB5", "SBW", "SB9")
+    table = [
+        (c, quad(200 + 40 * k, 160 + 50 * (k % 2), width, 1.5 * width)) for k, c in enumerate(codes)
+    ]
+    shakes = rng.normal(0, 1.5, (80, 2)).astype(np.float32)
+    shakes[:4] = [(0.5, -1), (-1, 0.5), (1, 1), first]  # laid; then their places taken
+    shakes[40] = later
+    tr = Tracker()
+    events = []
+    for i, shake in enumerate(shakes):
+        now = [(c, q + shake) for c, q in table]
+        events += tr.update(dets(*now), i / 8, scene([q for _, q in now]))
+        assert tr.view == (1, 0j), f"carried a move at frame {i}"
+    assert [(e.kind, e.code) for e in events] == [("laid", c) for c in codes]
+
+
 def test_one_card_moved_among_still_ones_is_no_camera_move():
     # A card taken to another place moves alone: the camera kept still.
     table = [("QS", A), ("KH", B), ("7D", quad(270, 280))]
