@@ -75,7 +75,7 @@ VIEW_ZOOM = 1.3
 VIEW_SHIFT = 0.3
 # The camera's shake moves the view up to SHAKE_SIGMAS times its spread (pixels each way,
 # measured from the cards' steps over the last SHAKE_MEMORY frames) in all but one frame in
-# twenty.
+# twenty: where cards look small, that is more than ``still`` (and twice that, VIEW_SHIFT).
 SHAKE_SIGMAS = 2.5
 SHAKE_MEMORY = 40
 # The lying cards' places are taken from one frame (first anchored, or carried with a camera
@@ -682,13 +682,14 @@ class Tracker:
         if at_once is not None and len(found) >= len(lying) / 2:
             # A shift held for a window of frames is the camera moved, however little (it
             # sagged, or stopped short of a carry): a shake comes and goes.
-            self._held = self._held + 1 if shifted > self.still else 0
+            self._held = self._held + 1 if shifted > self._shift_limit(self.still, size) else 0
             held = self._held >= self.window
             if not self._moves_cards(at_once, lying, held):
                 return None
         # The cards that lie where they lay, but for the camera's shake (a shift this large,
         # or held, is no shake).
-        still = (1, 0j if shifted > VIEW_SHIFT or held else complex(*shake))
+        beyond = shifted > self._shift_limit(VIEW_SHIFT, size) or held
+        still = (1, 0j if beyond else complex(*shake))
         # Every move tried looks for the same cards among the same detections.
         sought, centres = self._sought(lying, detections), detections.centers
         kept = {s.track.id for s, _ in self._found_after(still, sought)}
@@ -774,26 +775,31 @@ class Tracker:
         self, move: tuple[complex, complex], lying: list[_Track], held: bool = False
     ) -> bool:
         """Return whether ``move`` moves the lying cards more than the camera's shake: all
-        of them by more than ``VIEW_SHIFT`` (``still``, the shift ``held``), or one of them,
-        the shake taken out, off its place (:meth:`_still_limit`)."""
+        of them by more than ``VIEW_SHIFT`` (``still``, the shift ``held``; see
+        :meth:`_shift_limit`), or one of them, the shake taken out, off its place
+        (:meth:`_still_limit`); of two, by more than the shake moves the view, too (one of
+        two outlines drawn a few pixels off moves their median, the other card with it)."""
         places = [_place(t) for t in lying]
         centres = np.array([p.mean(axis=0) for p in places])
         sizes = np.array([card_size(p) for p in places])
         shifts = (moved(centres, move) - centres - self._centred()) / sizes[:, None]
         shake = np.median(shifts, axis=0)
-        if float(np.linalg.norm(shake)) > (self.still if held else VIEW_SHIFT):
+        limit = self._shift_limit(self.still if held else VIEW_SHIFT, float(np.median(sizes)))
+        if float(np.linalg.norm(shake)) > limit:
             return True
         turn = abs(float(np.degrees(np.angle(move[0]))))
         off = np.linalg.norm(shifts - shake, axis=1)
         wobble = WOBBLE_MARGIN * np.array([t.wobble for t in lying])
         limits = np.maximum([self.relay_shift, self.relay_angle], wobble)
+        if len(lying) == 2:
+            limits[:, 0] = np.maximum(limits[:, 0], self._reach / sizes)
         return bool(np.any(off > limits[:, 0]) or np.any(turn > limits[:, 1]))
 
     def _swinging(self, matched: dict[int, _Track], detections: Detections) -> bool:
         """Return whether the lying cards found lie off their places (:func:`_place`) by
-        more than a shake moves them (``VIEW_SHIFT``, median): the view is on its way
-        somewhere, a knock's smeared frames, not yet found as a move. (Three cards at least:
-        of two, one moved by a hand would be half of them.)"""
+        more than a shake moves them (``VIEW_SHIFT``, :meth:`_shift_limit`; median): the
+        view is on its way somewhere, a knock's smeared frames, not yet found as a move.
+        (Three cards at least: of two, one moved by a hand would be half of them.)"""
         found = [(t, i) for i, t in matched.items() if t.confirmed]
         if len(found) < 3:
             return False
@@ -804,13 +810,13 @@ class Tracker:
             np.linalg.norm(detections.centers[i] - p.mean(axis=0) - centre) / size
             for (_, i), p, size in zip(found, places, sizes, strict=True)
         ]
-        return float(np.median(shifts)) > VIEW_SHIFT
+        return float(np.median(shifts)) > self._shift_limit(VIEW_SHIFT, float(np.median(sizes)))
 
     def _knock(self, move: tuple[complex, complex]) -> bool:
         """Return whether ``move``, with the moves carried in the window of frames before
-        it, takes the lying cards further than a shake moves them (``VIEW_SHIFT``, median):
-        the camera knocked (at one go, or a step at a time, each less than a shake), not
-        sagging."""
+        it, takes the lying cards further than a shake moves them (``VIEW_SHIFT``,
+        :meth:`_shift_limit`; median): the camera knocked (at one go, or a step at a time,
+        each less than a shake), not sagging."""
         places = [_place(t) for t in self._tracks if t.confirmed]
         if not places:
             return False
@@ -820,7 +826,7 @@ class Tracker:
         window_start = moved(centres, chained(inverse(self._view), self._views[0]))
         shifts = np.linalg.norm(moved(centres, move) - self._centred() - window_start, axis=1)
         shifts /= sizes
-        return float(np.median(shifts)) > VIEW_SHIFT
+        return float(np.median(shifts)) > self._shift_limit(VIEW_SHIFT, float(np.median(sizes)))
 
     def _carry(self, move: tuple[complex, complex]) -> None:
         """Carry every card along with the camera's ``move``: where it lies, its outline
@@ -938,6 +944,13 @@ class Tracker:
             # times the shake's spread each way.
             spread = float(np.median(np.abs(steps - drift))) / (2 * np.sqrt(np.log(2)))
             self._reach = SHAKE_SIGMAS * spread
+
+    def _shift_limit(self, share: float, size: float) -> float:
+        """Return how far (card sizes) lying cards ``size`` pixels large must shift alike to
+        be shifted by more than ``share`` of a card (``still``, ``VIEW_SHIFT``), the camera's
+        shake taken to shift them by ``still`` at most: cards that look small enough are
+        shifted further by it."""
+        return max(share, share / self.still * self._reach / size)
 
     def _turned(
         self, src: np.ndarray, dst: np.ndarray, sizes: np.ndarray
