@@ -99,7 +99,8 @@ class Hypothesis:
 class GuardEvent:
     """What the guard decided: ``kind`` is ``move``, ``out_of_sync``, ``in_sync`` or
     ``corrected`` (``moves`` replace the ``retracted`` ones); an ``out_of_sync`` event with
-    ``retracted`` asks to replace those by its one candidate (see ``ask_corrections``)."""
+    ``retracted`` asks to replace those by its one candidate (see ``ask_corrections``), whose
+    first move, where the camera could not see it, the seat ``by`` made (:meth:`Guard._missed`)."""
 
     kind: str
     time: float
@@ -108,6 +109,7 @@ class GuardEvent:
     observed: Observation | None = None
     message: str = ""
     retracted: tuple[Move, ...] = ()
+    by: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.kind, "time": round(self.time, 3)}
@@ -492,7 +494,8 @@ class Guard:
         self._reported = None  # a new question, though "no legal move fits" was asked of this view
         cands = ((move, *retracted, *h.moves),)
         asked = self._report(observed, now, cands, "an earlier move the camera missed explains it")
-        return [replace(e, retracted=retracted) for e in asked]
+        by = self.rules.to_move(past[k][0])
+        return [replace(e, retracted=retracted, by=by) for e in asked]
 
     def _put_in(
         self, observed: Observation, past: list[tuple[Any, Move]]

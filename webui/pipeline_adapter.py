@@ -286,9 +286,7 @@ def pipeline_reader(
                 reading.moves += [m.to_json() for m in event.moves]
             elif event.kind == "out_of_sync":
                 reading.game = state
-                by = None  # who made a move put before the game's last moves it replaces
-                if past and event.retracted:
-                    by = _made_by(box["rules"], past(RECALL), event.retracted)
+                by = event.by  # who made a move put before the game's last moves
                 reading.prompt = {
                     "message": event.message or DEFAULT_OUT_OF_SYNC,
                     "candidates": [
@@ -356,16 +354,6 @@ def candidate_label(rules: Any, seq: Any, retracted: Any = (), by: int | None = 
 
     candidate = {"moves": [m.to_json() for m in seq], "retracted": [m.to_json() for m in retracted]}
     return label(rules, {**candidate, "by": by}, lambda text, **kw: text.format(**kw))
-
-
-def _made_by(rules: Any, past: list[tuple[Any, Any]], retracted: Any) -> int | None:
-    """Return the seat on turn before the game's last moves ``retracted`` (``past``: the
-    game's last moves with their states), else ``None``."""
-    k = len(past) - len(retracted)
-    if not retracted or not 0 <= k < len(past):
-        return None
-    seat = rules.to_move(past[k][0])
-    return seat if 0 <= seat < rules.seats else None
 
 
 def _small_jpeg(image: Any, encode) -> bytes | None:
