@@ -102,6 +102,7 @@ class Card:
     def code(self) -> str:
         """Return the card code, the card's text form: ``QS``, ``10H``, ``JK``, ``SB7``, ``SBW``."""
         if self.kind == "std":
+            assert self.suit is not None, "a standard card has a suit"
             return f"{self.rank}{self.suit.value}"
         if self.kind == "joker":
             return "JK"
@@ -117,6 +118,7 @@ class Card:
     def pretty(self) -> str:
         """Return a human form with the suit symbol: ``Q♥``, ``10♠``, ``Joker``, ``Skip-Bo 7``."""
         if self.kind == "std":
+            assert self.suit is not None, "a standard card has a suit"
             return f"{self.rank}{self.suit.symbol}"
         if self.kind == "joker":
             return "Joker"

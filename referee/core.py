@@ -35,6 +35,8 @@ class Move:
     """
 
     kind: ClassVar[str] = "move"
+    # Declared, not set: every subclass is a dataclass, so dataclasses.fields() takes a move.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def to_json(self) -> dict[str, Any]:
         """Return ``{"kind": ..., field: value...}``; cards as codes."""

@@ -41,12 +41,12 @@ class GameResult:
 
 def play_game(
     rules: Rules, seed: int, policies: list[str], *, check: bool = True
-) -> tuple[GameResult, list]:
+) -> tuple[GameResult, list[Move]]:
     """Play one game; ``policies[seat]`` names each seat's policy. Return result and move log."""
     rng = random.Random(seed)
     state = rules.initial_state(rng)
     violations: list[str] = []
-    log = []
+    log: list[Move] = []
     last_seat = None
     turns = 0
     while not rules.is_over(state):

@@ -185,6 +185,20 @@ class _Work:
         "turns",
         "winners",
     )
+    # the fields __init__ copies by name, typed as in SkipBoState
+    turn: int
+    phase: str
+    winners: tuple[int, ...]
+    stalled: bool
+    seed: int
+    reshuffles: int
+    idle: int
+    played: bool
+    hidden: bool
+    owed: int
+    turn_up: tuple[int, ...]
+    turns: int
+    last: str
 
     def __init__(self, s: SkipBoState):
         self.stocks = list(s.stocks)
@@ -331,9 +345,8 @@ class SkipBo(Rules):
 
     def team(self, seat: int) -> tuple[int, ...]:
         """Return the seats that win together with ``seat`` (just ``seat`` without teams)."""
-        if not self.teams:
-            return (seat,)
-        return tuple(sorted((seat, self.partner(seat))))
+        partner = self.partner(seat)  # None without teams
+        return (seat,) if partner is None else tuple(sorted((seat, partner)))
 
     def teams_list(self) -> list[list[int]]:
         """Return the teams as seat lists (each player alone without teams)."""
@@ -1010,7 +1023,9 @@ class Match:
         points = scores.get("points") if isinstance(scores, dict) else None
         if not isinstance(points, dict):
             raise RulesError("a game's scores must have 'points' by seat")
-        game = tuple(points.get(s, points.get(str(s), 0)) for s in range(self.players))
+        game: tuple[Any, ...] = tuple(  # JSON values until checked below
+            points.get(s, points.get(str(s), 0)) for s in range(self.players)
+        )
         for p in game:
             if not _whole(p) or p < 0:
                 raise RulesError(f"a game's points must be whole numbers of 0 or more, not {p!r}")

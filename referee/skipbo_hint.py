@@ -21,12 +21,13 @@ the hint is recomputed after every move, with the new card in view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from referee.core import CHANCE, Hint, Move
+from referee.core import CHANCE, Hint
 
 if TYPE_CHECKING:
-    from referee.skipbo import SkipBo, SkipBoState
+    from referee.skipbo import Discard, Play, SkipBo, SkipBoState
 
 STOCK = 1000.0
 WIN = 100_000.0
@@ -127,14 +128,14 @@ class _Planner:
     def stocks_owners(self) -> set[int]:
         return {o for o, *_ in self.stocks}
 
-    def best(self) -> tuple[float, list[Move], Move | None]:
+    def best(self) -> tuple[float, list[Play], Discard | None]:
         """Return (gain, plays, closing discard or None)."""
-        from referee.skipbo import Discard
+        from referee.skipbo import Discard, Play
 
         stocks_left = tuple(True for _ in self.stocks)
         dlens = tuple(len(c) for _o, _i, c in self.dpiles)
         gain, steps = self._search(self.piles0, self.hand0, stocks_left, dlens, 0)
-        plan = [m for m in steps if not isinstance(m, Discard)]
+        plan = [m for m in steps if isinstance(m, Play)]  # the steps are plays and a discard
         discard = next((m for m in steps if isinstance(m, Discard)), None)
         return gain, plan, discard
 
@@ -172,7 +173,7 @@ class _Planner:
             left and v == 0 for (_o, _c, v, _n), left in zip(self.stocks, stocks_left, strict=True)
         )
 
-        def targets(v: int, wild_ok: bool):
+        def targets(v: int, wild_ok: Callable[[int], bool]):
             seen = set()
             for p, n in enumerate(piles):
                 if n in seen:
@@ -249,13 +250,13 @@ class _Planner:
         d_score, move = self._discard(piles, hand, target)
         return score + d_score, (move,)
 
-    def _discard(self, piles, hand, target) -> tuple[float, Move]:
+    def _discard(self, piles, hand, target) -> tuple[float, Discard]:
         """Return the best closing discard: build downwards, keep wilds and needed cards."""
         from referee.skipbo import Discard
 
         value = self.value
         tops = [value(p[-1]) if p else None for p in self.own_piles]
-        needed = set()
+        needed: set[int] = set()
         if target <= 12:
             for n in piles:
                 if n < target - 1:
@@ -263,7 +264,7 @@ class _Planner:
         counts: dict[int, int] = {}
         for c in hand:
             counts[value(c)] = counts.get(value(c), 0) + 1
-        best: tuple[float, Move] | None = None
+        best: tuple[float, Discard] | None = None
         tried = set()
         for c in hand:
             v = value(c)

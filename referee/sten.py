@@ -50,14 +50,14 @@ Pile = tuple[int, int] | None
 ``high == 13``: the upper pile has."""
 
 
-def _key(c: Card) -> tuple[int, int] | None:
-    """Return (suit index, rank) of a standard card, ``None`` for others.
+def _key(c: Card) -> tuple[int, int]:
+    """Return (suit index, rank) of a standard card (hands hold no others).
 
     States hold the DECK objects themselves, so the identity lookup almost always hits;
     hashing a card (a dataclass with an enum) is slow enough to halve simulation speed.
     """
     k = _KEY_BY_ID.get(id(c))
-    return k if k is not None else _KEY.get(c)
+    return k if k is not None else _KEY[c]
 
 
 def _card(si: int, r: int) -> Card:
@@ -397,7 +397,7 @@ class Sten(Rules):
                     verb = "fits" if len(fitting) == 1 else "fit"
                     raise IllegalMove(f"you cannot say Sten: {_listing(fitting)} {verb}")
             return (seat,)
-        # GoOut
+        assert isinstance(move, GoOut), "the move types are Lay, SaySten and GoOut"
         cards = move.cards
         if not isinstance(cards, tuple) or not cards:
             raise IllegalMove("to go out, name your cards in the order you lay them")
@@ -432,7 +432,7 @@ class Sten(Rules):
     def _std_card(c: Any) -> tuple[int, int]:
         if not isinstance(c, Card):
             raise IllegalMove(f"{c!r} is not a card")
-        key = _key(c)
+        key = _KEY_BY_ID.get(id(c)) or _KEY.get(c)
         if key is None:
             raise IllegalMove(f"Sten is played without {c.pretty}")
         return key
@@ -444,6 +444,7 @@ class Sten(Rules):
                 raise IllegalMove(f"you do not hold {_pretty(si, r)}{where}")
         elif _on_table(state.board, si, r):
             pile = state.board[si]
+            assert pile is not None, "a card on the table lies on its suit's pile"
             gone = (r < 7 and pile[0] == 1) or (r > 7 and pile[1] == 13)
             raise IllegalMove(
                 f"{_pretty(si, r)} has already {'left the table' if gone else 'been laid'}"
@@ -644,11 +645,12 @@ class Sten(Rules):
                         f"seat {seat} holds {len(hand)} cards but counts {state.counts[seat]}"
                     )
                 keys = [_KEY_BY_ID.get(id(c)) or _KEY.get(c) for c in hand]
-                fresh = set(keys)
-                if len(fresh) == len(hand) and None not in fresh and not fresh & seen:
+                known = [k for k in keys if k is not None]
+                fresh = set(known)
+                if len(fresh) == len(hand) and not fresh & seen:
                     seen |= fresh
                     # the fast path: distinct cards; only the table overlap is left to check
-                    for si, r in keys:
+                    for si, r in known:
                         pile = board[si]
                         if pile is not None and pile[0] <= r <= pile[1]:
                             out.append(
@@ -711,10 +713,11 @@ class Sten(Rules):
         return chain, behind, gifts
 
     def _rank_lays(self, state: StenState, seat: int) -> list[tuple[float, Card, str]]:
+        assert state.hands is not None, "ranked only where the hands are known"
         hand = state.hands[seat]
         keys = {_key(c) for c in hand}
         fitting = [c for c in hand if fits(state.board, *_key(c))]
-        ranked = []
+        ranked: list[tuple[float, Card, str]] = []
         for c in fitting:
             si, r = _key(c)
             chain, behind, gifts = self._prospects(keys, si, r)
@@ -775,10 +778,13 @@ class Sten(Rules):
         if isinstance(moves[-1], GoOut | SaySten):
             return moves[-1]
         keys = {_key(c) for c in state.hands[state.turn]}
-        return max(moves, key=lambda m: len(self._prospects(keys, *_key(m.card))[0]))
+        lays = [m for m in moves if isinstance(m, Lay)]  # all of them: no way out, no Sten
+        return max(lays, key=lambda m: len(self._prospects(keys, *_key(m.card))[0]))
 
     def hint_move(self, state: StenState, rng: random.Random) -> Move:
         """Return the hint's recommended move."""
         if state.hands is None:
             return rng.choice(self.legal_moves(state))
-        return self.hint(state, state.turn).move
+        move = self.hint(state, state.turn).move
+        assert move is not None, "a hint on turn in a game not over names a move"
+        return move

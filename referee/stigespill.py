@@ -176,6 +176,7 @@ def _twin_positions(road: tuple[Card, ...]) -> tuple[int, ...]:
     out = list(range(GOAL + 1))
     for i, c in enumerate(road):
         if c.is_face:
+            assert c.suit is not None, "a face card is a standard card"
             out[i + 1] = where[Card("std", c.rank, c.suit.twin)]
     return tuple(out)
 
@@ -353,6 +354,7 @@ def nearest_even_order(road: Any) -> list[str]:
     at: set[int] = set()  # the face cards' places, traced back
     for pos in range(ROAD_LENGTH, 0, -1):
         _, before, n_before = layers[pos][key][n]
+        assert before is not None, "only the first layer, never traced back to, has none before"
         if key[0] > before[0]:
             at.add(pos)
         key, n = before, n_before
@@ -385,7 +387,7 @@ def layout_advice(road: Any) -> dict[str, Any]:
     clustered = score > CLUSTER_LIMIT or run > FACE_RUN_LIMIT
     proposal = nearest_even_order(cards) if clustered else None
     place = {c.code: i for i, c in enumerate(cards, start=1)}
-    moved = [
+    moved: list[list[Any]] = [  # JSON rows: code, from, to
         [code, place[code], to]
         for to, code in enumerate(proposal or (), start=1)
         if cards[to - 1].code != code
@@ -636,15 +638,17 @@ class Stigespill(Rules):
             card = hand.pop(hand.index(move.card))  # the state's own card object
             hands = (*state.hands[: state.turn], tuple(hand), *state.hands[state.turn + 1 :])
             return self._advance(state, card, "plays", hands=hands, die=state.die)
-        # Reveal
+        assert isinstance(move, Reveal), "check() lets only draws, plays and reveals through"
         i = state.die.index(move.card)
         card = state.die[i]  # the state's own card object, so identity lookups stay valid
         die = state.die[:i] + state.die[i + 1 :]
         if state.pending == "deal":
             dealt = sum(len(h) for h in state.hands)
             seat = self.dealt_to(dealt)
-            hands = list(state.hands)
-            hands[seat] = tuple(sorted((*hands[seat], card), key=_DIE_ORDER.__getitem__))
+            dealt_hands = list(state.hands)
+            dealt_hands[seat] = tuple(
+                sorted((*dealt_hands[seat], card), key=_DIE_ORDER.__getitem__)
+            )
             done = dealt + 1 == HAND_SIZE * self.seats
             last = f"A card is dealt to {self.seat_name(seat)}"
             if done:
@@ -652,7 +656,7 @@ class Stigespill(Rules):
             return dataclasses.replace(
                 state,
                 die=die,
-                hands=tuple(hands),
+                hands=tuple(dealt_hands),
                 pending=None if done else "deal",
                 last=last,
                 moves=moves,
@@ -860,8 +864,8 @@ class Stigespill(Rules):
         """Return what is broken: die cards created or lost, tokens off the road, bad turn…"""
         out: list[str] = []
         all_cards = state.die + state.discard + tuple(c for h in state.hands for c in h)
-        order = [_ID_ORDER.get(id(c)) for c in all_cards]
-        if None in order:  # a card object not from DIE_CARDS: compare by value instead
+        order = [_ID_ORDER.get(id(c), -1) for c in all_cards]
+        if -1 in order:  # a card object not from DIE_CARDS: compare by value instead
             order = [_DIE_ORDER.get(c, -1) for c in all_cards]
         if sorted(order) != list(range(len(DIE_CARDS))):
             counts = Counter(all_cards)
@@ -961,7 +965,7 @@ class Stigespill(Rules):
         if seat != state.turn:
             return Hint(None, f"wait: it is {self.seat_name(state.turn)}'s turn")
         hand = state.hands[seat]
-        options: list[Move] = []
+        options: list[Draw | Play] = []
         if self._can_draw(state):
             options.append(Draw(seat))
         seen_values: set[int] = set()
@@ -1053,7 +1057,7 @@ def _hint_seed(state: StigeState, seat: int, solo: bool = False) -> int:
 def _rollout_means(
     state: StigeState,
     seat: int,
-    options: list[Move],
+    options: list[Draw | Play],
     pool: list[int],
     samples: int,
     solo: bool = False,
