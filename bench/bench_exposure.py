@@ -60,7 +60,8 @@ def dimmed(paths: list[Path]) -> dict[str, int]:
     from vision.recognizer import Recognizer
 
     rec = Recognizer()
-    images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in paths]
+    pictures = (cv2.imread(str(p), cv2.IMREAD_COLOR) for p in paths)
+    images = [image for image in pictures if image is not None]  # as flagged() leaves them out
     out = {"as taken": sum(len(rec.recognize(i).detections.codes) for i in images)}
     for level in LEVELS:
         read = 0

@@ -23,10 +23,18 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench import percentile
 from bench.camera_moves import MOVES, moved_copy
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.detections import Detections
+    from vision.synth import Deck
 
 GAMES = ("stigespill", "sten", "skipbo")
 
@@ -109,11 +117,11 @@ def run(
     recognizer: str,
     cache: Path,
     seed0: int,
-    game_types,
-    size,
-    fps,
-    noise=None,
-    camera_moves=(),
+    game_types: Sequence[str],
+    size: tuple[int, int],
+    fps: float,
+    noise: tuple[float, float, float] | None = None,
+    camera_moves: Sequence[str] = (),
     move_over: float = 0.0,
 ) -> dict:
     from vision.pipeline import GroundTruthRecognizer, VideoRecognizer, replay_events
@@ -224,7 +232,13 @@ def run(
     return result
 
 
-def roads(n: int, seed: int, size=(1280, 720), recognizer=None, decks=()) -> dict:
+def roads(
+    n: int,
+    seed: int,
+    size: tuple[int, int] = (1280, 720),
+    recognizer: Callable[[np.ndarray], Detections] | None = None,
+    decks: Sequence[Deck] = (),
+) -> dict:
     """Read ``n`` rendered road scenes; per layout shape, count exact, flagged and wrong reads.
 
     With ground truth (the default) detections are the labels of cards at least 30% visible;
@@ -242,7 +256,7 @@ def roads(n: int, seed: int, size=(1280, 720), recognizer=None, decks=()) -> dic
     out: dict = {}
     for i in range(n):
         rng = np.random.default_rng([seed, i])
-        deck = ProceduralDeck(int(rng.integers(40)))
+        deck: Deck = ProceduralDeck(int(rng.integers(40)))
         if decks:
             deck = decks[i % len(decks)]
         spec = sample_scene(rng, "road", [deck], SkipBoDeck(0), size)
@@ -351,11 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         noise = None
         if args.noise:
             try:
-                noise = tuple(float(v) for v in args.noise.split(","))
-                assert len(noise) == 3
-            except (ValueError, AssertionError):
+                miss, misread, jitter = (float(v) for v in args.noise.split(","))
+            except ValueError:  # not a number, or not three
                 print(f"bad --noise {args.noise!r}: expected MISS,MISREAD,JITTER", file=sys.stderr)
                 return 2
+            noise = (miss, misread, jitter)
         result = run(
             args.games,
             args.recognizer,

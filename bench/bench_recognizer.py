@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ def frames(n: int = 4, min_cards: int = 28) -> list[tuple[np.ndarray, int]]:
         if SHARED_DECKS.is_dir()
         else ()
     )
-    out = []
+    out: list[tuple[np.ndarray, int]] = []
     i = 0
     while len(out) < n and i < 200:
         scene = random_scene(seed=4242, index=i, layouts=("road",), deck_dirs=decks)
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     plain.reseat_turns = ()
     with_reseat, without = _alternating_ms((rec, plain), fs)
     found = [len(rec(f)) for f, _ in fs]
-    result = {
+    result: dict[str, Any] = {
         "frames": len(fs),
         "cards_per_frame": [c for _, c in fs],
         "cards_recognised": found,

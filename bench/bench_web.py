@@ -72,9 +72,10 @@ class Watchers:
     def _run(self) -> None:
         while not self.stop.is_set():
             for key, _ in self.sel.select(timeout=0.1):
-                i = key.data
+                i, sock = key.data, key.fileobj
+                assert isinstance(sock, socket.socket), "only the clients' sockets are registered"
                 try:
-                    chunk = key.fileobj.recv(1 << 16)
+                    chunk = sock.recv(1 << 16)
                 except BlockingIOError:
                     continue
                 if not chunk:
@@ -88,10 +89,10 @@ class Watchers:
                         if line.startswith(b"data: "):
                             try:
                                 snap = json.loads(line[6:])
-                                key = (snap["table"]["number"], snap["moves_made"])
+                                update = (snap["table"]["number"], snap["moves_made"])
                             except (ValueError, KeyError):
                                 continue
-                            self.seen[i].setdefault(key, now)
+                            self.seen[i].setdefault(update, now)
                 self.buffers[i] = buf
 
     def connected(self) -> int:
@@ -101,6 +102,7 @@ class Watchers:
         self.stop.set()
         self.thread.join(5)
         for key in list(self.sel.get_map().values()):
+            assert isinstance(key.fileobj, socket.socket), "only sockets are registered"
             key.fileobj.close()
 
 

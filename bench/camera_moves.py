@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 MOVE_AT = 0.45  # share of the video's frames before the camera moves
 SMEAR_S = 0.5  # a knock smears this many seconds of frames
 # Moves that keep a table in view (shifts in pixels, turns in degrees, zooms as factors)
-MOVES = {
+MOVES: dict[str, dict[str, Any]] = {
     "shift40": {"shift": 40.0},
     "shift100": {"shift": 100.0},
     "turn3": {"turn": 3.0},
@@ -30,11 +31,16 @@ MOVES = {
 }
 
 
-def warp(size: tuple[int, int], shift=(0.0, 0.0), turn: float = 0.0, zoom: float = 1.0):
+def warp(
+    size: tuple[int, int],
+    shift: np.ndarray | tuple[float, float] = (0.0, 0.0),
+    turn: float = 0.0,
+    zoom: float = 1.0,
+) -> np.ndarray:
     """Return the 2×3 affine matrix of a view turned (degrees, anticlockwise on screen as
     OpenCV turns) and zoomed about the picture's middle, then shifted (pixels)."""
     w, h = size
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, zoom)
+    m = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), turn, zoom), np.float64)
     m[:, 2] += shift
     return m
 
@@ -43,25 +49,26 @@ def _inside(quad: np.ndarray, size: tuple[int, int]) -> float:
     """Return the share of a card's outline inside the picture."""
     w, h = size
     area = cv2.contourArea(quad)
-    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     inside, _ = cv2.intersectConvexConvex(quad, frame)
     return inside / area if area > 0 else 0.0
 
 
-def _away_from_edges(lines: list[str], length: float, size: tuple[int, int]):
+def _away_from_edges(lines: list[str], length: float, size: tuple[int, int]) -> tuple[float, ...]:
     """Return the shift of ``length`` pixels, in steps of 15°, that keeps the cards laid
     from then on furthest inside the picture."""
     pts = [np.array(c["corners"], np.float64) for line in lines for c in json.loads(line)["cards"]]
     if not pts:
         return (length, 0.0)
-    pts = np.concatenate(pts).reshape(-1, 2)
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    best = None
+    xy = np.concatenate(pts).reshape(-1, 2)
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    best: tuple[float, np.ndarray] | None = None
     for a in np.radians(np.arange(0, 360, 15)):
         d = length * np.array([np.cos(a), np.sin(a)])
         margin = min(*(lo + d), *(np.array(size) - hi - d))
         if best is None or margin > best[0]:
             best = (margin, d)
+    assert best is not None, "24 ways were tried"
     return tuple(float(round(v, 1)) for v in best[1])
 
 
@@ -95,6 +102,8 @@ def moved_copy(src: Path, dst: Path, kind: str, over_s: float = 0.0, at: float =
         m = warp(size, shift * k, turn * k, 1 + (zoom - 1) * k)
         smeared = over_s == 0 and k < 1
         image = cv2.imread(str(src / "frames" / name))
+        if image is None:
+            raise FileNotFoundError(f"{src / 'frames' / name} is not a readable image")
         edge = np.concatenate([image[:8].reshape(-1, 3), image[-8:].reshape(-1, 3)])
         table = tuple(float(v) for v in np.median(edge, axis=0))
         image = cv2.warpAffine(image, m, size, borderValue=table)
