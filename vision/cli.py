@@ -16,6 +16,10 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.detections import Detections
 
 DEFAULT_DECKS = Path(__file__).resolve().parent.parent.parent / "shared" / "decks"
 
@@ -497,7 +501,7 @@ def register_road(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_road)
 
 
-def _image_truth(image: str, truth: str) -> object:
+def _image_truth(image: str, truth: str) -> Detections:
     """Return detections from a generator ground-truth JSON (``scene.truth()`` form)."""
     from kortbord.cli import CommandError
     from vision.detections import Detections
@@ -537,11 +541,12 @@ def cmd_road(args: argparse.Namespace) -> int:
                 raise CommandError(f"{args.image}: {e}") from None
             if warning:
                 print(f"kortbord road: {args.image}: {warning}", file=sys.stderr)
-        det, notes = (
-            (_image_truth(args.image, args.truth), [])
-            if args.truth
-            else road_detections(_recognizer(args), frame)
-        )
+        notes: list[str] = []
+        if args.truth:
+            det = _image_truth(args.image, args.truth)
+        else:
+            assert frame is not None, "read above"
+            det, notes = road_detections(_recognizer(args), frame)
     except CommandError as e:
         if not args.json:
             raise
@@ -554,6 +559,7 @@ def cmd_road(args: argparse.Namespace) -> int:
         if annotate:  # no road: the picture shows the cards that were seen
             from vision.recognizer import draw_detections
 
+            assert frame is not None, "read above to be annotated"
             _write_picture(annotate, draw_detections(frame, det))
         return 1
     out = reading.to_json()

@@ -38,7 +38,8 @@ def quads_are_sane(quads: np.ndarray, min_side: float = 4.0) -> np.ndarray:
     f = e[:, NEXT_CORNER]
     cross = e[..., 0] * f[..., 1] - e[..., 1] * f[..., 0]
     sides = np.hypot(e[..., 0], e[..., 1])
-    return (cross > 0).all(axis=1) & (sides >= min_side).all(axis=1)
+    # numpy's stubs: all() over an axis may be one bool (not for these 2-D arrays)
+    return (cross > 0).all(axis=1) & (sides >= min_side).all(axis=1)  # type: ignore[return-value]
 
 
 def quad_is_sane(quad: np.ndarray, min_side: float = 4.0) -> bool:
@@ -75,8 +76,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     if not len(boxes):
         return np.zeros(0, np.int64)
     xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-    keep = cv2.dnn.NMSBoxes(xywh.tolist(), np.asarray(scores, np.float32).tolist(), 0.0, iou)
-    keep = np.asarray(keep, np.int64).reshape(-1)
+    kept = cv2.dnn.NMSBoxes(xywh.tolist(), np.asarray(scores, np.float32).tolist(), 0.0, iou)
+    keep = np.asarray(kept, np.int64).reshape(-1)
     return keep[np.argsort(-np.asarray(scores)[keep], kind="stable")]
 
 
@@ -119,7 +120,7 @@ def scaled(image: np.ndarray, scale: float, interpolation: int = cv2.INTER_AREA)
 def turning(w: int, h: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
     """Return the 2×3 map that turns a ``w`` × ``h`` frame by ``degrees`` (anticlockwise, as
     OpenCV's) onto a canvas that holds all of it, and the canvas's size."""
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    m = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), np.float64)
     cos, sin = abs(m[0, 0]), abs(m[0, 1])
     tw, th = int(h * sin + w * cos + 0.5), int(h * cos + w * sin + 0.5)
     m[:, 2] += ((tw - w) / 2, (th - h) / 2)
@@ -162,14 +163,15 @@ def visible_box(
     ys, xs = np.nonzero(mask)
     if not len(xs):
         lo, hi = np.asarray(quad).min(axis=0), np.asarray(quad).max(axis=0)
-        return np.float32([max(lo[0], 0), max(lo[1], 0), min(hi[0], w), min(hi[1], h)])
-    return np.float32(
+        return np.array([max(lo[0], 0), max(lo[1], 0), min(hi[0], w), min(hi[1], h)], np.float32)
+    return np.array(
         [
             xs.min() * step,
             ys.min() * step,
             min((xs.max() + 1) * step, w),
             min((ys.max() + 1) * step, h),
-        ]
+        ],
+        np.float32,
     )
 
 

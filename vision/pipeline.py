@@ -32,16 +32,20 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from referee.core import CHANCE, IllegalMove, Move, Rules
+from referee.skipbo import SkipBo
 from vision.detections import Detections
 from vision.geometry import card_widths
 from vision.sources import Frame, FrameSource
 from vision.tracker import MIN_CONFIDENCE as TRACKER_MIN_CONFIDENCE
 from vision.tracker import TableEvent, TableState, Tracker
+
+if TYPE_CHECKING:
+    from vision.recognizer import Recognition
 
 Observation = dict[str, Any]
 QUIET = 0.5  # seconds a view must hold before the guard reports it out of sync
@@ -375,6 +379,7 @@ class Guard:
         self._trail, self._trail_frames = [v for v, _ in kept], [n for _, n in kept]
         *older, last = self._sightings
         since = self._unexplained
+        assert since is not None, "called while the table is unexplained"
         self._sightings = [s for s in older if s[0] < since or not misread(s[1])] + [last]
 
     def _most_seen(self, hs: list[Hypothesis], observed: Observation) -> list[Hypothesis]:
@@ -578,13 +583,14 @@ class Guard:
         seconds, ``DEEP_TRIES`` times (and once more when the video ends).
         """
         last = self._deep_last
-        here = last is not None and last[0] == id(self.state)  # searched from this position
-        if here and not final:
-            if now - last[1] < self.patience or self.same_view(observed, last[2]):
+        # the last search, if it searched from this position
+        here = last if last is not None and last[0] == id(self.state) else None
+        if here is not None and not final:
+            if now - here[1] < self.patience or self.same_view(observed, here[2]):
                 return None
-            if last[3] >= DEEP_TRIES:
+            if here[3] >= DEEP_TRIES:
                 return None  # the table stays off the game: a misread, not a late card
-        tries = last[3] + 1 if here else 1
+        tries = here[3] + 1 if here is not None else 1
         best = None
         for depth in range(self.max_branching + 1, self.deep_branching + 1):
             full = [h for h, off in self._walk(observed, depth, True) if off == 0]
@@ -822,7 +828,8 @@ def _last(state: Any) -> str:
 
 
 # ---- the whole pipeline -----------------------------------------------------------------------
-Recognizer = Callable[[np.ndarray], Detections]
+# an image's cards, or a frame's where the recognizer says ``wants_frame`` (ground truth)
+Recognizer = Callable[[np.ndarray], Detections] | Callable[[Frame], Detections]
 
 
 @dataclass(frozen=True)
@@ -904,8 +911,8 @@ class VideoRecognizer:
         self.survey_every = survey_every
         self.margin = margin
         self._frames = 0
-        self._last = None
-        self._surveyed = None  # the cards found by the last survey
+        self._last: Recognition | None = None
+        self._surveyed: Recognition | None = None  # the cards found by the last survey
 
     def region(self, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         """Return the part of the frame where cards lie (those of the last survey and of the
@@ -1001,7 +1008,7 @@ class GroundTruthRecognizer:
 def tracker_for(rules: Rules) -> Tracker:
     """Return a tracker of the game's cards. In Skip-Bo a wild may be laid squarely onto a
     wild, its outline barely moving: the tracker watches the wilds' pictures too."""
-    watch = rules.wild_codes() if rules.name == "skipbo" else frozenset()
+    watch = rules.wild_codes() if isinstance(rules, SkipBo) else frozenset()
     return Tracker(codes=rules.codes(), watch=watch)
 
 
@@ -1209,6 +1216,7 @@ def table_game(
         return rules, rules.initial_state(random.Random(0)), StenReader()
     if game == "skipbo":
         rules = make_rules("skipbo", players=players)
+        assert isinstance(rules, SkipBo), "the Skip-Bo rules"
         zmap = zones if isinstance(zones, ZoneMap) else propose_zones(table, players)
         return rules, rules.table_state(random.Random(0)), SkipBoReader(zmap, rules.codes())
     raise ValueError(f"unknown game {game!r}; expected stigespill, sten or skipbo")

@@ -57,7 +57,14 @@ def read_voc(xml_path: str | Path) -> tuple[str, np.ndarray, tuple[str, ...]]:
         b = obj.find("bndbox")
         if b is None:
             raise RealPhotoError(f"{xml_path}: an object has no bndbox")
-        boxes.append([float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")])
+        box = []
+        for k in ("xmin", "ymin", "xmax", "ymax"):
+            text = b.findtext(k)
+            try:
+                box.append(float(text or ""))
+            except ValueError:
+                raise RealPhotoError(f"{xml_path}: a bndbox's {k} is no number: {text!r}") from None
+        boxes.append(box)
         ranks.append(RANK_WORDS.get(name, name.upper()))
     return root.findtext("filename") or "", np.array(boxes, np.float32).reshape(-1, 4), tuple(ranks)
 

@@ -29,7 +29,7 @@ import json
 import os
 import platform
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -285,8 +285,8 @@ def read_cards(
     probs: np.ndarray,
     valid: np.ndarray,
     min_corner_conf: float = 0.5,
-    weights: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    weights: Sequence[float] | np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Choose each card's code and upright reading from its corner crops' class probabilities.
 
     probs: ``(n, h, 2, C)`` softmax over ``C`` classes (the last is background) for ``n`` cards,
@@ -674,8 +674,8 @@ class Recognizer:
         floor = self.conf_threshold if conf_threshold is None else conf_threshold
         cand = decode_pose_output(out, scale, floor, self.nms_iou)
         if x0 or y0:
-            cand.boxes[:] += np.float32([x0, y0, x0, y0])
-            cand.quads[:] += np.float32([x0, y0])
+            cand.boxes[:] += np.array([x0, y0, x0, y0], np.float32)
+            cand.quads[:] += np.array([x0, y0], np.float32)
         return cand
 
     def refine_outlines(self, frame: np.ndarray | Pyramid, quads: np.ndarray) -> np.ndarray:
@@ -817,7 +817,7 @@ class Recognizer:
         elif other_way:
             unread = np.flatnonzero(code_conf == 0)
         else:
-            unread = []
+            unread = np.zeros(0, np.int64)
         again = {int(i): tried[i][0] for i in unread if len(tried[i]) == 1}
         if again:
             before = valid.copy()
@@ -880,7 +880,7 @@ class Recognizer:
                 unsure |= (widths <= self.far_thumb_max_width) & (code_conf < self.far_thumb_below)
             if agreed_only:
                 unsure &= corners_agree()
-            for i in np.flatnonzero(unsure):
+            for i in np.flatnonzero(unsure).tolist():
                 for r in tried[i]:
                     q = np.roll(outlines[i], -r, axis=0)
                     if self._thumb_fits(q, w, h):
@@ -896,7 +896,8 @@ class Recognizer:
                     code_floor,
                     [1.0, 1.0, self.thumb_weight if thumb_weight is None else thumb_weight],
                 )
-                redo = use.any(axis=1)
+                # numpy's stubs: any() over an axis may be one bool (not of this 2-D array)
+                redo: np.ndarray = use.any(axis=1)  # type: ignore[assignment]
                 code_idx, code_conf, hyp = (
                     np.where(redo, b, a)
                     for a, b in zip((code_idx, code_conf, hyp), both[:3], strict=True)
@@ -1079,7 +1080,9 @@ class Recognizer:
         """
         photo = min_confidence is None
         floor, code_floor = (
-            (self.min_confidence, self.min_code_conf) if photo else (float(min_confidence),) * 2
+            (self.min_confidence, self.min_code_conf)
+            if min_confidence is None
+            else (float(min_confidence),) * 2
         )
         frame = _as_bgr(frame)
         # A road photo is read once too, and its layout settles doubtful readings.
@@ -1154,19 +1157,16 @@ class Recognizer:
         read_ok = (code_idx >= 0) & found
         ok = np.flatnonzero(read_ok)
 
-        def with_unread(det: Detections, *read) -> Recognition:
+        def with_unread(rec: Recognition) -> Recognition:
             # The outlines found surely but not read, apart from the cards and each other.
             unread = np.flatnonzero(strong & ~read_ok)
-            unread = unread[_apart(outlines[unread], det.corners)]
-            return Recognition(
-                det,
-                *read,
-                unread=outlines[unread].astype(np.float32),
-                unread_probs=dist[unread],
+            unread = unread[_apart(outlines[unread], rec.detections.corners)]
+            return replace(
+                rec, unread=outlines[unread].astype(np.float32), unread_probs=dist[unread]
             )
 
         if not len(ok):
-            return with_unread(Detections.empty())
+            return with_unread(Recognition(Detections.empty()))
         quads = np.stack([np.roll(outlines[i], -int(hyp[i]), axis=0) for i in ok])
         quads = quads.astype(np.float32)
         codes = [self.class_names[int(code_idx[i])] for i in ok]
@@ -1182,7 +1182,7 @@ class Recognizer:
             for i in np.flatnonzero(cand.turned[ok][keep]):
                 others = [det.corners[j] for j in range(len(det)) if j != i]
                 boxes[i] = visible_box(det.corners[i], others, frame.shape)
-        return with_unread(det, boxes, dist[ok][keep], self.class_names[:-1])
+        return with_unread(Recognition(det, boxes, dist[ok][keep], self.class_names[:-1]))
 
     def __call__(self, frame: np.ndarray) -> Detections:
         """Return the cards in a BGR ``frame``."""
@@ -1195,7 +1195,7 @@ def turned_twins(quads: np.ndarray, codes: Sequence[str], turned: np.ndarray) ->
     outlined otherwise (often across its neighbour), or read otherwise. A turned find only
     adds a card apart; two cards of one code from two decks lie apart, or one on the other,
     and a pile's cards are what the upright frame shows."""
-    upright = np.flatnonzero(~turned)
+    upright = np.flatnonzero(~turned).tolist()
 
     def twin(i: int) -> bool:
         for j in upright:
@@ -1207,7 +1207,7 @@ def turned_twins(quads: np.ndarray, codes: Sequence[str], turned: np.ndarray) ->
     return np.array([bool(turned[i]) and twin(i) for i in range(len(quads))], bool)
 
 
-def _apart(outlines: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray:
+def _apart(outlines: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Return the indices of the ``outlines`` that overlap none of ``cards`` (nor an earlier
     outline kept) by ``WEAK_APART`` IoU or more."""
     kept: list[int] = []

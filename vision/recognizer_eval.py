@@ -233,8 +233,8 @@ def _lit(photo: np.ndarray, gain) -> np.ndarray:
 def _tilted(photo: np.ndarray, boxes: np.ndarray, narrow: float = 0.2):
     """The photo as a camera tilted away sees it: its top edge ``narrow`` shorter each side."""
     h, w = photo.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[w * narrow, 0], [w * (1 - narrow), 0], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[w * narrow, 0], [w * (1 - narrow), 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     out = cv2.warpPerspective(photo, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     corners = box_corners(boxes)
@@ -245,7 +245,9 @@ def _tilted(photo: np.ndarray, boxes: np.ndarray, narrow: float = 0.2):
 
 def _jpeg(photo: np.ndarray, quality: int) -> np.ndarray:
     _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert out is not None, "a JPEG just written reads back"
+    return out
 
 
 def _noisy(photo: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:

@@ -80,7 +80,8 @@ def _crop(gray: np.ndarray, patch: _Patch, shake: np.ndarray) -> np.ndarray:
     from where things lay in the reference to where they lie now) taken out."""
     x0, y0, x1, y1 = patch.box
     # The patch's pixel q lay at q + (x0, y0) in the reference, and lies at shake of that.
-    m = np.hstack([shake[:, :2], shake @ np.float32([x0, y0, 1])[:, None]]).astype(np.float32)
+    at = shake @ np.array([x0, y0, 1], np.float32)
+    m = np.hstack([shake[:, :2], at[:, None]]).astype(np.float32)
     return cv2.warpAffine(
         gray, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     ).astype(np.float32)
@@ -88,7 +89,7 @@ def _crop(gray: np.ndarray, patch: _Patch, shake: np.ndarray) -> np.ndarray:
 
 def _centre(patch: _Patch) -> np.ndarray:
     x0, y0, x1, y1 = patch.box
-    return np.float32([(x0 + x1) / 2, (y0 + y1) / 2])
+    return np.array([(x0 + x1) / 2, (y0 + y1) / 2], np.float32)
 
 
 def _shake(shifts: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -117,13 +118,13 @@ def _shake(shifts: np.ndarray, centres: np.ndarray) -> np.ndarray:
     miss = np.linalg.norm(moved(centres, fit) - now, axis=1)
     if abs(a - 1) > MOST_ZOOM or (off**2).sum() < FIT_EVIDENCE * (miss**2).sum():
         return plain
-    return np.float32([[a.real, -a.imag, b.real], [a.imag, a.real, b.imag]])
+    return np.array([[a.real, -a.imag, b.real], [a.imag, a.real, b.imag]], np.float32)
 
 
 def _shift(gray: np.ndarray, patch: _Patch) -> np.ndarray | None:
     """Return how far the patch's card moved in the frame (ECC translation), or None."""
     x0, y0, x1, y1 = patch.box
-    warp = np.eye(2, 3, dtype=np.float32)
+    warp: np.ndarray = np.eye(2, 3, dtype=np.float32)
     try:
         _, warp = cv2.findTransformECC(
             patch.pixels,

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -72,7 +72,7 @@ class SourceStatus:
 StatusCallback = Callable[[SourceStatus], None]
 
 
-def _valid_image(image: Any) -> bool:
+def _valid_image(image: Any) -> TypeGuard[np.ndarray]:
     return (
         isinstance(image, np.ndarray)
         and image.dtype == np.uint8

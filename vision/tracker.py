@@ -485,7 +485,8 @@ class Tracker:
         if not cards or self._view == (1, 0):
             return []
         middles = self.to_view(np.array([c.corners.mean(axis=0) for c in cards]))
-        inside = (middles >= 0).all(axis=1) & (middles < [width, height]).all(axis=1)
+        # numpy's stubs: all() over an axis may be one bool (not of these 2-D arrays)
+        inside: np.ndarray = (middles >= 0).all(axis=1) & (middles < [width, height]).all(axis=1)  # type: ignore[assignment]
         return [c for c, shown in zip(cards, inside, strict=True) if not shown]
 
     def seed(self, cards: list[tuple[str, np.ndarray]], time: float = 0.0) -> None:
@@ -615,6 +616,7 @@ class Tracker:
                 track.absent_visible = 0
             if track.covered >= self.remove_frames:
                 cover = track.covered_by
+                assert cover is not None, "counted only once a card covers it"
                 if cover.code == track.code and any(t is cover for t in self._tracks):
                     # Its twin lies over it (a Skip-Bo discard laid near squarely on a card
                     # of its code): the pair shows as one card, with this one hidden below.
@@ -699,7 +701,8 @@ class Tracker:
             move = self._fitted(move, sought, centres)
             pairs = self._found_after(move, sought) if move is not None else []
             newly = sum(s.track.id not in kept for s, _ in pairs)
-            if len(pairs) >= need and newly >= 2 and self._moves_cards(move, lying, held):
+            enough = len(pairs) >= need and newly >= 2
+            if move is not None and enough and self._moves_cards(move, lying, held):
                 return move, pairs
             return None, pairs
 
@@ -853,6 +856,7 @@ class Tracker:
                 t.wobble = np.maximum(t.wobble, [self.relay_shift, self.relay_angle])
             t.sizes = deque((s * zoom for s in t.sizes), maxlen=SIZE_MEMORY)
             if t.anchor is not None:
+                assert t.anchor_corners is not None, "set with the anchor"
                 t.anchor = moved(t.anchor[None], move)[0]
                 t.anchor_corners = moved(t.anchor_corners, move)
                 t.anchor_angle += turn
@@ -999,6 +1003,7 @@ class Tracker:
         if track.anchor is None:
             _anchor(track, outline, angle, size)
             return
+        assert track.anchor_corners is not None, "set with the anchor"
         limit = self._still_limit(track)
 
         def differs(place: np.ndarray, turned: float, sized: float) -> tuple[bool, float, float]:
@@ -1114,6 +1119,7 @@ class Tracker:
         ``COVER_SHARE``), not all four. A card laid onto it would lie over that card too,
         whose cover shows it; its outline, the strip left showing, jumps about. (A card read
         over all of it, centred, may be the one laid onto it misread.)"""
+        assert track.anchor_corners is not None, "asked only of an anchored card"
         place = moved(track.anchor_corners, shake)
         return any(
             other.confirmed

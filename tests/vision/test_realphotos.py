@@ -137,3 +137,12 @@ def test_real_photos_are_scored_under_each_disturbance_with_their_boxes_moved_al
     assert list(tallies) == list(DISTURBANCES)
     for name, t in tallies.items():
         assert (t.images, t.tp, t.fp, t.fn) == (1, 1, 0, 0), name
+
+
+@pytest.mark.parametrize("ymax", ["", "<ymax>ninety</ymax>"])
+def test_a_box_without_a_readable_corner_is_named_with_its_file(tmp_path, ymax):
+    root = _photo_set(tmp_path / "cards", "test", {"a": ["ten"]})
+    xml = root / "test" / "a.xml"
+    xml.write_text(xml.read_text().replace("<ymax>90</ymax>", ymax))
+    with pytest.raises(RealPhotoError, match=r"a\.xml.*ymax"):
+        realphotos.read_voc(xml)

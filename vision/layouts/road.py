@@ -15,17 +15,23 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from referee.cards import CardError, parse_card
+from referee.core import Move, Rules
+from referee.stigespill import Play, Reveal, StigeState
 from vision.detections import Detections
 from vision.geometry import polygon_iou
 from vision.layouts import entries
 from vision.tracker import TableState, card_size
+
+if TYPE_CHECKING:
+    from vision.recognizer import Recognizer
 
 ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
 ROAD_CODES = tuple(f"{r}{s}" for s in "SHDC" for r in ROAD_RANKS)
@@ -524,7 +530,7 @@ def _on_the_table(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     middle = np.asarray(quads[int(np.linalg.norm(centers - centers.mean(axis=0), axis=1).argmin())])
     # Its outline starts at its index corner, on a short side, however the camera's tilt
     # makes its sides look.
-    card = np.float32([[0, 0], [ASPECT, 0], [ASPECT, 1.0], [0, 1.0]])
+    card = np.array([[0, 0], [ASPECT, 0], [ASPECT, 1.0], [0, 1.0]], np.float32)
     try:
         to_table = cv2.getPerspectiveTransform(middle.astype(np.float32), card)
         flat = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), to_table)
@@ -622,7 +628,7 @@ TOSS_UP = 1.5
 MOST_SUSPECTS = 8  # at most this many cards weighed for the codes left (8! ways)
 
 
-def road_detections(recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
+def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
     """Return the cards of a road photo (BGR), each road code given to one card at most, and
     a note for each card read by elimination (see :func:`settle_road_codes`).
 
@@ -640,7 +646,7 @@ def settle_road_codes(
     det: Detections,
     probs: np.ndarray,
     names: tuple[str, ...],
-    unread: np.ndarray = (),
+    unread: np.ndarray | tuple[()] = (),
     unread_probs: np.ndarray | None = None,
 ) -> tuple[Detections, list[str]]:
     """Give each road code to one card: the surest (card, code) reading first, among the codes
@@ -913,7 +919,9 @@ def _unread_in_road(
     )
 
 
-def read_road(table, shape: str = "auto") -> RoadReading:
+def read_road(
+    table: Detections | TableState | list[tuple[str, np.ndarray]], shape: str = "auto"
+) -> RoadReading:
     """Return the road read from ``table`` (detections, a table state or (code, quad) pairs)."""
     return RoadReader(shape=shape).read(table)
 
@@ -980,7 +988,7 @@ class StigespillReader:
         centers = np.array([r.center for r in road])
         return float(np.linalg.norm(centers - card.center, axis=1).min()) / card.size
 
-    def expect(self, rules, state) -> dict[str, Any]:
+    def expect(self, rules: Rules, state: StigeState) -> dict[str, Any]:
         """Return the view a referee state predicts."""
         if not state.discard:
             return {"discard": None, "also": ()}
@@ -989,32 +997,38 @@ class StigespillReader:
             "also": tuple(sorted(c.code for c in state.discard[:-1])),
         }
 
-    def transients(self, rules, before, move, after) -> list[dict[str, Any]]:
+    def transients(
+        self, rules: Rules, before: StigeState, move: Move, after: StigeState
+    ) -> list[dict[str, Any]]:
         """Return the joker on the discard pile while a drawn joker is shown."""
-        if getattr(move, "kind", "") == "reveal" and before.pending == "draw":
+        if isinstance(move, Reveal) and before.pending == "draw":
             if move.card.is_joker:
                 return [{"discard": "JK"}]
         return []
 
-    def evidence(self, rules, before, move, after) -> list[dict[str, Any]]:
+    def evidence(
+        self, rules: Rules, before: StigeState, move: Move, after: StigeState
+    ) -> list[dict[str, Any]]:
         """Return the views that must have been seen for ``move`` to be believed: a drawn
         joker leaves no trace once the piles are gathered, so a joker draw the camera did
         not see never explains a discard pile that looks wrong (a misread die card)."""
         return self.transients(rules, before, move, after)
 
     @staticmethod
-    def rests_on(rules, state, moves) -> bool:
+    def rests_on(rules: Rules, state: StigeState, moves: Sequence[Move]) -> bool:
         """Return whether ``moves`` lay a card on the discard pile as the game has it: the
         guard then asks when the table never showed the game's top card (a draw entered by
         hand with another card, an undone draw's card left lying), as the card under the new
         one is no part of the view. A drawn joker gathers the pile instead."""
         for move in moves:
-            if move.kind == "play" or (move.kind == "reveal" and state.pending == "draw"):
+            if isinstance(move, Play) or (isinstance(move, Reveal) and state.pending == "draw"):
                 return not move.card.is_joker
             state = rules.apply(state, move)
         return False
 
-    def renames(self, rules, shown, state, moves) -> bool:
+    def renames(
+        self, rules: Rules, shown: dict[str, Any], state: StigeState, moves: Sequence[Move]
+    ) -> bool:
         """Return whether the game in ``state`` is the view the table last showed as the
         game's (``shown``) but for its top card's name, and ``moves`` lay no card of the name
         the camera reads it by. A card the camera misread and the page put right (a draw
@@ -1025,7 +1039,7 @@ class StigespillReader:
         misread = shown.get("discard")
         if misread is None or game["discard"] is None or game["also"] != shown.get("also"):
             return False
-        laid = [m.card.code for m in moves if getattr(m, "card", None) is not None]
+        laid = [m.card.code for m in moves if isinstance(m, Play | Reveal)]
         return misread not in laid
 
     parts = staticmethod(entries)

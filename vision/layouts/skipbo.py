@@ -12,7 +12,7 @@ confirm or drag, and stores it per table as JSON (:meth:`ZoneMap.to_json`,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.cards import Card, parse_card
 from referee.core import Move, Rules
-from referee.skipbo import SkipBoState, is_wild
+from referee.skipbo import Discard, Play, SkipBoState, is_wild
 from vision.tracker import TableState, TrackedCard
 
 KINDS = ("building", "stock", "discard")
@@ -120,7 +120,7 @@ class ZoneMap:
             seat = f"seat {owner}'s"
             return f"{seat} stock" if kind == "stock" else f"{seat} discard pile {index + 1}"
 
-        wanted = [("building", None, k) for k in range(PILES)]
+        wanted: list[tuple[str, int | None, int]] = [("building", None, k) for k in range(PILES)]
         for seat in range(self.players):
             wanted += [("stock", seat, 0)] + [("discard", seat, k) for k in range(PILES)]
         found = [(z.kind, None if z.kind == "building" else z.owner, z.index) for z in self.zones]
@@ -202,14 +202,14 @@ class ZoneMap:
         return float(np.hypot(across, along * (FAN_DISCOUNT if along > 0 else 1.0)))
 
     @cached_property
-    def _fan_dirs(self) -> dict[int, np.ndarray]:
+    def _fan_dirs(self) -> dict[int | None, np.ndarray]:
         """Per seat, the unit direction its discard piles fan in: from the building piles
         toward the seat's row, square to the row."""
         building = [z.center for z in self.zones if z.kind == "building"]
         if not building:
             return {}
         middle = np.mean(building, axis=0)
-        out: dict[int, np.ndarray] = {}
+        out: dict[int | None, np.ndarray] = {}
         for owner in {z.owner for z in self.zones if z.kind == "discard"}:
             row = sorted(
                 (z for z in self.zones if z.owner == owner and z.kind == "discard"),
@@ -472,7 +472,9 @@ class SkipBoReader:
         that card and part of this pile): the piles lie further apart than that.
         """
         z = self._zone_of[card.id]
-        fan = self.zones._fan_dirs.get(z.owner) if z is not None and z.kind == "discard" else None
+        if z is None or z.kind != "discard":
+            return
+        fan = self.zones._fan_dirs.get(z.owner)
         if fan is None:
             return
         seat = self._seat_piles(z.owner, card.id, present)
@@ -515,7 +517,7 @@ class SkipBoReader:
         self, rules: Rules, before: SkipBoState, move: Move, after: SkipBoState
     ) -> list[dict[str, Any]]:
         """Return the view with a finished building pile still showing its last card."""
-        if getattr(move, "kind", "") == "play" and not after.building[move.pile]:
+        if isinstance(move, Play) and not after.building[move.pile]:
             view = self.expect(rules, after)
             view["building"][move.pile] = move.card.code
             view["wilds"][move.pile] = _wild_run([*before.building[move.pile], move.card])
@@ -539,13 +541,12 @@ class SkipBoReader:
     def touches(state: SkipBoState, move: Move) -> set[tuple] | None:
         """Return the piles (:meth:`parts`) ``move`` changes in ``state``, known without
         playing it (None: not known)."""
-        kind = getattr(move, "kind", "")
-        if kind == "discard":
+        if isinstance(move, Discard):
             return {("discard", state.turn, move.pile)}
-        if kind != "play":
+        if not isinstance(move, Play):
             return None
         owner = state.turn if move.owner is None else move.owner
-        out = {("building", move.pile)}
+        out: set[tuple] = {("building", move.pile)}
         if move.source == "discard":
             out.add(("discard", owner, move.index))
         elif move.source == "stock":
@@ -567,8 +568,7 @@ class SkipBoReader:
         prunes is only the last resort for cards found late). A building pile does not go
         down (unless it reaches 12 and is set aside).
         """
-        kind = getattr(move, "kind", "")
-        if kind not in ("discard", "play"):
+        if not isinstance(move, Discard | Play):
             return True
 
         def shows(pile: tuple, top: str | None) -> bool:
@@ -576,7 +576,7 @@ class SkipBoReader:
                 return True
             return any(v[0] == top for key, v in seen.items() if key[0] == "building")
 
-        if kind == "discard":
+        if isinstance(move, Discard):
             return shows(("discard", state.turn, move.pile), move.card.code)
         shown = _number(seen.get(("building", move.pile), (None,))[0])
         if shown is not None and len(state.building[move.pile]) + 1 > shown:
@@ -663,7 +663,7 @@ def _number(code: str | None) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-def _wild_run(cards: list[Card]) -> int:
+def _wild_run(cards: Sequence[Card]) -> int:
     """Return how many wild cards lie in a row at the top of a pile (bottom→top)."""
     n = 0
     while n < len(cards) and is_wild(cards[-1 - n]):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.cards import parse_card
+from referee.cards import Card, parse_card
 from referee.core import Move, Rules
-from referee.sten import StenState
+from referee.sten import GoOut, Lay, StenState
 from vision.layouts import entries
 from vision.tracker import TableState
 
@@ -41,9 +41,15 @@ def _lay(board, si: int, r: int):
     return (*board[:si], new, *board[si + 1 :])
 
 
+def _suit(c: Card) -> str:
+    """Return a standard card's suit letter."""
+    assert c.suit is not None, f"{c} is no standard card"
+    return c.suit.value
+
+
 def _key(code: str) -> tuple[int, int]:
     c = parse_card(code)
-    return SUIT_ORDER.index(c.suit.value), c.rank_value
+    return SUIT_ORDER.index(_suit(c)), c.rank_value
 
 
 def _long_axis(corners: np.ndarray) -> np.ndarray:
@@ -63,7 +69,7 @@ def _column_of(center: np.ndarray, sevens: dict[str, np.ndarray]) -> tuple[str, 
         return abs(float(d[0] * along[1] - d[1] * along[0])) / max(width, 1e-6)
 
     offsets = {suit: offset(corners) for suit, corners in sevens.items()}
-    suit = min(offsets, key=offsets.get)
+    suit = min(offsets, key=offsets.__getitem__)
     return suit, offsets[suit]
 
 
@@ -140,15 +146,15 @@ class StenReader:
 
     def observe(self, table: TableState) -> dict[str, list]:
         """Return the board read from the stable table (ranks A=1 … K=13)."""
-        view = {s: [False, None, None] for s in SUIT_ORDER}
+        view: dict[str, list[bool | int | None]] = {s: [False, None, None] for s in SUIT_ORDER}
         cards = [(card, parse_card(card.code)) for card in table.cards]
         cards = [(card, c) for card, c in cards if c.kind == "std"]
-        sevens = {c.suit.value: card.corners for card, c in cards if c.rank_value == 7}
+        sevens = {_suit(c): card.corners for card, c in cards if c.rank_value == 7}
         if sevens:
             cards = [
                 (card, c)
                 for card, c in cards
-                if c.rank_value == 7 or _in_own_column(card.center, c.suit.value, sevens)
+                if c.rank_value == 7 or _in_own_column(card.center, _suit(c), sevens)
             ]
             along = _along(cards, sevens)
             sides = _sides(along)
@@ -163,7 +169,7 @@ class StenReader:
             dropped = _out_of_order(cards, along)
             cards = [(card, c) for card, c in cards if card.id not in dropped]
         for _, c in cards:
-            v = view[c.suit.value]
+            v = view[_suit(c)]
             r = c.rank_value
             if r == 7:
                 v[0] = True
@@ -181,10 +187,9 @@ class StenReader:
         self, rules: Rules, before: StenState, move: Move, after: StenState
     ) -> list[dict[str, list]]:
         """Return the views while a pile's last card shows, and between cards of a go-out."""
-        kind = getattr(move, "kind", "")
-        if kind == "lay":
+        if isinstance(move, Lay):
             cards = [move.card.code]
-        elif kind == "go_out":
+        elif isinstance(move, GoOut):
             cards = [c.code for c in move.cards]
         else:
             return []

@@ -253,7 +253,7 @@ def sample_lighting(rng: np.random.Generator) -> Lighting:
         gradient_angle=float(rng.uniform(0, 360)),
         gradient=float(rng.uniform(0, 0.45)),
         vignette=float(rng.uniform(0, 0.4)),
-        cast=tuple(float(c) for c in cast),
+        cast=(float(cast[0]), float(cast[1]), float(cast[2])),
         shadows=shadows,
         glare=glare,
     )
@@ -273,7 +273,7 @@ def light_map(light: Lighting, size: tuple[int, int]) -> np.ndarray:
     m = light.gain * (1 + light.gradient * (u * math.cos(a) + v * math.sin(a)) * 2)
     m = m * (1 - light.vignette * (u * u + v * v) * 2)
     if light.shadows:
-        sh = np.zeros((H, W), np.float32)
+        sh: np.ndarray = np.zeros((H, W), np.float32)
         for cx, cy, ax, ay, ang, dark in light.shadows:
             cv2.ellipse(
                 sh,

@@ -7,6 +7,7 @@ import json
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 LAYOUT_NAMES = ("road", "sten", "skipbo", "hand", "scatter")
 TARGET_NAMES = ("cards", "corners", "cards+corners", "codes")
@@ -199,7 +200,11 @@ def _wrong_kind(key: str, value) -> bool:
         return key != "deck_dirs"
     if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
         return True
-    return key == "deck_dirs" and not all(isinstance(d, str) for d in value)
+    return (
+        key == "deck_dirs"
+        and isinstance(value, list)  # as checked above
+        and not all(isinstance(d, str) for d in value)
+    )
 
 
 def _yaml_problem(e) -> str:
@@ -270,7 +275,7 @@ def _build(args: argparse.Namespace) -> int:
     from vision.synth.dataset import BuildConfig, build
     from vision.synth.faces import DeckError, load_deck
 
-    opts = dict(BUILD_DEFAULTS)
+    opts: dict[str, Any] = dict(BUILD_DEFAULTS)  # the config's values, checked below
     config_decks: list[str] = []
     try:
         if args.config:

@@ -7,6 +7,7 @@ would (low resolution, blur, light, colour cast, noise), so millions can be made
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -22,7 +23,7 @@ def face_for(code: str, deck: Deck | None = None, style: int = 0) -> CardFace:
     return deck.face(code)
 
 
-def card_image(face: CardFace, background=(255, 255, 255)) -> np.ndarray:
+def card_image(face: CardFace, background: Sequence[float] = (255, 255, 255)) -> np.ndarray:
     """Return the face as BGR uint8 on a plain background (the rounded corners filled)."""
     a = face.image[..., 3:].astype(np.float32) / 255
     bg = np.asarray(background, np.float32)
@@ -82,7 +83,7 @@ def corner_crop(
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)
     if rng is None:
         return img
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     if rng.random() < 0.3:
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
     cast = np.array(list(CASTS.values())[int(rng.integers(len(CASTS)))], np.float32)
@@ -91,5 +92,7 @@ def corner_crop(
     img = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None, "a JPEG just written reads back"
+        img = decoded
     return img

@@ -125,7 +125,7 @@ def yolo_lines(
         )
 
     for lab in scene.labels:
-        if not lab.face_up:
+        if lab.code is None:  # face down
             continue
         if targets in ("cards", "cards+corners", "codes") and lab.visible >= min_card_visible:
             line(names.index(lab.code) if targets == "codes" else 0, lab.corners)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -130,7 +131,7 @@ def _diamond_parts() -> list[np.ndarray]:
         for s in np.linspace(0, 1, 8, endpoint=False):
             p = a + (b - a) * s
             bow = math.sin(math.pi * s) * 0.035
-            pts.append(p * (1 - bow / max(1e-6, np.linalg.norm(p))))
+            pts.append(p * (1 - bow / max(1e-6, float(np.linalg.norm(p)))))
     return [np.array(pts)]
 
 
@@ -144,7 +145,13 @@ _SUIT_WIDTH = {s: float(np.ptp(np.concatenate(p)[:, 0])) for s, p in _SUIT_PARTS
 
 
 def draw_suit(
-    img: np.ndarray, suit: Suit, cx: float, cy: float, h: float, color, flip: bool = False
+    img: np.ndarray,
+    suit: Suit,
+    cx: float,
+    cy: float,
+    h: float,
+    color: Sequence[float],
+    flip: bool = False,
 ) -> tuple[float, float, float, float]:
     """Draw a suit symbol ``h`` px tall centred at (cx, cy); return its ink box x0, y0, x1, y1."""
     boxes = []
@@ -176,7 +183,15 @@ def text_aspect(text: str, font: int, thick: int) -> float:
     return m.shape[1] / m.shape[0]
 
 
-def paste_mask(img: np.ndarray, mask: np.ndarray, x: float, y: float, w: float, h: float, color):
+def paste_mask(
+    img: np.ndarray,
+    mask: np.ndarray,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    color: Sequence[float],
+) -> None:
     """Blend ``color`` into ``img`` through ``mask`` resized to the box (x, y, w, h)."""
     x0, y0 = round(x), round(y)
     w, h = max(1, round(w)), max(1, round(h))
@@ -190,7 +205,18 @@ def paste_mask(img: np.ndarray, mask: np.ndarray, x: float, y: float, w: float, 
     roi[:] = (roi * (1 - m) + np.asarray(color, np.float32)[:3] * m).astype(np.uint8)
 
 
-def draw_text(img, text, x, y, w, h, color, font, thick, flip=False):
+def draw_text(
+    img: np.ndarray,
+    text: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    color: Sequence[float],
+    font: int,
+    thick: int,
+    flip: bool = False,
+) -> None:
     """Draw ``text`` stretched into the box (x, y, w, h), rotated 180° if ``flip``."""
     m = _text_mask(text, font, thick)
     if flip:
@@ -523,7 +549,7 @@ def _draw_court(img, style: FaceStyle, rank: str, suit: Suit, color, rng, left: 
     cv2.rectangle(img, (fx0, fy0), (fx1, fy1), color, 2, cv2.LINE_AA)
 
 
-_PIPS = {
+_PIPS: dict[int, list[tuple[float, float]]] = {
     2: [(0.5, 0), (0.5, 1)],
     3: [(0.5, 0), (0.5, 0.5), (0.5, 1)],
     4: [(0, 0), (1, 0), (0, 1), (1, 1)],
@@ -627,6 +653,7 @@ def procedural_face(style_id: int, code: str | None) -> CardFace:
     elif card.kind == "skipbo":
         raise ValueError("Skip-Bo faces come from skipbo_face()")
     else:
+        assert card.suit is not None, "a standard card"
         color = _suit_colour(style, card.suit)
         box = _draw_index(img, style, _rank_text(style, card.rank), card.suit, color)
         n = card.rank_value
@@ -909,8 +936,10 @@ class ImageDeck(Deck):
         self.size_mm = (CARD_HEIGHT_MM * ref.shape[1] / ref.shape[0], CARD_HEIGHT_MM)
         for c, im in images.items():
             self._faces[c] = self._make(im, quads, c)
-        self._jokers = [self._make(im, _measure_joker_quads(im, quads), "JK") for _, im in jok]
-        self._backs = [self._make(im, quads[:0], None) for _, im in bak]
+        # every one was read (an unreadable one is refused above)
+        jokers = [im for _, im in jok if im is not None]
+        self._jokers = [self._make(im, _measure_joker_quads(im, quads), "JK") for im in jokers]
+        self._backs = [self._make(im, quads[:0], None) for _, im in bak if im is not None]
 
     def _make(self, im: np.ndarray, quads: np.ndarray, code: str | None) -> CardFace:
         h, w = im.shape[:2]
@@ -1025,7 +1054,8 @@ def _measure_joker_quads(im: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     """
     h, w = im.shape[:2]
     ink = _ink(im, round(h * 0.65), round(w * 0.22))
-    rows = ink[:, : round(w * 0.12)].any(axis=1)
+    # numpy's stubs: any() over an axis may be one bool (not of this 2-D array)
+    rows: np.ndarray = ink[:, : round(w * 0.12)].any(axis=1)  # type: ignore[assignment]
     ys = np.nonzero(rows[: round(h * 0.15)])[0]
     if ys.size == 0:
         return fallback

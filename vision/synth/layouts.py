@@ -220,7 +220,7 @@ def sten(rng: np.random.Generator, deck: Deck) -> Layout:
 def skipbo(rng: np.random.Generator, decks: list[Deck], genuine_deck: Deck | None = None) -> Layout:
     """Lay a Skip-Bo table: building piles in the middle; per player a stock and fanned discards."""
     genuine = genuine_deck is not None
-    use = [genuine_deck] if genuine else decks
+    use = [genuine_deck] if genuine_deck is not None else decks
     w, h = use[0].face("SB1" if genuine else "AS").size_mm
 
     def value_face(v: int) -> CardFace:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
 from vision.synth.dataset import MIN_CARD_VISIBLE, MIN_CORNER_VISIBLE, N_SKIPBO_STYLES, N_STYLES
-from vision.synth.faces import ProceduralDeck, SkipBoDeck, load_deck
+from vision.synth.faces import Deck, ProceduralDeck, SkipBoDeck, load_deck
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import Scene, render, sample_scene
 
@@ -33,7 +35,7 @@ def draw_labels(img: np.ndarray, scene: Scene, scale: float = 1.0) -> np.ndarray
                 cv2.polylines(
                     img, [np.round(q * scale).astype(np.int32)], True, (255, 0, 255), 1, cv2.LINE_AA
                 )
-        if lab.face_up and strong:
+        if lab.code is not None and strong:  # face up
             p = tuple(np.round(c.mean(0)).astype(int) - [8, 0])
             cv2.putText(img, lab.code, p, cv2.FONT_HERSHEY_SIMPLEX, 0.38, (0, 0, 0), 3, cv2.LINE_AA)
             cv2.putText(
@@ -43,7 +45,10 @@ def draw_labels(img: np.ndarray, scene: Scene, scale: float = 1.0) -> np.ndarray
 
 
 def preview_scenes(
-    seed: int, layouts=LAYOUTS, deck_dirs: tuple[str, ...] = (), size=(1280, 720)
+    seed: int,
+    layouts: Sequence[str] = LAYOUTS,
+    deck_dirs: tuple[str, ...] = (),
+    size: tuple[int, int] = (1280, 720),
 ) -> list[Scene]:
     """Render one scene per layout (two for the road), alternating procedural and real decks."""
     plan = []
@@ -54,6 +59,7 @@ def preview_scenes(
     scenes = []
     for k, name in enumerate(plan):
         rng = np.random.default_rng([seed, 1000 + k])
+        decks: list[Deck]
         if deck_dirs and k % 2 == 1:
             decks = [load_deck(deck_dirs[(k // 2) % len(deck_dirs)])]
         else:
@@ -67,9 +73,9 @@ def preview_scenes(
 
 def contact_sheet(
     seed: int = 0,
-    layouts=LAYOUTS,
+    layouts: Sequence[str] = LAYOUTS,
     deck_dirs: tuple[str, ...] = (),
-    size=(1280, 720),
+    size: tuple[int, int] = (1280, 720),
     labels: bool = True,
     tile_width: int = 960,
 ) -> np.ndarray:

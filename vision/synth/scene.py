@@ -177,7 +177,9 @@ class Scene:
 
     def jpeg_image(self) -> np.ndarray:
         """Return the picture as the camera delivers it, with JPEG artefacts."""
-        return cv2.imdecode(np.frombuffer(self.jpeg(), np.uint8), cv2.IMREAD_COLOR)
+        image = cv2.imdecode(np.frombuffer(self.jpeg(), np.uint8), cv2.IMREAD_COLOR)
+        assert image is not None, "a JPEG just written reads back"
+        return image
 
     def truth(self) -> dict:
         """Return the JSON ground truth of the picture."""
@@ -241,6 +243,7 @@ def _draw_room(img: np.ndarray, spec: SceneSpec) -> None:
     """
     W, H = spec.size
     Hinv_t = np.linalg.inv(spec.camera.H).T
+    assert spec.edge is not None, "drawn only where the table has an edge"
     nx, ny, d = spec.edge
     l_edge = Hinv_t @ np.array([nx, ny, -d])
     l_hor = Hinv_t @ np.array([0.0, 0.0, 1.0])
@@ -261,7 +264,7 @@ def _draw_room(img: np.ndarray, spec: SceneSpec) -> None:
         return
     # the room: a soft vertical gradient with a few dark and light blobs (furniture, a window)
     w, h = W // 4, H // 4
-    room = np.empty((h, w, 3), np.float32)
+    room: np.ndarray = np.empty((h, w, 3), np.float32)
     grad = np.linspace(0.7, 1.1, h, dtype=np.float32)[:, None, None]
     room[:] = np.asarray(spec.room, np.float32) * grad
     g = np.random.default_rng(spec.noise_seed)
@@ -476,7 +479,8 @@ def _hand_details(p: dict, shape: tuple[int, int], offset: tuple[int, int]) -> n
         centre = (round(tip[0]), round(tip[1]))
         cv2.ellipse(nails, centre, ax, angle, 0, 360, 255, -1, cv2.LINE_AA)
     g = np.random.default_rng(round(hw * 1000) + round(palm[0]))
-    tex = g.uniform(-1, 1, (max(1, shape[0] // 6), max(1, shape[1] // 6))).astype(np.float32)
+    cells = (max(1, shape[0] // 6), max(1, shape[1] // 6))
+    tex: np.ndarray = g.uniform(-1, 1, cells).astype(np.float32)
     tex = cv2.resize(tex, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
     lines_f = cv2.GaussianBlur(lines.astype(np.float32) * (1 / 255), (0, 0), 0.8)
     return (1 + 0.04 * tex) * (1 - 0.35 * lines_f) * (1 + 0.18 * nails.astype(np.float32) / 255)
@@ -613,7 +617,7 @@ def render(spec: SceneSpec) -> Scene:
         g = cv2.resize(gm, (W, H), interpolation=cv2.INTER_LINEAR)
         g *= idmap >= 0
         img += g[..., None]
-    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if spec.dof > 0:  # the far (top) part of a tilted view is out of focus
         far = cv2.GaussianBlur(out, (0, 0), spec.dof)
         wgt = np.clip(np.linspace(1.3, -0.4, H, dtype=np.float32), 0, 1)[:, None]
@@ -636,7 +640,7 @@ def _labels(spec: SceneSpec, idmap: np.ndarray, quads: list, hcards: list) -> li
     ]
     # distort every label point in one call (the inverse lens model iterates)
     flat = [q for q in quads] + [q for iq in index_quads for q in iq]
-    pts = (
+    pts: np.ndarray = (
         distort_points(np.concatenate(flat), k1, (W, H)).astype(np.float32)
         if flat
         else np.zeros((0, 2))
@@ -748,9 +752,9 @@ def _hand_params(rng, target, width, W, H, from_side: int | None = None) -> dict
     else:
         side = int(rng.integers(4))
     t = rng.uniform(0.1, 0.9)
-    base = [(t * W, -width), (-width, t * H), (t * W, H + width), (W + width, t * H)][side]
+    at_edge = [(t * W, -width), (-width, t * H), (t * W, H + width), (W + width, t * H)][side]
     base = (
-        np.array(base)
+        np.array(at_edge)
         if from_side is None
         else np.array([target[0] + rng.normal(0, width * 0.3), H + width * 2])
     )
@@ -806,7 +810,7 @@ def sample_scene(
     edge = None
     if not lay.held and cam.tilt > 22 and rng.random() < 0.45:
         edge = _table_edge(cam, quads, float(rng.uniform(40, 400)))
-    room = tuple(float(v) for v in rng.uniform(25, 150, 3))
+    b, g, r = (float(v) for v in rng.uniform(25, 150, 3))
     dof = float(rng.uniform(0.8, 2.5)) if cam.tilt > 28 and rng.random() < 0.3 else 0.0
     return SceneSpec(
         lay,
@@ -821,7 +825,7 @@ def sample_scene(
         shadow_dir=shadow_dir,
         bends=bends,
         edge=edge,
-        room=room,
+        room=(b, g, r),
         dof=dof,
     )
 

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import cv2
 import numpy as np
 
-from referee import make_rules
+from referee import make_rules, skipbo, sten, stigespill
 from referee.core import CHANCE, Move, Rules
 from referee.simulate import choose
 from vision.detections import points_json
@@ -118,7 +118,8 @@ class StigespillStager:
         self, rules: Rules, before: Any, move: Move, after: Any, table: Table
     ) -> list[tuple[Table, str | None]]:
         """Return the tables after each physical step, with the code of the card laid."""
-        if (move.kind == "reveal" and before.pending == "draw") or move.kind == "play":
+        drawn = before.pending == "draw"
+        if isinstance(move, stigespill.Play) or (isinstance(move, stigespill.Reveal) and drawn):
             card = move.card.code
             t = table.copy()
             x, y = self.discard_at
@@ -131,8 +132,8 @@ class StigespillStager:
                     {"role": "discard"},
                 ),
             )
-            steps = [(t, card)]
-            if move.kind == "reveal" and move.card.is_joker:
+            steps: list[tuple[Table, str | None]] = [(t, card)]
+            if isinstance(move, stigespill.Reveal) and move.card.is_joker:
                 t2 = t.copy()
                 t2.remove(lambda k, c: k == "discard")
                 steps.append((t2, None))
@@ -187,13 +188,13 @@ class StenStager:
         self, rules: Rules, before: Any, move: Move, after: Any, table: Table
     ) -> list[tuple[Table, str | None]]:
         """Return the tables after each card laid, with the code of the card."""
-        if move.kind == "lay":
+        if isinstance(move, sten.Lay):
             codes = [move.card.code]
-        elif move.kind == "go_out":
+        elif isinstance(move, sten.GoOut):
             codes = [c.code for c in move.cards]
         else:
             return []
-        steps = []
+        steps: list[tuple[Table, str | None]] = []
         t = table
         for code in codes:
             t = t.copy()
@@ -201,8 +202,12 @@ class StenStager:
             t.add(key, placed)
             steps.append((t, code))
             if code[:-1] in ("K", "A"):  # the finished pile leaves the table
+
+                def finished(k: str, c: Placed, key: str = key) -> bool:
+                    return k == key
+
                 t = t.copy()
-                t.remove(lambda k, c, key=key: k == key)
+                t.remove(finished)
                 steps.append((t, None))
         return steps
 
@@ -268,12 +273,12 @@ class SkipBoStager:
 
     def extent(self) -> np.ndarray:
         """Return the ``(2, 2)`` corners (mm) of every seat's piles, which the camera frames."""
-        pts = []
+        corners = []
         for s in range(len(self.angles)):
             for lx in (-2.5 * self.gx, 1.5 * self.gx):
                 for ly in (0.0, 6 * self.fan):
-                    pts.append(self._seat_point(s, lx, ly)[0])
-        pts = np.array(pts)
+                    corners.append(self._seat_point(s, lx, ly)[0])
+        pts = np.array(corners)
         return np.array([pts.min(0) - self.h * 0.7, pts.max(0) + self.h * 0.7])
 
     def _building(self, pile: int) -> tuple[str, tuple[float, float]]:
@@ -285,7 +290,7 @@ class SkipBoStager:
         """Return the tables after each physical step, with the code of the card laid."""
         rng = self.rng
         seat = before.turn
-        if move.kind == "play":
+        if isinstance(move, skipbo.Play):
             t = table.copy()
             owner = seat if move.owner is None else move.owner
             if move.source == "stock":
@@ -306,13 +311,13 @@ class SkipBoStager:
                     {"role": "skipbo", "zone": "building", "pile": move.pile},
                 ),
             )
-            steps = [(t, move.card.code)]
+            steps: list[tuple[Table, str | None]] = [(t, move.card.code)]
             if not after.building[move.pile]:  # reached 12: set aside
                 t2 = t.copy()
-                t2.remove(lambda k, c, key=key: k == key)
+                t2.remove(lambda k, c: k == key)
                 steps.append((t2, None))
             return steps
-        if move.kind == "discard":
+        if isinstance(move, skipbo.Discard):
             t = table.copy()
             key = f"disc{seat}.{move.pile}"
             d = t.count(key)
@@ -371,13 +376,13 @@ def _camera(rng: np.random.Generator, extent: np.ndarray, settings: VideoSetting
 
 
 def _lighting(rng: np.random.Generator) -> Lighting:
-    cast = tuple(float(c) for c in rng.uniform(0.93, 1.07, 3))
+    b, g, r = (float(c) for c in rng.uniform(0.93, 1.07, 3))
     return Lighting(
         gain=float(rng.uniform(0.85, 1.05)),
         gradient_angle=float(rng.uniform(0, 360)),
         gradient=float(rng.uniform(0, 0.25)),
         vignette=float(rng.uniform(0, 0.2)),
-        cast=cast,
+        cast=(b, g, r),
     )
 
 
@@ -404,7 +409,7 @@ class _Renderer:
             glossy=False,
         )
         scene = render(spec)
-        labels = [
+        labels: list[dict[str, Any]] = [
             {
                 "code": lab.code,
                 "corners": lab.corners.astype(np.float64),
@@ -424,7 +429,7 @@ class _Renderer:
         rng = self.rng
         dx, dy = rng.normal(0, s.shake, 2)
         gain = 1.0 + s.light * math.sin(t * 0.7) + 0.04 * math.sin(t * 2.3)
-        M = np.float32([[1, 0, dx], [0, 1, dy]])
+        M = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         img = cv2.warpAffine(base, M, s.size, borderMode=cv2.BORDER_REFLECT)
         img = cv2.convertScaleAbs(img, alpha=gain, beta=0)
         out = [
@@ -723,10 +728,12 @@ def cmd_video(args: argparse.Namespace) -> int:
 
 def write_mp4(folder: Path, fps: float, size: tuple[int, int]) -> bool:
     """Write ``folder/video.mp4`` from ``folder/frames``; return False if no codec is available."""
-    writer = cv2.VideoWriter(str(folder / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    writer = cv2.VideoWriter(str(folder / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
         return False
     for path in sorted((folder / "frames").glob("*.jpg")):
-        writer.write(cv2.imread(str(path)))
+        image = cv2.imread(str(path))
+        assert image is not None, f"{path} was just written"
+        writer.write(image)
     writer.release()
     return True

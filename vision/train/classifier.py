@@ -218,6 +218,7 @@ def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:
     from vision.recognizer import Recognizer
     from vision.train.real_crops import RealCornerStream, find_real_cards
 
+    assert config.real_photos, "asked for only with real photos"
     photos = load_split(config.real_photos, "train")
     rec = Recognizer(config.outline_models, threads=config.threads)
     cards = find_real_cards(photos, rec)

@@ -25,9 +25,9 @@ CODES = CLASS_NAMES[:-1]
 
 
 def _decks(style_ids: list[int], skipbo_ids: list[int], deck_dirs: list[Path]):
-    from vision.synth.faces import ImageDeck, ProceduralDeck, SkipBoDeck
+    from vision.synth.faces import Deck, ImageDeck, ProceduralDeck, SkipBoDeck
 
-    std = [ProceduralDeck(i) for i in style_ids]
+    std: list[Deck] = [ProceduralDeck(i) for i in style_ids]
     for d in deck_dirs:
         std.append(ImageDeck(d))
     sb = [SkipBoDeck(i) for i in skipbo_ids]
@@ -304,7 +304,7 @@ class CropSampler:
             img = cv2.GaussianBlur(img, (0, 0), sig)
         elif r < 0.5:
             k = int(rng.integers(3, 3 + max(3, int(w_px / 25))))
-            kern = np.zeros((k, k), np.float32)
+            kern: np.ndarray = np.zeros((k, k), np.float32)
             kern[k // 2, :] = 1.0 / k
             rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
             kern = cv2.warpAffine(kern, rot, (k, k))
@@ -319,7 +319,9 @@ class CropSampler:
             _, buf = cv2.imencode(
                 ".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))]
             )
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            assert decoded is not None, "a JPEG just written reads back"
+            img = decoded
         return img
 
 

@@ -19,9 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.synth.scene import CardLabel, Scene
 
 MIN_VISIBLE = 0.15  # a card showing less than this is labelled only if an index corner shows
 MIN_INDEX_VISIBLE = 0.5
@@ -70,7 +74,9 @@ def _install_capture() -> None:
     scene_mod._labels = labels_with_boxes
 
 
-def render_labelled(seed: int, index: int, deck_dirs: tuple[str, ...], size: tuple[int, int]):
+def render_labelled(
+    seed: int, index: int, deck_dirs: tuple[str, ...], size: tuple[int, int]
+) -> tuple[Scene, np.ndarray]:
     """Render one generator scene; return ``(scene, visible boxes (n, 4))``."""
     from vision.synth import random_scene
 
@@ -80,7 +86,7 @@ def render_labelled(seed: int, index: int, deck_dirs: tuple[str, ...], size: tup
     return scene, _CAPTURE["boxes"]
 
 
-def wanted(label, box: np.ndarray) -> bool:
+def wanted(label: CardLabel, box: np.ndarray) -> bool:
     """Return whether a card is a detection target: face up, in view, and readable enough."""
     if label.code is None or not np.isfinite(box).all():
         return False
@@ -89,7 +95,7 @@ def wanted(label, box: np.ndarray) -> bool:
     )
 
 
-def pose_lines(scene, boxes: np.ndarray) -> list[str]:
+def pose_lines(scene: Scene, boxes: np.ndarray) -> list[str]:
     """Return Ultralytics pose label lines: ``0 cx cy w h`` then ``x y v`` for four corners."""
     w, h = scene.spec.size
     out = []
@@ -430,7 +436,8 @@ def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
     shutil.copyfile(path, plain)
     images = sorted((Path(out) / "data" / "images").rglob("*.jpg"))[:32]
     target = Path(out) / "card_detector.onnx"
-    quantize_detector(plain, target, [cv2.imread(str(p)) for p in images], imgsz)
+    calibration = [cv2.imread(str(p)) for p in images]
+    quantize_detector(plain, target, [im for im in calibration if im is not None], imgsz)
     return target
 
 

@@ -7,9 +7,14 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # torch is the train extra's
+    from torch import nn, optim
+    from torch.utils.data import DataLoader, IterableDataset
 
 
-def conv_block(cin: int, cout: int, stride: int = 1):
+def conv_block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     """3×3 convolution, batch norm, ReLU: the small networks' building block."""
     from torch import nn
 
@@ -52,7 +57,7 @@ class Schedule:
         p, w = self.progress(step), self.warmup
         return self.lr * (p / w if p < w else 0.5 * (1 + math.cos(math.pi * (p - w) / (1 - w))))
 
-    def apply(self, optimizer, step: int) -> float:
+    def apply(self, optimizer: optim.Optimizer, step: int) -> float:
         """Set ``optimizer``'s learning rate for ``step``; return it."""
         lr = self.rate(step)
         for g in optimizer.param_groups:
@@ -60,7 +65,9 @@ class Schedule:
         return lr
 
 
-def export_batched(model, input_shape: tuple[int, ...], path: Path, names: tuple[str, str]) -> Path:
+def export_batched(
+    model: nn.Module, input_shape: tuple[int, ...], path: Path, names: tuple[str, str]
+) -> Path:
     """Export ``model`` to ONNX with a variable batch size; ``input_shape`` is one sample's
     ``(c, h, w)``, ``names`` the input's and output's names."""
     import torch
@@ -79,7 +86,9 @@ def export_batched(model, input_shape: tuple[int, ...], path: Path, names: tuple
     return Path(path)
 
 
-def resume(path: Path, model, optimizer, device: str = "cpu") -> tuple[int, float]:
+def resume(
+    path: Path, model: nn.Module, optimizer: optim.Optimizer, device: str = "cpu"
+) -> tuple[int, float]:
     """Load a checkpoint written by :func:`checkpoint` if there is one; return (step, seconds)."""
     import torch
 
@@ -91,7 +100,9 @@ def resume(path: Path, model, optimizer, device: str = "cpu") -> tuple[int, floa
     return int(ck["step"]), float(ck.get("seconds", 0.0))
 
 
-def checkpoint(path: Path, model, optimizer, step: int, seconds: float) -> None:
+def checkpoint(
+    path: Path, model: nn.Module, optimizer: optim.Optimizer, step: int, seconds: float
+) -> None:
     """Save what :func:`resume` needs to go on from ``step``."""
     import torch
 
@@ -99,7 +110,9 @@ def checkpoint(path: Path, model, optimizer, step: int, seconds: float) -> None:
     torch.save({**state, "seconds": seconds}, path)
 
 
-def stream_loader(dataset, batch: int, workers: int, prefetch: int = 4):
+def stream_loader(
+    dataset: IterableDataset, batch: int, workers: int, prefetch: int = 4
+) -> DataLoader:
     """Return a DataLoader over an endless stream, its samples made in ``workers`` processes
     (spawned, not forked: a forked child can hang in OpenCV's copied thread pool)."""
     from torch.utils.data import DataLoader

@@ -12,8 +12,10 @@ all four suits of its rank when the suit is unknown).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -24,6 +26,9 @@ from referee.cards import RANKS
 from vision.crops import DEFAULT_SPEC, CropSpec, Pyramid, cut_corner
 from vision.geometry import box_iou
 from vision.recognizer import BACKGROUND, CLASS_NAMES, Recognizer, readings
+
+if TYPE_CHECKING:
+    from vision.realphotos import LabelledPhoto
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,9 @@ def _bbox(q: np.ndarray) -> np.ndarray:
     return np.array([q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()], np.float32)
 
 
-def find_real_cards(photos, recognizer: Recognizer, min_iou: float = 0.75) -> list[RealCard]:
+def find_real_cards(
+    photos: Sequence[LabelledPhoto], recognizer: Recognizer, min_iou: float = 0.75
+) -> list[RealCard]:
     """Return the labelled cards of ``photos`` whose outline the recognizer finds well."""
     out = []
     for p in photos:
@@ -103,7 +110,10 @@ class RealCornerStream(IterableDataset):
 
         def frame(path: Path) -> Pyramid:
             if path not in frames:
-                frames[path] = Pyramid(cv2.imread(str(path), cv2.IMREAD_COLOR))
+                image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise FileNotFoundError(f"{path} is not a readable image")
+                frames[path] = Pyramid(image)
             return frames[path]
 
         while True:

@@ -17,7 +17,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -97,7 +97,7 @@ def align(rough: np.ndarray, truth: np.ndarray) -> np.ndarray:
 
 
 def _photometric(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    x = patch.astype(np.float32)
+    x: np.ndarray = patch.astype(np.float32)
     x = x * rng.uniform(0.7, 1.3, 3) + rng.normal(0, 12)
     if rng.random() < 0.2:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.5, 1.5))
@@ -147,7 +147,7 @@ def samples_of(
     rng: np.random.Generator,
     k: int,
     below: list[np.ndarray | None] | None = None,
-):
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``k`` (patch, offsets) samples of random cards of one scene; a card lying on a
     pile (``below``) is often given an outline drawn partly round the card under it."""
     pyr = Pyramid(image)
