@@ -33,6 +33,7 @@ from bench.camera_moves import MOVES, moved_copy
 if TYPE_CHECKING:
     import numpy as np
 
+    from vision import pipeline
     from vision.detections import Detections
     from vision.synth import Deck
 
@@ -141,7 +142,7 @@ def run(
     def follow(folder: Path, events: dict, seed: int):
         """Replay one video folder with a recognizer of its own (it follows the last frame's
         cards)."""
-        rec = (
+        rec: pipeline.Recognizer = (
             GroundTruthRecognizer(str(folder / "labels.jsonl"))
             if model is None
             else VideoRecognizer(model)
