@@ -319,12 +319,31 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its JSON."""
     p = argparse.ArgumentParser(prog="bench_pipeline", description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20, help="games per game type (default 20)")
-    p.add_argument("--recognizer", choices=("truth", "model"), default="truth")
-    p.add_argument("--cache", type=Path, default=Path("runs/bench_videos"))
-    p.add_argument("--seed", type=int, default=1000)
+    p.add_argument(
+        "--recognizer",
+        choices=("truth", "model"),
+        default="truth",
+        help="the generator's ground-truth detections (default) or the shipped recognizer",
+    )
+    p.add_argument(
+        "--cache",
+        type=Path,
+        default=Path("runs/bench_videos"),
+        help="where the rendered videos are kept for the next run (default runs/bench_videos)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1000,
+        help="seed of the first game (the next count up) and of the road scenes (default 1000)",
+    )
     p.add_argument("--game", action="append", choices=GAMES, help="only these games")
-    p.add_argument("--size", default="1280x720")
-    p.add_argument("--fps", type=float, default=8.0)
+    p.add_argument(
+        "--size",
+        default="1280x720",
+        help="size WxH of the videos and road scenes (default 1280x720)",
+    )
+    p.add_argument("--fps", type=float, default=8.0, help="the videos' frame rate (default 8)")
     p.add_argument("--roads", type=int, default=0, help="also read N rendered road scenes")
     p.add_argument(
         "--noise",

@@ -12,7 +12,7 @@ from referee.simulate import POLICIES
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``simulate`` to the ``kortbord`` parser."""
     p = sub.add_parser("simulate", help="play seeded simulated games and print statistics (JSON)")
-    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("game", choices=sorted(GAMES), help="the game to play")
     p.add_argument("--players", type=int, default=2, help="players (default 2)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")

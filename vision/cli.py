@@ -291,7 +291,8 @@ def _print_report(report: dict) -> None:
 def register_train(sub: argparse._SubParsersAction) -> None:
     """Add ``train``: train the recognizer's models."""
     p = sub.add_parser(
-        "train", help="train the recognizer's detector and classifier (needs the train extra)"
+        "train",
+        help="train the recognizer's networks (needs the train extra: pip install -e '.[train]')",
     )
     p.add_argument(
         "--out", default="runs/train", help="work folder; a second run resumes (default runs/train)"
@@ -300,8 +301,9 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "--profile",
         choices=("cpu", "gpu", "tiny"),
         default="cpu",
-        help="preset sizes: cpu (the base recipe, about 3 h here; the shipped models took "
-        "about 10 h with their fine-tunes), gpu (minutes on one big GPU), tiny (a smoke test)",
+        help="preset sizes: cpu (the base recipe, about 4 h here: its stages' caps, 80 + 69 + 45 "
+        "+ 45 min, one after another; the shipped models took about 10 h with their "
+        "fine-tunes), gpu (minutes on one big GPU), tiny (a smoke test)",
     )
     p.add_argument("--device", default="cpu", help="cpu or a CUDA device number (default cpu)")
     p.add_argument(
@@ -349,7 +351,10 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         help="wall-clock cap for the reader of whole small cards",
     )
     p.add_argument(
-        "--render-seconds", type=float, default=0.0, help="wall-clock cap for rendering scenes"
+        "--render-seconds",
+        type=float,
+        default=0.0,
+        help="wall-clock cap for rendering scenes (default 0: none)",
     )
     p.add_argument(
         "--classifier-widths",
@@ -371,7 +376,9 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "the detector also learns the boxes of their train split, and the classifier their "
         "ranks and the suits in datasets/ (the classifier needs --start-from)",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the scenes and of training (default 0)"
+    )
     p.set_defaults(func=cmd_train)
 
 
@@ -466,6 +473,12 @@ def _add_source_options(p: argparse.ArgumentParser, truth: str) -> None:
     _add_recognizer_options(p)
 
 
+SHAPE_HELP = (
+    "how the road runs: auto (default) and chain read one continuous chain (a snake, U-turn, "
+    "spiral or curve), auto noting a road in straight rows; rows: straight rows read like text"
+)
+
+
 def _add_road_options(p: argparse.ArgumentParser, shape_flag: str, shape_help: str) -> None:
     """Add how a Stigespill road runs, which its cards' places cannot say: its shape and the
     way a spiral winds (``vision.layouts.road``'s SHAPES and SPIRALS, not imported here so
@@ -484,9 +497,7 @@ def register_road(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="print JSON")
-    _add_road_options(
-        p, "--shape", "rows: straight rows read like text; auto/chain: one continuous chain"
-    )
+    _add_road_options(p, "--shape", SHAPE_HELP)
     p.add_argument(
         "--annotate",
         metavar="OUT",
@@ -680,7 +691,8 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         "--fps",
         type=float,
         default=None,
-        help="frame rate of an image folder (default: the video's own, or 10 for a folder)",
+        help="frame rate to time a video file's or a folder's frames by (default: the video's "
+        "own, a generated video's events.json, or 10 for a folder)",
     )
     p.add_argument(
         "--zones",
@@ -688,9 +700,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Skip-Bo zone map (JSON); without it the zones are proposed from the stock cards",
     )
-    _add_road_options(
-        p, "--road-shape", "Stigespill: rows read like text, or one continuous chain (default auto)"
-    )
+    _add_road_options(p, "--road-shape", f"Stigespill: {SHAPE_HELP}")
     _add_source_options(
         p, "a generated video's labels.jsonl, found beside the video when no path is given"
     )

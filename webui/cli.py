@@ -25,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--host",
+        default=None,
+        help="address to listen on (default 127.0.0.1, this computer only; with --lan 0.0.0.0)",
+    )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
     )
@@ -52,7 +56,12 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="players of the --source table (default 2; a generated video's own)",
     )
-    p.add_argument("--data", default=None, help="data folder (default ./data or $KORTBORD_DATA)")
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help="data folder, one SQLite database (default $KORTBORD_DATA, else ./data)",
+    )
     p.add_argument(
         "--lan",
         action="store_true",

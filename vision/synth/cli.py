@@ -25,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="YAML with any of these options, e.g. datasets/default.yaml (not read unless "
         "given; options on the command line win)",
     )
-    b.add_argument("--out", help="output folder")
-    b.add_argument("--images", type=int, help="number of images")
+    b.add_argument("--out", help="output folder (required, here or in --config)")
+    b.add_argument("--images", type=int, help="number of images (required, here or in --config)")
     b.add_argument("--seed", type=int, help="seed of the scenes (default 0): same seed, same files")
     _common(b, defaults=False)
     b.add_argument("--targets", help=f"one of {', '.join(TARGET_NAMES)} (default cards+corners)")
@@ -68,13 +68,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # ``dataset video``: the camera pipeline's test videos (vision/synth/video.py).
     vid = dsub.add_parser("video", help="render a seeded simulated game: frames + events.json")
-    vid.add_argument("--game", required=True, choices=("stigespill", "sten", "skipbo"))
-    vid.add_argument("--players", type=int, default=2)
+    vid.add_argument(
+        "--game", required=True, choices=("stigespill", "sten", "skipbo"), help="the game played"
+    )
+    vid.add_argument("--players", type=int, default=2, help="players (default 2)")
     vid.add_argument(
         "--seed", type=int, default=0, help="seed of the game and its video (default 0)"
     )
     vid.add_argument("--out", required=True, help="output folder")
-    vid.add_argument("--policy", choices=("random", "greedy"), default="random")
+    vid.add_argument(
+        "--policy",
+        choices=("random", "greedy"),
+        default="random",
+        help="how every seat plays (default random)",
+    )
     vid.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     vid.add_argument("--fps", type=float, default=8.0, help="frames per second (default 8)")
     vid.add_argument(
