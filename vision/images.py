@@ -3,7 +3,9 @@ for anything else the system refused (``os_reason``)."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 import tempfile
 import threading
@@ -15,6 +17,7 @@ PNG_START, PNG_END = b"\x89PNG", b"IEND\xaeB`\x82"
 
 
 NOT_AN_IMAGE = "not a readable image"
+NOT_A_FILE = "not a file (a pipe, socket or device)"
 TOO_MANY_PIXELS = "too many pixels to read (more than OpenCV decodes)"
 
 
@@ -27,6 +30,17 @@ def os_reason(e: OSError) -> str:
     return (e.strerror or str(e)).lower()
 
 
+def check_file(path: str | Path) -> None:
+    """Raise ``OSError`` (``IsADirectoryError`` for a folder; :data:`NOT_A_FILE` for a pipe,
+    socket or device) unless ``path`` is a file: reading a pipe waits for a writer that may
+    never come, and ``detect`` given a FIFO named photo.png hung without a word."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, NOT_A_FILE, str(path))
+
+
 def read_image(path: str | Path) -> tuple[Any, str | None]:
     """Return ``(BGR image, warning or None)`` for an image file; raise :class:`ImageError`
     naming why it cannot be read (missing, a folder, no permission, empty, not an image).
@@ -37,6 +51,7 @@ def read_image(path: str | Path) -> tuple[Any, str | None]:
     """
     p = Path(path)
     try:
+        check_file(p)
         with p.open("rb") as f:
             head = f.read(8)
             f.seek(max(0, p.stat().st_size - 64))

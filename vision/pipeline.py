@@ -1114,6 +1114,9 @@ def read_json(path: str | Path) -> Any:
     file that cannot be read."""
     import json
 
+    from vision.images import check_file
+
+    check_file(path)
     text = Path(path).read_text(encoding="utf-8")
     try:
         return json.loads(text)

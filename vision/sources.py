@@ -507,6 +507,10 @@ def open_source(
         return FolderSource(path, fps=10.0 if fps is None else fps, on_status=on_status)
     if path.is_file():
         return CaptureSource(str(path), live=False, fps=fps, on_status=on_status, **kw)
+    if path.exists():  # a pipe or device: FFmpeg would wait on it for a writer
+        from vision.images import NOT_A_FILE
+
+        raise SourceError(f"bad source {spec!r}: {NOT_A_FILE}; expected a video file or folder")
     raise SourceError(
         f"bad source {spec!r}: no such file or folder, and not a webcam index or stream URL "
         "(rtsp://, http://…)"

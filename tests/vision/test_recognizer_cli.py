@@ -476,3 +476,36 @@ def test_detect_names_a_picture_claiming_too_many_pixels_and_goes_on(
     assert rc == 1 and [d["image"] for d in json.loads(out)] == [str(good)]
     assert f"{huge}: too many pixels" in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_detect_names_a_pipe_and_goes_on(fake_recognizer, images, make_pipe, capsys):
+    """A named pipe called photo.png: reading it waited for a writer, and detect hung."""
+    good, _, _ = images
+    pipe = make_pipe("photo.png")
+    rc = main(["detect", str(pipe), str(good), "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 1 and [d["image"] for d in json.loads(out)] == [str(good)]
+    assert err.strip() == f"kortbord detect: {pipe}: not a file (a pipe, socket or device)"
+    assert not make_pipe.waited[pipe]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["road", "{good}", "--truth", "{pipe}"], "cannot read ground truth '{pipe}'"),
+        (["watch", "{folder}", "--game", "skipbo", "--zones", "{pipe}"], "bad --zones '{pipe}'"),
+        (["dataset", "build", "--config", "{pipe}"], "cannot read config '{pipe}'"),
+    ],
+)
+def test_a_pipe_given_for_a_file_to_read_is_named(
+    fake_recognizer, images, make_pipe, capsys, argv, says
+):
+    """Its content was read as the file's (whatever a writer sent: here nothing), or the
+    command waited for a writer for ever."""
+    good, _, _ = images
+    pipe = make_pipe("given.json", b'{"cards": []}')
+    names = {"good": good, "pipe": pipe, "folder": good.parent}
+    assert main([a.format(**names) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert says.format(**names) + ": not a file (a pipe, socket or device)" in err
+    assert not make_pipe.waited[pipe]

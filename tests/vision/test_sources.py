@@ -251,6 +251,37 @@ def test_open_source_names_a_bad_spec():
     assert open_source("0").live and open_source("rtsp://10.0.0.2/stream").live
 
 
+def test_open_source_names_a_pipe_rather_than_wait_on_it(make_pipe):
+    """A named pipe is no video: FFmpeg would wait for a writer; and it was said to be no
+    file or folder at all ("no such file")."""
+    pipe = make_pipe("table.mp4")
+    with pytest.raises(SourceError) as e:
+        open_source(str(pipe))
+    assert str(e.value) == (
+        f"bad source {str(pipe)!r}: not a file (a pipe, socket or device); "
+        "expected a video file or folder"
+    )
+
+
+def test_a_folder_names_a_pipe_among_its_pictures_and_reads_the_others(tmp_path, make_pipe):
+    cv2.imwrite(str(tmp_path / "000.png"), np.full((36, 64, 3), 60, np.uint8))
+    pipe = make_pipe("001.png", b"\x89PNG\r\n")
+    statuses = []
+    frames = list(FolderSource(tmp_path, on_status=statuses.append).frames())
+    assert [f.index for f in frames] == [0]
+    assert "skipped 001.png: not a file (a pipe, socket or device)" in [s.message for s in statuses]
+    assert not make_pipe.waited[pipe]
+
+
+def test_read_json_refuses_a_pipe(make_pipe):
+    from vision.pipeline import read_json
+
+    pipe = make_pipe("zones.json", b"{}")
+    with pytest.raises(OSError, match=r"^\[Errno \d+\] not a file \(a pipe, socket or device\)"):
+        read_json(pipe)
+    assert not make_pipe.waited[pipe]
+
+
 def test_a_file_is_said_open_only_at_its_first_frame(tmp_path):
     """OpenCV opens a text file named .jpg as an MJPEG stream: "opened" then "cannot read"
     contradicted each other."""

@@ -235,6 +235,18 @@ def test_bad_deck_dir_names_missing_and_unreadable_cards(tmp_path, capsys):
         ImageDeck(tmp_path / "nope")
 
 
+def test_a_pipe_among_a_decks_cards_is_unreadable_not_waited_on(tmp_path, make_pipe):
+    """A named pipe called 5S.png was read as whatever a writer sent it, or waited on for
+    ever (here its writer sends a whole card)."""
+    src = ProceduralDeck(0)
+    for code in ("AS", "2S", "3S"):
+        cv2.imwrite(str(tmp_path / f"{code}.png"), src.face(code).image)
+    pipe = make_pipe("4S.png", cv2.imencode(".png", src.face("4S").image)[1].tobytes())
+    with pytest.raises(DeckError) as e:
+        ImageDeck(tmp_path)
+    assert "unreadable images: 4S.png" in str(e.value) and not make_pipe.waited[pipe]
+
+
 def test_cli_rejects_bad_size_and_unwritable_output(tmp_path, capsys):
     assert main(["dataset", "build", "--out", str(tmp_path), "--images", "1", "--size", "12x"]) == 2
     assert "--size '12x'" in capsys.readouterr().err

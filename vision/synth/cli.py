@@ -227,9 +227,10 @@ def load_config(path: Path) -> dict:
     """Read a dataset config YAML; raise ValueError naming the file and the bad key."""
     import yaml
 
-    from vision.images import os_reason
+    from vision.images import check_file, os_reason
 
     try:
+        check_file(path)
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as e:
         raise ValueError(f"cannot read config {str(path)!r}: {os_reason(e)}") from None

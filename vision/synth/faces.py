@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from referee.cards import RANKS, Suit, all_codes, parse_card
+from vision.images import check_file
 
 # Procedural faces are drawn this tall (pixels); cards in scenes are at most ~400 px wide.
 FACE_HEIGHT = 352
@@ -974,6 +975,7 @@ class ImageDeck(Deck):
 def _load_art(path: Path) -> np.ndarray | None:
     """Read a card image as BGRA, ``ART_WIDTH`` wide; ``None`` if it cannot be read."""
     try:
+        check_file(path)
         data = np.fromfile(str(path), np.uint8)
     except OSError:
         return None
