@@ -448,9 +448,67 @@ class Recognizer:
             self.meta = json.loads(meta_path.read_text())
         except (OSError, ValueError) as e:
             raise ModelError(f"cannot read {str(meta_path)!r}: {e}") from e
+        try:
+            self._read_settings(conf_threshold, detector_size)
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError) as e:
+            # recognizer.json hand-edited or copied from elsewhere: a list, a size "abc"
+            why = f"no {e}" if isinstance(e, KeyError) else str(e)
+            raise ModelError(f"{meta_path}: not a recognizer's settings ({why})") from None
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = int(threads or os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        if not int8_is_exact():
+            # The int8 weights are then multiplied as floats (slower, but right).
+            opts.add_session_config_entry("session.disable_quant_qdq", "1")
+        # Four sessions run one after another on few cores: a pool that spins waiting for
+        # work after its run takes the cores from the next session's threads (on two cores
+        # that doubled the whole path's time), so the threads spin between the operators of
+        # a run (a fifth faster than sleeping) and stop when it returns.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "1")
+        opts.add_session_config_entry("session.force_spinning_stop", "1")
+        try:
+            self.detector = ort.InferenceSession(
+                str(self.model_dir / DETECTOR_FILE), opts, providers=["CPUExecutionProvider"]
+            )
+            self.classifier = ort.InferenceSession(
+                str(self.model_dir / CLASSIFIER_FILE), opts, providers=["CPUExecutionProvider"]
+            )
+            # Optional: without it the detector's own (rough) corners are used.
+            refiner = self.model_dir / REFINER_FILE
+            self.refiner = (
+                ort.InferenceSession(str(refiner), opts, providers=["CPUExecutionProvider"])
+                if refiner.is_file() and self.refiner_passes > 0
+                else None
+            )
+            # Optional too: without it small cards are read by their index corners alone.
+            thumbs = self.model_dir / THUMBS_FILE
+            self.thumbs = (
+                ort.InferenceSession(str(thumbs), opts, providers=["CPUExecutionProvider"])
+                if thumbs.is_file() and self.thumb_weight > 0
+                else None
+            )
+            # Optional: read a road photo's small cards (``recognize(far=True)``).
+            far = (self.model_dir / name for name in FAR_FILES)
+            self.far_classifiers = tuple(
+                ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
+                for p in far
+                if p.is_file()
+            )
+        except Exception as e:  # onnxruntime raises its own exception types
+            raise ModelError(f"cannot load the models in {str(self.model_dir)!r}: {e}") from e
+        self._det_input = self.detector.get_inputs()[0].name
+        # A photo's unsure small corners: the first far-card classifier read them best.
+        self.jitter_far = self.far_classifiers[:1]
+
+    def _read_settings(self, conf_threshold: float | None, detector_size: int | None) -> None:
+        """Take the settings in ``self.meta`` (recognizer.json), each over its default."""
+        if not isinstance(self.meta, dict):
+            raise TypeError(f"an object of settings, not a {type(self.meta).__name__}")
         self.class_names = tuple(self.meta.get("classes", CLASS_NAMES))
-        if self.class_names[-1] != BACKGROUND:
-            raise ModelError(f"{meta_path}: the last class must be {BACKGROUND!r}")
+        if not self.class_names or self.class_names[-1] != BACKGROUND:
+            raise ValueError(f"the last class must be {BACKGROUND!r}")
         crop = self.meta.get("crop", {})
         self.spec = CropSpec(
             tuple(crop.get("region", CropSpec.region)), tuple(crop.get("size", CropSpec.size))
@@ -500,53 +558,6 @@ class Recognizer:
         weak = {**WEAK_DEFAULTS, **self.meta.get("weak_cards", {})}
         self.weak_detector = float(weak["detector"])
         self.weak_code = float(weak["code"])
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = int(threads or os.cpu_count() or 1)
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        if not int8_is_exact():
-            # The int8 weights are then multiplied as floats (slower, but right).
-            opts.add_session_config_entry("session.disable_quant_qdq", "1")
-        # Four sessions run one after another on few cores: a pool that spins waiting for
-        # work after its run takes the cores from the next session's threads (on two cores
-        # that doubled the whole path's time), so the threads spin between the operators of
-        # a run (a fifth faster than sleeping) and stop when it returns.
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "1")
-        opts.add_session_config_entry("session.force_spinning_stop", "1")
-        try:
-            self.detector = ort.InferenceSession(
-                str(self.model_dir / DETECTOR_FILE), opts, providers=["CPUExecutionProvider"]
-            )
-            self.classifier = ort.InferenceSession(
-                str(self.model_dir / CLASSIFIER_FILE), opts, providers=["CPUExecutionProvider"]
-            )
-            # Optional: without it the detector's own (rough) corners are used.
-            refiner = self.model_dir / REFINER_FILE
-            self.refiner = (
-                ort.InferenceSession(str(refiner), opts, providers=["CPUExecutionProvider"])
-                if refiner.is_file() and self.refiner_passes > 0
-                else None
-            )
-            # Optional too: without it small cards are read by their index corners alone.
-            thumbs = self.model_dir / THUMBS_FILE
-            self.thumbs = (
-                ort.InferenceSession(str(thumbs), opts, providers=["CPUExecutionProvider"])
-                if thumbs.is_file() and self.thumb_weight > 0
-                else None
-            )
-            # Optional: read a road photo's small cards (``recognize(far=True)``).
-            far = (self.model_dir / name for name in FAR_FILES)
-            self.far_classifiers = tuple(
-                ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
-                for p in far
-                if p.is_file()
-            )
-        except Exception as e:  # onnxruntime raises its own exception types
-            raise ModelError(f"cannot load the models in {str(self.model_dir)!r}: {e}") from e
-        self._det_input = self.detector.get_inputs()[0].name
-        # A photo's unsure small corners: the first far-card classifier read them best.
-        self.jitter_far = self.far_classifiers[:1]
 
     # -- stages ----------------------------------------------------------------------------
     def find_cards(

@@ -509,3 +509,28 @@ def test_a_pipe_given_for_a_file_to_read_is_named(
     err = capsys.readouterr().err
     assert says.format(**names) + ": not a file (a pipe, socket or device)" in err
     assert not make_pipe.waited[pipe]
+
+
+@pytest.mark.parametrize(
+    ("meta", "says"),
+    [
+        ("[1]", "an object of settings, not a list"),
+        ('{"detector_size": "big"}', "invalid literal for int()"),
+        ('{"thumbs": 5}', "not a mapping"),
+        ('{"classes": []}', "the last class must be"),
+    ],
+)
+def test_a_recognizer_json_that_holds_no_settings_is_named(images, tmp_path, capsys, meta, says):
+    """A recognizer.json hand-edited or copied in ended every command in a traceback."""
+    good, _, _ = images
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("card_detector.onnx", "card_classifier.onnx"):
+        (models / name).write_bytes(b"")  # the settings are read before the models
+    (models / "recognizer.json").write_text(meta)
+    assert main(["detect", str(good), "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"kortbord detect: {models / 'recognizer.json'}: not a recognizer's settings ("
+    )
+    assert says in err and err.count("\n") == 1
