@@ -48,12 +48,29 @@ def _recognizer(args):
 
     if args.threads is not None and args.threads < 1:
         raise CommandError(f"--threads must be 1 or more, not {args.threads}")
+    cores = _cores()
+    if args.threads is not None and args.threads > cores:
+        # threads beyond the cores wait on each other: 64 on 2 cores took 8 times as long,
+        # 512 over a minute for one photo
+        raise CommandError(
+            f"--threads {args.threads}: this computer has {cores} cores (give 1–{cores})"
+        )
     if args.models is not None:
         folder_option("--models", args.models, "a model folder")
     try:
         return Recognizer(args.models, threads=args.threads)
     except ModelError as e:
         raise CommandError(str(e)) from e
+
+
+def _cores() -> int:
+    """Return how many cores this process may run on."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 # ---- detect ----------------------------------------------------------------------------------
@@ -397,6 +414,29 @@ def _widths(text: str | None) -> tuple[float, float] | None:
     return lo, hi
 
 
+# The least each of train's numbers may be: torch and Ultralytics would take a batch of 0 or
+# -5 images to their own errors after the models load; a negative cap stops at once.
+TRAIN_LEAST: dict[str, float] = {
+    "images": 1,
+    "val_images": 1,
+    "epochs": 1,
+    "imgsz": 32,
+    "batch": 1,
+    "workers": 0,
+    "classifier_steps": 1,
+    "classifier_batch": 1,
+    "classifier_workers": 0,
+    "render_workers": 1,
+    "refiner_images": 1,
+    "threads": 1,
+    "detector_hours": 0,
+    "classifier_seconds": 0,
+    "refiner_seconds": 0,
+    "thumbs_seconds": 0,
+    "render_seconds": 0,
+}
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     """Train the models (resuming what an earlier run left)."""
     from kortbord.cli import CommandError, folder_option
@@ -410,6 +450,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     ):
         if given is not None:
             folder_option(option, given)
+    for name, least in TRAIN_LEAST.items():
+        value = getattr(args, name)
+        if value is not None and not value >= least:  # NaN too
+            cap = " (0: no cap)" if isinstance(value, float) else ""
+            raise CommandError(
+                f"--{name.replace('_', '-')} must be {least} or more{cap}, not {value}"
+            )
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
     import vision.train  # noqa: F401  (first: it keeps Ultralytics from asking DNS if it is online)

@@ -534,3 +534,35 @@ def test_a_recognizer_json_that_holds_no_settings_is_named(images, tmp_path, cap
         f"kortbord detect: {models / 'recognizer.json'}: not a recognizer's settings ("
     )
     assert says in err and err.count("\n") == 1
+
+
+def test_detect_refuses_more_threads_than_cores(images, capsys, monkeypatch):
+    """512 threads on 2 cores took over a minute for one photo (64: eight times as long)."""
+    import vision.cli
+    import vision.recognizer
+
+    good, _, _ = images
+    monkeypatch.setattr(vision.cli, "_cores", lambda: 2)
+    monkeypatch.setattr(vision.recognizer, "Recognizer", lambda *a, **kw: FakeRecognizer())
+    assert main(["detect", str(good), "--threads", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "kortbord detect: --threads 3: this computer has 2 cores (give 1–2)"
+    assert main(["detect", str(good), "--threads", "2"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        (["--batch", "0"], "--batch must be 1 or more, not 0"),
+        (["--images", "-5"], "--images must be 1 or more, not -5"),
+        (["--threads", "0"], "--threads must be 1 or more, not 0"),
+        (["--workers", "-1"], "--workers must be 0 or more, not -1"),
+        (["--detector-hours", "-1"], "--detector-hours must be 0 or more (0: no cap), not -1.0"),
+        (["--render-seconds", "nan"], "--render-seconds must be 0 or more (0: no cap), not nan"),
+    ],
+)
+def test_train_names_a_bad_number_before_anything_loads(capsys, tmp_path, option, says):
+    """They went on to torch and Ultralytics (a negative cap stopped at once)."""
+    rc = main(["train", *option, "--out", str(tmp_path / "run")])
+    assert rc == 2 and capsys.readouterr().err.strip() == f"kortbord train: {says}"
+    assert not (tmp_path / "run").exists()
