@@ -215,7 +215,7 @@ def _deck_dirs(given) -> tuple[str, ...]:
 def cmd_eval(args: argparse.Namespace) -> int:
     """Print the recognizer's metrics."""
     from kortbord.cli import CommandError, folder_option
-    from vision.realphotos import DEFAULT_DIR, load_split
+    from vision.realphotos import DEFAULT_DIR
     from vision.recognizer_eval import (
         Tally,
         eval_real,
@@ -236,6 +236,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     decks = _deck_dirs(args.deck_dir) if args.synthetic_images > 0 else ()
     rec = _recognizer(args)
     report: dict = {}
+    unscored: list[str] = []
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
     if args.synthetic_images > 0:
         per = eval_synthetic(rec, args.synthetic_images, decks, log=log)
@@ -244,7 +245,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             total.add(t)
         report["synthetic"] = {"all": total.summary(), **{k: v.summary() for k, v in per.items()}}
     if (real / "test").is_dir():
-        test = load_split(real, "test")
+        test = _photos(real, "test", unscored)
         report["real_test"] = eval_real(rec, test).summary()
         if args.real_turned:
             report["real_test_turned"] = eval_real(rec, test, turns=(90, 180, 270)).summary()
@@ -254,14 +255,40 @@ def cmd_eval(args: argparse.Namespace) -> int:
             disturbed = eval_real_disturbed(rec, test)
             report["real_test_disturbed"] = {k: v.summary() for k, v in disturbed.items()}
         if args.real_train and (real / "train").is_dir():
-            report["real_train_ranks"] = eval_real_ranks(rec, load_split(real, "train"))
+            report["real_train_ranks"] = eval_real_ranks(rec, _photos(real, "train", unscored))
     else:
         log(f"real photos: {real} not found; skipping the real-photo metrics")
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         _print_report(report)
-    return 0
+    return 1 if unscored else 0
+
+
+def _photos(folder: Path, split: str, unscored: list[str]) -> list:
+    """Return the labelled photos of ``split`` that read whole; name each other one on
+    stderr and add it to ``unscored``: a photo that would not read was left out of the
+    metrics without a word."""
+    from kortbord.cli import CommandError
+    from vision.images import ImageError, read_image
+    from vision.realphotos import RealPhotoError, load_split
+
+    try:
+        photos = load_split(folder, split)
+    except RealPhotoError as e:
+        raise CommandError(str(e)) from None
+    kept = []
+    for p in photos:
+        try:
+            why = read_image(p.image)[1]
+        except ImageError as e:
+            why = str(e)
+        if why:
+            print(f"kortbord eval: {p.image}: {why}; not scored", file=sys.stderr)
+            unscored.append(str(p.image))
+        else:
+            kept.append(p)
+    return kept
 
 
 def _print_report(report: dict) -> None:

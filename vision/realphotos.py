@@ -77,7 +77,14 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
     if not d.is_dir():
         raise RealPhotoError(f"photo folder {str(d)!r} does not exist")
     codes_file = folder / f"{split}-codes.json"
-    codes = json.loads(codes_file.read_text()) if codes_file.is_file() else {}
+    codes = {}
+    if codes_file.is_file():
+        try:
+            codes = json.loads(codes_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise RealPhotoError(f"cannot read {str(codes_file)!r}: {e}") from None
+        if not isinstance(codes, dict):
+            raise RealPhotoError(f"{codes_file}: not an object of codes by photo name")
     suits_file = SUITS_DIR / f"{folder.name}-{split}-suits.json"
     suits = json.loads(suits_file.read_text())["suits"] if suits_file.is_file() else {}
     photos = []

@@ -566,3 +566,69 @@ def test_train_names_a_bad_number_before_anything_loads(capsys, tmp_path, option
     rc = main(["train", *option, "--out", str(tmp_path / "run")])
     assert rc == 2 and capsys.readouterr().err.strip() == f"kortbord train: {says}"
     assert not (tmp_path / "run").exists()
+
+
+class _SeesNothing:
+    """A stand-in recognizer for ``eval``: no card in any photo."""
+
+    def recognize(self, frame):
+        from vision.recognizer import Recognition
+
+        return Recognition(Detections.empty())
+
+
+def _real_photos(root, names: dict[str, bytes | None], box: str = "10") -> None:
+    """Write ``root/test``: per name a photo (its bytes; ``None``: a grey picture) and a VOC
+    annotation of one queen whose xmin is ``box``."""
+    (root / "test").mkdir(parents=True)
+    for name, data in names.items():
+        photo = root / "test" / f"{name}.jpg"
+        if data is None:
+            cv2.imwrite(str(photo), np.full((60, 80, 3), 90, np.uint8))
+        else:
+            photo.write_bytes(data)
+        (root / "test" / f"{name}.xml").write_text(
+            f"<annotation><filename>{name}.jpg</filename><object><name>queen</name><bndbox>"
+            f"<xmin>{box}</xmin><ymin>5</ymin><xmax>40</xmax><ymax>50</ymax></bndbox></object>"
+            "</annotation>"
+        )
+    (root / "test-codes.json").write_text(json.dumps({n: ["QS"] for n in names}))
+
+
+def test_eval_names_a_real_photo_that_does_not_read_and_scores_the_others(
+    monkeypatch, tmp_path, capsys
+):
+    """It was left out of the metrics without a word."""
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: _SeesNothing())
+    _real_photos(tmp_path, {"a": None, "b": b"not a photo"})
+    rc = main(["eval", "--synthetic-images", "0", "--real", str(tmp_path), "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 1 and json.loads(out)["real_test"]["images"] == 1
+    bad = tmp_path / "test" / "b.jpg"
+    assert err.strip() == f"kortbord eval: {bad}: not a readable image; not scored"
+
+
+@pytest.mark.parametrize(
+    ("box", "codes", "says"),
+    [
+        ("ten", None, "test/a.xml: a bndbox's xmin is no number: 'ten'"),
+        ("10", "{", "cannot read '{root}/test-codes.json': Expecting property name"),
+        ("10", "[]", "test-codes.json: not an object of codes by photo name"),
+    ],
+)
+def test_eval_names_a_real_photo_label_it_cannot_read(
+    monkeypatch, tmp_path, capsys, box, codes, says
+):
+    """They ended eval in a traceback."""
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: _SeesNothing())
+    _real_photos(tmp_path, {"a": None}, box)
+    if codes is not None:
+        (tmp_path / "test-codes.json").write_text(codes)
+    assert main(["eval", "--synthetic-images", "0", "--real", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kortbord eval: ") and says.format(root=tmp_path) in err
+    assert err.count("\n") == 1
