@@ -591,7 +591,7 @@ def _image_truth(image: str, truth: str) -> Detections:
     from kortbord.cli import CommandError
     from vision.detections import Detections
     from vision.images import os_reason
-    from vision.pipeline import read_json
+    from vision.pipeline import check_truth_cards, read_json
 
     path = Path(image).with_suffix(".json") if truth == "auto" else Path(truth)
     try:
@@ -602,10 +602,11 @@ def _image_truth(image: str, truth: str) -> Detections:
         raise CommandError(f"cannot read ground truth {str(path)!r}: {e}") from e
     cards = data.get("cards", data) if isinstance(data, dict) else data
     try:
+        check_truth_cards(cards, shares=("visible",))
         return Detections.from_list(
             [c for c in cards if c.get("code") and c.get("visible", 1.0) >= 0.3]
         )
-    except (TypeError, AttributeError, ValueError) as e:
+    except ValueError as e:
         raise CommandError(f"bad ground truth {str(path)!r}: {e}") from e
 
 

@@ -965,6 +965,21 @@ def _recognize(recognizer: Any, frame: Frame) -> Detections:
 
 
 # ---- ground truth and replays -------------------------------------------------------------------
+def check_truth_cards(cards: Any, shares: tuple[str, ...] = ("visible", "index")) -> None:
+    """Raise ``ValueError`` unless ``cards`` is a list of generator ground-truth cards, objects
+    whose ``shares`` seen are numbers (a video's labels: ``visible`` and ``index``; a scene's
+    truth: ``visible``, its ``index`` being the index corners): they are compared with
+    numbers as frames are read, and text there ended a replay in a traceback. The codes and
+    corners are :meth:`Detections.from_list`'s to check."""
+    if not isinstance(cards, list) or not all(isinstance(c, dict) for c in cards):
+        raise ValueError(f"cards must be a list of objects, not {cards!r:.30}")
+    for card in cards:
+        for key in shares:
+            share = card.get(key, 0.0)
+            if isinstance(share, bool) or not isinstance(share, int | float):
+                raise ValueError(f"{key!r} must be a number, not {share!r:.20}")
+
+
 class GroundTruthRecognizer:
     """Detections from a generated video's ``labels.jsonl`` instead of the model.
 
@@ -977,22 +992,29 @@ class GroundTruthRecognizer:
     def __init__(self, labels_path: str, *, min_visible: float = 0.4, min_index: float = 0.6):
         import json
 
+        from vision.images import check_file
+
         self.frames: dict[int, list[dict]] = {}
-        with open(labels_path) as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                    Detections.from_list(rec["cards"])  # each card well formed
-                    self.frames[int(rec["frame"])] = rec["cards"]
-                except (KeyError, TypeError, ValueError, RecursionError) as e:
-                    why = f"no {e}" if isinstance(e, KeyError) else str(e)
-                    if isinstance(e, RecursionError):
-                        why = "its JSON is nested too deeply"
-                    raise ValueError(
-                        f'{labels_path} line {n}: not {{"frame", "cards"}}: {why}'
-                    ) from e
+        check_file(labels_path)
+        try:
+            lines = Path(labels_path).read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise ValueError(f"{labels_path} is not text (UTF-8)") from None
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    raise ValueError(f"a {type(rec).__name__}, not an object")
+                check_truth_cards(rec["cards"])
+                Detections.from_list(rec["cards"])  # each card's code and corners
+                self.frames[int(rec["frame"])] = rec["cards"]
+            except (KeyError, TypeError, ValueError, RecursionError) as e:
+                why = f"no {e}" if isinstance(e, KeyError) else str(e)
+                if isinstance(e, RecursionError):
+                    why = "its JSON is nested too deeply"
+                raise ValueError(f'{labels_path} line {n}: not {{"frame", "cards"}}: {why}') from e
         self.min_visible = min_visible
         self.min_index = min_index
 

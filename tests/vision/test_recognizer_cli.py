@@ -106,8 +106,13 @@ def test_detect_draws_two_images_of_one_name_into_two_files(
 @pytest.mark.parametrize(
     ("truth", "says"),
     [
-        ("5", "not iterable"),
-        ("[1, 2]", "has no attribute"),
+        ("5", "cards must be a list of objects, not 5"),
+        ("[1, 2]", "cards must be a list of objects, not [1, 2]"),
+        # compared with a number only as the road is read: a traceback there
+        (
+            '[{"code": "7S", "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "visible": "x"}]',
+            "'visible' must be a number, not 'x'",
+        ),
         ('[{"code": "ZZ", "corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}]', "unknown card code"),
         ('[{"code": "7S"}]', "no 'corners'"),
         ('{"cards": [{"code": "7S", "corners": "x"}]}', "could not convert"),

@@ -177,6 +177,13 @@ def test_replay_says_when_no_move_was_read(frames, capsys):
         ('{"frame": 1}', 'line 2: not {"frame", "cards"}: no \'cards\''),
         ('{"frame": 1, "cards": [{"code": "ZZ", "corners": []}]}', "unknown card code 'ZZ'"),
         ("[" * 100_000 + "]" * 100_000, 'line 2: not {"frame", "cards"}: its JSON is nested'),
+        ("[1]", 'line 2: not {"frame", "cards"}: a list, not an object'),
+        # compared with a number only as the frame is read: a traceback there
+        (
+            '{"frame": 1, "cards": [{"code": "7S", "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], '
+            '"visible": "x"}]}',
+            'line 2: not {"frame", "cards"}: \'visible\' must be a number',
+        ),
     ],
 )
 def test_replay_names_a_bad_line_of_ground_truth_labels(frames, capsys, line, says):
@@ -225,3 +232,13 @@ def test_replay_of_a_recording_reads_its_zones_option(tmp_path, capsys):
     state = rules.state_from_json(events["initial"])
     zones = ZoneMap((Zone("building", (100.0, 90.0)),), players=2, card_size=40.0)
     assert reader_for("skipbo", rules, state, zones=zones).zones is zones
+
+
+def test_replay_names_ground_truth_labels_that_are_not_text(frames, capsys):
+    from kortbord.cli import main
+
+    labels = frames / "labels.jsonl"
+    labels.write_bytes(b"\x89PNG\r\n")
+    assert main(["replay", str(frames), "--game", "sten", "--truth"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"kortbord replay: bad ground-truth labels: {labels} is not text (UTF-8)"
