@@ -835,7 +835,25 @@ def _truth_labels(path: str):
         raise CommandError(f"bad ground-truth labels: {e}") from e
 
 
-def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
+class _SourceWarnings(logging.Handler):
+    """Count a frame source's warnings; with ``say``, say each on stderr as
+    ``kortbord COMMAND: …``."""
+
+    def __init__(self, command: str, say: bool) -> None:
+        super().__init__(logging.WARNING)
+        self.command = command
+        self.say = say
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+        if self.say:
+            print(f"kortbord {self.command}: {record.getMessage()}", file=sys.stderr)
+
+
+def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None, int]:
+    """Follow the game in ``path``'s frames; return the moves read, the recording's events
+    (``None`` for no recording) and how many warnings the frame source gave."""
     from kortbord.cli import CommandError
     from vision.images import os_reason
     from vision.layouts.skipbo import ZoneError, ZoneMap
@@ -855,13 +873,17 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
         if stream:
             print(json.dumps(obj) if args.json else _human(obj), flush=True)
 
+    # A stream shows each status as a line of its own, not on stderr as well; replay shows
+    # none, so says a source's warnings there (a picture skipped, a stretch of video that
+    # would not read: the transcript may lack its moves).
+    said = _SourceWarnings(args.command, say=not stream)
+    sources_log = logging.getLogger("kortbord.vision.sources")
+    sources_log.addHandler(said)
     try:
         # a camera that never opens is a mistyped index or URL: said after a few tries
         src = open_recording(
             source, events, fps=args.fps, on_status=lambda s: show(s.to_json()), first_tries=4
         )
-        # each status is shown as a line of its own: not logged to stderr as well
-        logging.getLogger("kortbord.vision.sources").addHandler(logging.NullHandler())
         zones = None
         if args.zones:
             try:
@@ -872,7 +894,7 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
         frames = src.frames()
         if events is not None:
             tr = replay_events(events, frames, recognizer, on_line=show, zones=zones)
-            return tr.moves, events
+            return tr.moves, events, said.count
         pipeline = Pipeline(recognizer)
         last_problem = None
         last = None
@@ -902,9 +924,11 @@ def _run_game(args, path: str, stream: bool) -> tuple[list[dict], dict | None]:
             for g in pipeline.guard.finish(pipeline.tracker.state, last.time):
                 show(g.to_json())
         moves = [m.to_json() for m in pipeline.guard.history] if pipeline.guard else []
-        return moves, None
+        return moves, None, said.count
     except SourceError as e:
         raise CommandError(str(e)) from e
+    finally:
+        sources_log.removeHandler(said)
 
 
 def _human(obj: dict) -> str:
@@ -935,7 +959,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print the whole transcript of a recorded game."""
-    moves, events = _run_game(args, args.video, stream=False)
+    moves, events, warnings = _run_game(args, args.video, stream=False)
     out: dict = {"game": args.game, "moves": moves}
     if events is not None and "moves" in events:
         out["matches_recording"] = moves == events["moves"]
@@ -952,4 +976,4 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 if out["matches_recording"]
                 else "differs from the recorded moves"
             )
-    return 0
+    return 1 if warnings else 0  # frames said unread: the transcript may lack moves

@@ -242,3 +242,18 @@ def test_replay_names_ground_truth_labels_that_are_not_text(frames, capsys):
     assert main(["replay", str(frames), "--game", "sten", "--truth"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == f"kortbord replay: bad ground-truth labels: {labels} is not text (UTF-8)"
+
+
+def test_replay_names_the_pictures_it_skipped_and_reads_the_others(frames, capsys):
+    """A folder of frames with a picture that would not read was replayed without a word of
+    it, and exit 0: the transcript may lack the moves that picture showed."""
+    from kortbord.cli import main
+
+    (frames / "002.png").write_text("not a picture")
+    assert main(["replay", str(frames), "--game", "sten", "--truth", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["moves"] == []
+    assert err.strip() == f"kortbord replay: {frames}: skipped 002.png: not a readable image"
+    (frames / "002.png").unlink()
+    assert main(["replay", str(frames), "--game", "sten", "--truth"]) == 0
+    assert capsys.readouterr().err == ""
