@@ -221,18 +221,26 @@ def _in_progress(app, source: str, game: str, setup: Any) -> dict | None:
 
 
 def _recorded_game(path: Path) -> dict | None:
-    """Return the ``events.json`` of a generator video (a folder, or a file in one), if any."""
-    import json
+    """Return the ``events.json`` of a generator video (a folder, or a file in one), if any;
+    raise :class:`CommandError` naming one that is no recording's (beside a video file it
+    was passed over, or ended the command in a traceback)."""
+    from kortbord.cli import CommandError
+    from vision.images import os_reason
+    from vision.pipeline import read_json, recorded_game
 
     folder = path if path.is_dir() else path.parent
     events = folder / "events.json"
     if not events.is_file():
         return None
     try:
-        data = json.loads(events.read_text())
-    except (OSError, ValueError):
-        return None
-    return data if {"game", "config", "initial"} <= data.keys() else None
+        data = read_json(events)
+        recorded_game(data)
+    except (OSError, ValueError) as e:
+        why = os_reason(e) if isinstance(e, OSError) else e
+        raise CommandError(
+            f"--source {str(path)!r}: {events} is no recording's events: {why}"
+        ) from None
+    return data
 
 
 def _first_picture(spec: str) -> None:

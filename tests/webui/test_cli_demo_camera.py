@@ -160,6 +160,40 @@ def test_serve_refuses_a_source_its_camera_could_not_play(tmp_path, capsys):
     assert tables.get("/api/tables").get_json()["tables"] == []  # no blind table was made
 
 
+@pytest.mark.parametrize(
+    ("events", "says"),
+    [
+        ("{", "Expecting property name enclosed in double quotes"),
+        ('{"game": "sten", "config": 5, "initial": {}}', "config must be an object of settings"),
+        ('{"game": "sten", "config": {"players": 2}, "initial": {}}', "not a Sten state"),
+    ],
+)
+def test_serve_names_the_events_beside_a_video_file_that_are_no_recordings(tmp_path, events, says):
+    """Beside a video file (not a generated video's folder) they were passed over, the
+    video's game taken for a new one, or ended the command in a traceback."""
+    import cv2
+    import numpy as np
+
+    from kortbord.cli import CommandError
+    from webui.cli import _common, _source_table
+
+    video = tmp_path / "video.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 8, (64, 36))
+    writer.write(np.full((36, 64, 3), 80, np.uint8))
+    writer.release()
+    (tmp_path / "events.json").write_text(events)
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "CAMERA": False})
+    parser = argparse.ArgumentParser()
+    _common(parser)
+    with pytest.raises(CommandError) as e:
+        _source_table(app, parser.parse_args(["--source", str(video)]))
+    assert str(e.value).startswith(
+        f"--source {str(video)!r}: {tmp_path / 'events.json'} is no recording's events: "
+    )
+    assert says in str(e.value)
+    assert app.extensions["kortbord.hub"].store.list_tables() == []
+
+
 def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
     port = free_port()
     proc = subprocess.Popen(
