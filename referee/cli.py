@@ -37,7 +37,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from referee.simulate import simulate
 
     if args.games < 1:
-        raise CommandError("--games must be at least 1")
+        raise CommandError(f"--games must be at least 1, not {args.games}")
     if args.teams and args.game != "skipbo":
         raise CommandError(f"--teams is for Skip-Bo; {args.game} has no teams")
     try:

@@ -745,3 +745,13 @@ def test_cli_simulate_sten_bad_player_count(capsys):
 
     assert main(["simulate", "sten", "--players", "12", "--games", "5"]) == 2
     assert "2 to 10 players, not 12" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_cli_simulate_names_a_bad_number_of_games(capsys, games):
+    from kortbord.cli import main
+
+    assert main(["simulate", "sten", "--games", games]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"kortbord simulate: --games must be at least 1, not {games}"
+    )
