@@ -35,6 +35,7 @@ ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 780}  # many Android phones
 NARROW_PHONE = {"width": 320, "height": 640}  # the narrowest phones in use
 LAPTOP = {"width": 1280, "height": 800}
 
@@ -1965,6 +1966,52 @@ def test_sten_cards_off_the_table_look_so_and_stay_readable(browser, server):
             for back in card["back"]:
                 assert _contrast(hex_of(text), hex_of(back)) >= 4.5, (text, back)
     shot(page, "sten-off-the-table-phone")
+    page.close()
+    assert not errors, errors
+
+
+# A Sten board as a phone shows it: its smallest card text (CSS px), how far its cards reach
+# past its panel and the page across, and its panel's height against the screen under the top bar.
+STEN_BOARD_JS = """() => {
+  const grid = document.querySelector('.sten-grid');
+  const panel = grid.closest('.board-panel').getBoundingClientRect();
+  const cards = [...grid.querySelectorAll('.card')].map((c) => c.getBoundingClientRect());
+  const sizes = [...grid.querySelectorAll('.card span')]
+    .map((s) => parseFloat(getComputedStyle(s).fontSize));
+  return {
+    smallest_text: Math.min(...sizes),
+    past_board: Math.max(...cards.map((c) => c.right)) - panel.right,
+    past_page: document.documentElement.scrollWidth - window.innerWidth,
+    board_height: panel.height,
+    screen: window.innerHeight - document.querySelector('.topbar').getBoundingClientRect().height,
+  };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360", "390"])
+def test_a_phones_sten_board_is_read_and_tapped_with_a_finger(browser, server, viewport):
+    """On a 360 px phone a Sten board's places were 23 × 33 px, its laid cards' rank and
+    suit 9.6 px: too small to read, and to tap a place to lay a card. Each suit takes two
+    lines of seven now (A–6 after its sign, 7–K under them): every place a finger wide and
+    tall, its card readable, the board on one screen and nothing past the page's edge."""
+    _, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo"})
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(6):  # cards laid, some places open to lay on
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        move = server.get(f"/api/p/{tokens[seat]}")["moves"][0]["move"]
+        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": move})[0] == 200
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/p/{tokens[seat]}")  # the board whose places lay a card
+    page.wait_for_selector(".sten-grid button.card.playable")
+    board = page.evaluate(STEN_BOARD_JS)
+    assert board["smallest_text"] >= 12, board
+    assert board["past_board"] <= 0 and board["past_page"] <= 0, board
+    assert board["board_height"] <= board["screen"], board
+    places = page.evaluate(TAP_BOX_JS, ".sten-grid button.card")
+    small = [box for box in places if min(box[1:]) < 44]
+    assert places and not small, places
     page.close()
     assert not errors, errors
 
