@@ -325,7 +325,10 @@ def _source_table(app, args: argparse.Namespace) -> str:
         app.extensions["kortbord.cameras"].ensure(going["id"])
         return f"/t/{going['id']}"
     table = app.extensions["kortbord.hub"].create(
-        setup, source=source, name=f"Camera {Path(spec).name or spec}", initial=initial
+        setup,
+        source=source,
+        name=games.CAMERA_TABLE.format(source=Path(spec).name or spec),
+        initial=initial,
     )
     app.extensions["kortbord.cameras"].ensure(table["id"])
     return f"/t/{table['id']}"

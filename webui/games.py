@@ -74,6 +74,10 @@ COLOURS = (
 )
 MAX_NAME = 24
 UNNAMED = ("Player {n}", "Token {n}")  # a seat left unnamed, a solo player's token
+# a table the command line made for a camera ("Camera 0", "Camera game.mp4"): in English, as
+# no page made it; a page says it in its own words
+CAMERA_TABLE = "Camera {source}"
+_CAMERA_TABLE_START = CAMERA_TABLE.removesuffix("{source}")
 ROAD_CARD_IS = "a road card is 7–K of a suit, e.g. 7S, 10H, QD, KC"
 ROAD_SHAPES = ("auto", "rows")  # a snake (or U-turn, spiral, curve); rows run like text
 
@@ -152,19 +156,29 @@ def road_codes(raw: Any) -> list[str]:
 UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def given_name(table: dict[str, Any]) -> str | None:
-    """Return the name a family gave a table, or ``None``: a table left unnamed is called
-    by its game ("Skip-Bo"), which its game's badge says already."""
-    return None if table["name"] == GAME_TITLES.get(table["game"]) else table["name"]
+def table_name(table: dict[str, Any], t) -> str:
+    """Return a table's name as a page in ``t``'s language says it: the one the command line
+    gave a camera's table ("Camera 0") in the page's words ("Kamera 0"), any other as it is."""
+    name = table["name"]
+    if table.get("source", "none") != "none" and name.startswith(_CAMERA_TABLE_START):
+        return t(CAMERA_TABLE, source=name.removeprefix(_CAMERA_TABLE_START))
+    return name
 
 
-def heading(table: dict[str, Any], names: list[str]) -> str:
-    """Return what heads a table beside its game's badge: the name given, else who plays
-    (``names``, its seats'; a solo player's once, not each token's), "" where nobody may be
-    shown or a solo player left the name out."""
+def given_name(table: dict[str, Any], t) -> str | None:
+    """Return the name a family (or the command line) gave a table, said with ``t``, or
+    ``None``: a table left unnamed is called by its game ("Skip-Bo"), which its game's badge
+    says already."""
+    return None if table["name"] == GAME_TITLES.get(table["game"]) else table_name(table, t)
+
+
+def heading(table: dict[str, Any], names: list[str], t) -> str:
+    """Return what heads a table beside its game's badge: the name given (said with ``t``),
+    else who plays (``names``, its seats'; a solo player's once, not each token's), "" where
+    nobody may be shown or a solo player left the name out."""
     if table["config"].get("players") == 1 and names:  # "Anna 1", "Anna 2"…: one player
         names = [name for name in (_solo_name(names[0]),) if name]
-    return given_name(table) or ", ".join(names)
+    return given_name(table, t) or ", ".join(names)
 
 
 def who_plays(table: dict[str, Any], names: list[str], t) -> str:

@@ -41,7 +41,7 @@ def snapshot(
     out: dict[str, Any] = {
         "table": {
             "id": rt.table["id"],
-            "name": rt.table["name"],
+            "name": games.table_name(rt.table, t),
             "game": rules.name,
             "title": games.GAME_TITLES[rules.name],
             "players": [

@@ -96,6 +96,38 @@ def test_players_a_command_line_left_unnamed_are_named_in_the_pages_language(tmp
     assert english["to_move_name"] == "Player 1"
 
 
+@pytest.mark.parametrize(("lang", "said"), [("nb", "Kamera"), ("da", "Kamera"), ("sv", "Kamera")])
+def test_a_camera_table_the_command_line_named_is_named_in_the_pages_language(tmp_path, lang, said):
+    """A table started with ``--source game.mp4`` was headed "Camera game.mp4" on every page,
+    in English whatever the page's language. Each page says it in its own words, as it does
+    the players left unnamed; a name a family typed stays as they typed it."""
+    from webui.cli import _common, _source_table
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    parser = argparse.ArgumentParser()
+    _common(parser)
+    url = _source_table(app, parser.parse_args(["--source", "7", "--game", "skipbo"]))
+    table = app.extensions["kortbord.hub"].get(url.removeprefix("/t/")).table
+    client = app.test_client()
+    typed = client.post("/api/tables", json={"game": "sten", "name": "Camera obscura"})
+    page = {"Accept-Language": lang}
+    shown = f"{said} 7"
+    heading = re.compile(r'<h1 class="table-title">.*?</span> (.*?)</h1>', re.S)
+    assert heading.findall(client.get(url, headers=page).get_data(as_text=True)) == [shown]
+    home = client.get("/", headers=page).get_data(as_text=True)
+    assert f'<span class="table-name">{shown}</span>' in home and "Camera 7" not in home
+    own = client.get(f"/p/{table['players'][0]['token']}", headers=page).get_data(as_text=True)
+    assert f"Skip-Bo · {shown} · " in own and "Camera 7" not in own
+    match = client.get(f"/matches/{table['id']}", headers=page).get_data(as_text=True)
+    assert f"· {shown}</h1>" in match and "Camera 7" not in match
+    matches = client.get("/matches", headers=page).get_data(as_text=True)
+    assert f'<span class="table-name">{shown}</span>' in matches
+    typed_page = client.get(typed.get_json()["url"], headers=page).get_data(as_text=True)
+    assert heading.findall(typed_page) == ["Camera obscura"]  # a family's own name
+    english = client.get(url).get_data(as_text=True)
+    assert heading.findall(english) == ["Camera 7"]
+
+
 STREAM = "--source: a network stream needs an rtsp:// or http(s):// address, not "
 
 

@@ -11,6 +11,7 @@ from referee.cards import parse_card
 from tests.webui.conftest import token
 from webui import i18n, speech
 from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
+from webui.games import CAMERA_TABLE
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
 from webui.snapshot import UNDONE
 from webui.speech import (
@@ -56,6 +57,7 @@ def used_keys() -> set[str]:
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
     keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC, *SETUP_KEYS}
+    keys.add(CAMERA_TABLE)  # the name of a camera's table the command line made
     pipeline = (WEBUI.parent / "vision" / "pipeline.py").read_text(encoding="utf-8")
     keys |= set(GUARD_REASON.findall(pipeline))
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:

@@ -55,12 +55,12 @@ def _named(row: dict[str, Any]) -> dict[str, Any]:
     not see them) when it began. ``label`` says both (``Skip-Bo · Mor, Ida``);
     ``may_remove``: whether this request may take it off the list."""
     row["title"] = games.GAME_TITLES.get(row["game"], row["game"])
-    row["given_name"] = games.given_name(row)
+    row["given_name"] = games.given_name(row, i18n.t)
     row["when"] = when(row["created"])  # tells tonight's table from last week's
     if not access.may_list(row):  # a guest on the LAN: not who plays, nor who won
         row["player_names"] = []
     row["player_names"] = games.shown_names(row["player_names"], i18n.t)
-    row["heading"] = games.heading(row, row["player_names"]) or row["when"]
+    row["heading"] = games.heading(row, row["player_names"], i18n.t) or row["when"]
     row["who_plays"] = games.who_plays(row, row["player_names"], i18n.t)
     row["label"] = f"{row['title']} · {row['heading']}"
     row["may_remove"] = access.may_remove(row)

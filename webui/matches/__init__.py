@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, render_template
 
 from webui import access, i18n
-from webui.games import given_name, shown_names
+from webui.games import given_name, shown_names, table_name
 from webui.home import when
 from webui.tables import Runtime, TableNotFound, hub
 
@@ -156,7 +156,7 @@ def index() -> str:
         if match is None:  # no match after all: not listed (as its page says 404)
             continue
         # unnamed, a match is told from the others by when it began (its badge says Skip-Bo)
-        heading = given_name(row) or when(row["created"])
+        heading = given_name(row, i18n.t) or when(row["created"])
         names = shown_names(rt.names, i18n.t)
         rows.append(
             {
@@ -179,6 +179,7 @@ def page(table_id: str) -> str:
     return render_template(
         "matches/match.html",
         rt=rt,
+        table_name=table_name(rt.table, i18n.t),
         match=match,
         sides=side_names(names, match),
         winner_names=[names[s] for s in match["winners"]],

@@ -49,6 +49,7 @@ def page(token: str) -> Response:
             rt=rt,
             player=player,
             player_name=games.shown_names(rt.names, i18n.t)[player["seat"]],
+            table_name=games.table_name(rt.table, i18n.t),
             token=token,
             snap=page_snapshot(rt, player["seat"]),
         )

@@ -46,13 +46,13 @@ def page(table_id: str) -> Response | tuple[str, int]:
     """Show the live table (or ask for the join code in LAN mode)."""
     rt = hub().get(table_id)
     if not access.may_view(rt.table):
-        return render_template("table/join.html", table=rt.table, wrong=False), 403
+        return _join_page(rt, wrong=False)
     names = games.shown_names(rt.names, i18n.t)
     resp = make_response(
         render_template(
             "table/table.html",
             rt=rt,
-            heading=games.heading(rt.table, names),
+            heading=games.heading(rt.table, names, i18n.t),
             names=names,
             snap=page_snapshot(rt, None),
             owner=access.is_owner(rt.table),
@@ -65,13 +65,19 @@ def page(table_id: str) -> Response | tuple[str, int]:
     return resp
 
 
+def _join_page(rt: Runtime, wrong: bool) -> tuple[str, int]:
+    """Ask for the table's join code (``wrong``: the code typed was not it)."""
+    name = games.table_name(rt.table, i18n.t)
+    return render_template("table/join.html", table=rt.table, table_name=name, wrong=wrong), 403
+
+
 @bp.post("/t/<table_id>/join")
 def join(table_id: str) -> Response | tuple[str, int]:
     """Check a typed join code; remember it in a cookie."""
     rt = hub().get(table_id)
     code = "".join((request.form.get("code") or "").split())  # "133 320", as it was read out
     if not access.join_code_is(rt.table, code):
-        return render_template("table/join.html", table=rt.table, wrong=True), 403
+        return _join_page(rt, wrong=True)
     resp = make_response(redirect(url_for("table.page", table_id=table_id)))
     resp.set_cookie(access.join_cookie(table_id), code, httponly=True, samesite="Lax")
     return resp
