@@ -2016,6 +2016,55 @@ def test_a_phones_sten_board_is_read_and_tapped_with_a_finger(browser, server, v
     assert not errors, errors
 
 
+# The words shown on a page (not a drawing's, which scale with it) under 12 CSS px: each
+# with its size, its own and those its ::before adds.
+SMALL_WORDS_JS = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('svg, .sr-only') || !e.getClientRects().length) continue;
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (own && px < 12) out.push(`${e.className}: ${e.textContent.trim()} (${px} px)`);
+    const before = getComputedStyle(e, '::before');
+    if (before.content.startsWith('counter') && parseFloat(before.fontSize) < 12)
+      out.push(`${e.className}::before (${before.fontSize})`);
+  }
+  return out;
+}"""
+
+
+def test_no_word_on_a_phone_is_under_12_px(browser, server):
+    """A game's badge ("SKIP-BO"), the piles' labels ("NEXT: 1", "DRAW PILE", "STOCK 5"), the
+    count on a pile and the places of a road spread evenly were 11.2–11.5 px on a phone: under
+    the 12 px a page's smallest words need. None is now, on a table, a player's page, home."""
+    from referee.stigespill import ROAD_CARDS
+
+    # the face cards laid all at the end: the page offers the road spread evenly
+    clustered = sorted((c.code for c in ROAD_CARDS), key=lambda code: code[0] in "JQK")
+    body = {"game": "skipbo", "players": 2, "names": "Anna, Bo"}
+    status, skipbo = server.post("/api/tables", body)
+    status_2, road = server.post(
+        "/api/tables",
+        {"game": "stigespill", "players": 2, "deal": "table", "road": " ".join(clustered)},
+    )
+    assert status == status_2 == 201
+    page = browser.new_page(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    small = []
+    for url, ready in (
+        (skipbo["url"], ".sb-build .pile-label"),
+        (skipbo["players"][0]["url"], ".sb-build .pile-label"),
+        (road["url"], ".road-even li"),
+        ("/", ".game-badge"),
+    ):
+        page.goto(f"{server.base}{url}")
+        page.wait_for_selector(ready)
+        small += page.evaluate(SMALL_WORDS_JS)
+    assert not small, small
+    page.close()
+    assert not errors, errors
+
+
 def test_a_hand_shown_by_keyboard_takes_the_focus(browser, server):
     """One device for everyone: the button that shows the hand goes once pressed; the focus
     went back to the turn line at the top, and the hand was a long way on by Tab."""
