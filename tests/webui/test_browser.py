@@ -2065,6 +2065,68 @@ def test_no_word_on_a_phone_is_under_12_px(browser, server):
     assert not errors, errors
 
 
+# Skip-Bo's piles as drawn: how far below the first building pile each building pile's and
+# the draw pile's card stands (one line: 0 each), how far they reach past the board's right
+# edge, how many of their labels overlap, and on how many lines each player's discard piles lie.
+SKIPBO_ROW_JS = """() => {
+  const cards = [...document.querySelectorAll('.sb-build .pile > .card')]
+    .map((c) => c.getBoundingClientRect());
+  const board = document.querySelector('.sb-build').getBoundingClientRect();
+  const labels = [...document.querySelectorAll('.sb-build .pile-label')]
+    .map((l) => l.getBoundingClientRect());
+  const overlaps = labels.filter((a, i) => labels.some((b, j) => i < j
+    && a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top));
+  const fans = [...document.querySelectorAll('.sb-discards')].map((d) =>
+    new Set([...d.querySelectorAll('.fan')].map((f) => Math.round(f.getBoundingClientRect().top))));
+  return {
+    below_first: cards.map((c) => Math.round(c.top - cards[0].top)),
+    discard_lines: fans.map((tops) => tops.size),
+    past_board: Math.max(...cards.map((c) => c.right), ...labels.map((l) => l.right)) - board.right,
+    labels_overlapping: overlaps.length,
+  };
+}"""
+
+
+def test_skipbo_piles_stay_on_one_line_as_they_grow(browser, server):
+    """On a 360 px phone the draw pile dropped to a line of its own once a building pile's
+    label read "NESTE: 10" (in Danish from the first card): the board jumped mid-game; and
+    beside "GRUNNBUNKE 30" a player's fourth discard pile took a line of its own. The four
+    building piles and the draw pile keep one line in every language and at any count, as do
+    each player's discard piles, a label too wide for its card taking two lines under it."""
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo"})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    page = browser.new_page(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    rows = {}
+    for grown in (False, True):
+        while grown:  # stock first, then any play, else discard: till a pile says "next: 10"
+            snap = server.get(f"/api/tables/{t['id']}")
+            if max(p["count"] for p in snap["view"]["building"]) >= 9:
+                break
+            assert not snap["over"]
+            seat = snap["to_move"]
+            moves = [m["move"] for m in server.get(f"/api/p/{tokens[seat]}")["moves"]]
+            plays = [m for m in moves if m["kind"] == "play"]
+            pick = [m for m in plays if m["source"] == "stock"] or plays or moves
+            assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": pick[0]})[0] == 200
+        for lang in ("en", "nb", "da", "sv"):
+            page.goto(f"{server.base}/lang/{lang}?next={t['url']}")
+            page.wait_for_selector(".sb-build .pile.draw")
+            rows[grown, lang] = page.evaluate(SKIPBO_ROW_JS)
+    bad = {
+        key: row
+        for key, row in rows.items()
+        if any(row["below_first"])
+        or row["past_board"] > 0
+        or row["labels_overlapping"]
+        or row["discard_lines"] != [1, 1]
+    }
+    assert not bad, bad
+    page.close()
+    assert not errors, errors
+
+
 def test_a_hand_shown_by_keyboard_takes_the_focus(browser, server):
     """One device for everyone: the button that shows the hand goes once pressed; the focus
     went back to the turn line at the top, and the hand was a long way on by Tab."""
