@@ -989,7 +989,7 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert not solo.is_visible() and not shared.is_visible()  # three players, classic
     page.fill("input[name=players]", "1")
     assert solo.is_visible()
-    page.select_option("select[name=variant]", "strategy")  # hands: one device may show them
+    page.check("input[name=variant][value=strategy]")  # hands: one device may show them
     assert shared.is_visible()
     # Sten's dealer is chosen among the names typed (the form's script, a file of its own).
     page.goto(f"{server.base}/new?game=sten")
@@ -997,6 +997,45 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     page.fill("[name=names]", "Mor, Far, Ida")
     options = page.locator("#dealer option").all_inner_texts()
     assert options == ["Mor", "Far", "Ida"] and page.input_value("#dealer") == "3"
+    assert not errors, errors
+
+
+# The choices of the form's drop-down lists that a closed list cuts off (wider than the list
+# leaves its text beside its arrow, about 20 px): each with how many pixels do not show.
+CUT_CHOICES_JS = """() => [...document.querySelectorAll('#new-game select')]
+  .filter((s) => s.getClientRects().length)
+  .flatMap((s) => {
+    const cs = getComputedStyle(s);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    return [...s.options].map((o) => [o.text, Math.ceil(pen.measureText(o.text).width - room)]);
+  })
+  .filter(([, cut]) => cut > 0)"""
+
+
+def test_no_choice_of_the_new_game_form_is_cut_off_on_a_phone(browser, server):
+    """On a 360 px phone the game's variant showed "Klassisk: dra ett tärningskort varje t",
+    the camera "Uten kamera: trykk hvert trek", a network stream and the improvised Skip-Bo
+    deck far less: a closed drop-down list cuts its text. They are choices to tap, each said
+    in full; what is left in a list fits it, in every language."""
+    page = browser.new_page(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    cut = {}
+    for lang in ("en", "nb", "da", "sv"):
+        for game in ("stigespill", "sten", "skipbo"):
+            page.goto(f"{server.base}/lang/{lang}?next=/new?game={game}")
+            page.wait_for_selector("#new-game")
+            cut[lang, game] = page.evaluate(CUT_CHOICES_JS)
+    assert not any(cut.values()), cut
+    # the choices that show or hide a field still do
+    page.goto(f"{server.base}/lang/en?next=/new?game=stigespill")
+    shared, stream = page.locator("label.when-hands"), page.locator("label.when-stream")
+    assert not shared.is_visible() and not stream.is_visible()
+    page.check("input[name=variant][value=strategy]")
+    page.check("input[name=source][value=stream]")
+    assert shared.is_visible() and stream.is_visible()
+    page.close()
     assert not errors, errors
 
 
@@ -1056,8 +1095,9 @@ TAP_HEIGHTS_JS = """(selector) => [...document.querySelectorAll(selector)]
 
 
 def test_a_phone_s_small_controls_are_a_finger_tall(browser, server):
-    """The top bar's links and language menu, the form's choices and the match's details
-    link take a tap anywhere 44 px tall (the size a finger needs), on a phone."""
+    """The top bar's links and language menu, the form's game tabs (39 px before) and
+    choices and the match's details link take a tap anywhere 44 px tall (the size a finger
+    needs), on a phone."""
     page = browser.new_page(viewport=PHONE)
     errors = watch_errors(page)
     page.goto(f"{server.base}/new?game=skipbo")
@@ -1066,6 +1106,7 @@ def test_a_phone_s_small_controls_are_a_finger_tall(browser, server):
         for sel in (
             ".topnav > a",
             ".langs summary",
+            ".tabs .tab",
             "#new-game input[type=radio]",
             "#new-game input[type=checkbox]",
         )
