@@ -815,7 +815,7 @@ window.sendSnapshot = (s) => {
 """
 
 
-def skipbo_zones_page(browser, server):
+def skipbo_zones_page(browser, server, viewport: dict = LAPTOP):
     """Open a new Skip-Bo phone-camera table's page, its live connection the test's
     (``sendSnapshot``), once a 640×400 picture shows: ``(page, errors, table, snapshot)``."""
     import cv2
@@ -823,7 +823,7 @@ def skipbo_zones_page(browser, server):
 
     status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "source": "phone"})
     assert status == 201
-    page = browser.new_page(viewport=LAPTOP)
+    page = browser.new_page(viewport=viewport)
     errors = watch_errors(page)
     page.add_init_script(TEST_EVENTS)
     page.goto(f"{server.base}{t['url']}")
@@ -920,6 +920,24 @@ def test_skipbo_zone_markers_stay_in_hand_while_snapshots_come(browser, server):
     twice = centre(1)
     assert once[0] > before[0] and twice[1] == once[1] == before[1], (before, once, twice)
     assert twice[0] - once[0] == pytest.approx(once[0] - before[0], abs=1)
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_zones_question_reads_across_the_camera_panel(browser, server, viewport):
+    """On a phone "Check the piles the camera found: drag a marker onto its pile…" stood in a
+    column 130 px wide beside "Confirm zones", seven lines of two or three words. On a
+    phone it reads across the panel, the button under it; on a laptop beside it still."""
+    page, errors, _, snap = skipbo_zones_page(browser, server, viewport)
+    zones = {"map": zone_map(2), "frame": [640, 400], "confirmed": False}
+    page.evaluate("s => sendSnapshot(s)", {**snap, "version": 1, "zones": zones})
+    page.wait_for_selector("#zones-bar:not([hidden])")
+    text = page.locator("#zones-text").bounding_box()
+    bar = page.locator("#zones-bar").bounding_box()
+    button = page.locator("#zones-confirm").bounding_box()
+    beside = button["y"] < text["y"] + text["height"]
+    assert text["width"] >= 0.6 * bar["width"], (text, bar)
+    assert beside == (viewport is LAPTOP), (text, button)
     assert not errors, errors
 
 
