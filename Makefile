@@ -28,6 +28,7 @@ run: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: lint
 	# the web tests drive Debian's chromium; without it (no root) they skip and say so
