@@ -34,6 +34,14 @@ def new_table(client, game: str = "sten", **form: Any) -> dict[str, Any]:
     return r.get_json()
 
 
+def error_said(r, status: int) -> str:
+    """Check that ``r`` is the JSON error ``status``; return what it says."""
+    assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:300])
+    body = r.get_json()
+    assert isinstance(body, dict) and body["error"] and body["status"] == status
+    return body["error"]
+
+
 def token(created: dict[str, Any], seat: int) -> str:
     return created["players"][seat]["url"].rsplit("/", 1)[1]
 

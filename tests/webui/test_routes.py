@@ -7,14 +7,8 @@ import re
 
 import pytest
 
+from tests.webui.conftest import error_said as _err
 from tests.webui.conftest import new_table, token
-
-
-def _err(r, status):
-    assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:300])
-    body = r.get_json()
-    assert isinstance(body, dict) and body["error"] and body["status"] == status
-    return body["error"]
 
 
 # ---- pages ---------------------------------------------------------------------------

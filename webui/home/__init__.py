@@ -213,7 +213,8 @@ def _source(form: dict[str, Any]) -> str:
         )
     if kind == "webcam":
         index = str(form.get("webcam_index") or "0")
-        if not index.isdigit() or int(index) > 16:
+        # isdigit alone takes "²", which int() refuses, and "٣", which no camera is named by
+        if not (index.isascii() and index.isdigit()) or int(index) > 16:
             raise games.SetupError(f"webcam index must be 0–16, not {index[:20]!r}")
         return f"webcam:{index}"
     if kind == "stream":

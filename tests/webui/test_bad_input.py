@@ -1,0 +1,30 @@
+"""Malformed requests that broke the app: each gets a clear 4xx (JSON on the API) and
+changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.webui.conftest import error_said as _err
+from tests.webui.conftest import new_table
+
+
+@pytest.mark.parametrize("index", ["²", "٣", "１"])
+def test_a_webcam_index_of_other_digits_is_refused_not_a_server_error(app, client, index):
+    """``"²".isdigit()`` is true and ``int("²")`` fails: a new table, the new-game form and a
+    table's camera answered 500."""
+    hub = app.extensions["kortbord.hub"]
+    form = {"game": "sten", "players": 2, "source": "webcam", "webcam_index": index}
+    assert "webcam index must be 0–16" in _err(client.post("/api/tables", json=form), 400)
+    page = client.post("/new", data={**form, "players": "2"})
+    said = page.get_data(as_text=True).lower()  # the form's alert, as a sentence
+    assert page.status_code == 400 and "webcam index must be 0–16" in said
+    assert hub.store.list_tables() == []
+    t = new_table(client, "sten")
+    source = {"source": "webcam", "webcam_index": index}
+    _err(client.post(f"/api/tables/{t['id']}/source", json=source), 400)
+    assert hub.store.table(t["id"])["source"] == "none"
+    # the same with a plain digit is taken
+    source["webcam_index"] = "1"
+    assert client.post(f"/api/tables/{t['id']}/source", json=source).status_code == 200
+    assert hub.store.table(t["id"])["source"] == "webcam:1"
