@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, redirect, render_template, request, url_for
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import BadHost, HTTPException, NotFound
 from werkzeug.wrappers import Response as BaseResponse  # what redirect() returns
 
 from referee import IllegalMove, RulesError
@@ -90,7 +90,8 @@ def error(status: int, message: str, **more: Any) -> ErrorReply:
     where the sentence has a translation (``more``: further fields of the JSON)."""
     from webui.i18n import t
 
-    if wants_json():
+    # a Host no address is made for (a name of 64 letters) has no page: its links cannot be
+    if wants_json() or isinstance(request.routing_exception, BadHost):
         return jsonify({"error": t(message), "status": status, **more}), status
     return render_template("error.html", status=status, message=t(message)), status
 

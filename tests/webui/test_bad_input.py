@@ -7,6 +7,10 @@ import pytest
 
 from tests.webui.conftest import error_said as _err
 from tests.webui.conftest import new_table
+from webui import create_app
+
+# what a Host header of a name no URL is built for looks like (a label of 64 letters)
+BAD_HOST = {"Host": "x" * 64 + ".lan"}
 
 
 @pytest.mark.parametrize("index", ["²", "٣", "１"])
@@ -28,3 +32,13 @@ def test_a_webcam_index_of_other_digits_is_refused_not_a_server_error(app, clien
     source["webcam_index"] = "1"
     assert client.post(f"/api/tables/{t['id']}/source", json=source).status_code == 200
     assert hub.store.table(t["id"])["source"] == "webcam:1"
+
+
+@pytest.mark.parametrize("path", ["/", "/t/nope", "/nowhere"])
+def test_a_host_name_no_address_is_made_for_gets_a_clear_error(tmp_path, path):
+    """A Host with a 64-letter name: Flask makes no URLs for it, and the error page, whose
+    links are URLs, broke (500, a traceback in the log)."""
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})  # not TESTING: as served
+    r = app.test_client().get(path, headers=BAD_HOST)
+    assert _err(r, 400) == "open Kortbord by this computer's address or name"
+    assert app.test_client().get(path).status_code in (200, 404)
