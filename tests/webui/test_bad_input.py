@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.webui.conftest import error_said as _err
-from tests.webui.conftest import new_table
+from tests.webui.conftest import new_table, zone_map
 from webui import create_app
 
 # what a Host header of a name no URL is built for looks like (a label of 64 letters)
@@ -42,3 +42,24 @@ def test_a_host_name_no_address_is_made_for_gets_a_clear_error(tmp_path, path):
     r = app.test_client().get(path, headers=BAD_HOST)
     assert _err(r, 400) == "open Kortbord by this computer's address or name"
     assert app.test_client().get(path).status_code in (200, 404)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"card_size": 10**30}, "'card_size' must be a card's size in pixels, 1–100000"),
+        ({"zone": {"center": [10**30, 5]}}, "zone 0: 'center' must be [x, y] in pixels"),
+    ],
+)
+def test_a_zone_of_a_number_past_64_bits_is_named(app, client, change, words):
+    """A whole number past 64 bits was said back as numpy's "ufunc 'isfinite' not supported
+    for the input types…", naming neither the field nor what it must be."""
+    t = new_table(client, "skipbo", source="phone")
+    url = f"/api/tables/{t['id']}"
+    zones = zone_map(2)
+    bad = {**zones, **{k: v for k, v in change.items() if k != "zone"}}
+    if "zone" in change:
+        bad["zones"] = [{**zones["zones"][0], **change["zone"]}, *zones["zones"][1:]]
+    assert _err(client.post(f"{url}/zones", json={"zones": bad}), 400) == f"bad zones: {words}"
+    assert "zones" not in app.extensions["kortbord.hub"].store.table(t["id"])["options"]
+    assert client.post(f"{url}/zones", json={"zones": zones}).status_code == 200

@@ -36,7 +36,10 @@ def whole_number(value: Any, lo: int, hi: int) -> bool:
 
 def _finite(value: Any) -> bool:
     """Return whether ``value`` is a finite number (JSON's true is not one)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and np.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    # a whole number is finite: numpy cannot take one past 64 bits (JSON's 10**30)
+    return isinstance(value, int) or bool(np.isfinite(value))
 
 
 WILD = "SBW"
