@@ -9,6 +9,8 @@ from tests.webui.conftest import error_said as _err
 from tests.webui.conftest import new_table, zone_map
 from webui import create_app
 
+# a question of the camera's, waiting on a table's page
+PROMPT = {"message": "5♥ or 5♦?", "candidates": [{"label": "5♥", "moves": [{"kind": "draw"}]}]}
 # what a Host header of a name no URL is built for looks like (a label of 64 letters)
 BAD_HOST = {"Host": "x" * 64 + ".lan"}
 
@@ -63,3 +65,17 @@ def test_a_zone_of_a_number_past_64_bits_is_named(app, client, change, words):
     assert _err(client.post(f"{url}/zones", json={"zones": bad}), 400) == f"bad zones: {words}"
     assert "zones" not in app.extensions["kortbord.hub"].store.table(t["id"])["options"]
     assert client.post(f"{url}/zones", json={"zones": zones}).status_code == 200
+
+
+def test_a_prompt_is_not_dismissed_by_a_malformed_request(app, client):
+    """A dismissal read no ``position``: one that was no snapshot's was taken, and the
+    camera's question dropped."""
+    t = new_table(client, "stigespill", deal="table")
+    url = f"/api/tables/{t['id']}"
+    app.extensions["kortbord.hub"].set_prompt(t["id"], PROMPT)
+    for position in (5, ["x"], "x" * 100):
+        body = {"dismiss": True, "position": position}
+        assert "'position'" in _err(client.post(f"{url}/prompt", json=body), 400)
+        assert client.get(url).get_json()["prompt"]["message"] == "5♥ or 5♦?"
+    snap = client.post(f"{url}/prompt", json={"dismiss": True}).get_json()
+    assert snap["prompt"] is None

@@ -224,6 +224,7 @@ def answer_prompt(table_id: str) -> Response:
     """Answer an "out of sync" prompt: ``{"choice": i}`` plays candidate i, or dismiss it."""
     rt = _runtime(table_id)
     data = json_body()
+    position = position_from_body(data)  # checked before a dismissal too, which ignores it
     prompt = rt.prompt
     if prompt is None:
         raise IllegalMove("there is nothing to confirm")
@@ -236,7 +237,6 @@ def answer_prompt(table_id: str) -> Response:
         abort(400, f"'choice' must be a candidate number 0–{len(candidates) - 1}")
     cand = candidates[choice]
     moves = cand.get("moves") or [cand["move"]]
-    position = position_from_body(data)
     if cand.get("retracted"):  # the camera read its last moves again: they are replaced
         hub().correct(table_id, cand["retracted"], moves, position=position)
     else:
