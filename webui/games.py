@@ -18,7 +18,14 @@ from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
 from referee.skipbo import SkipBo
 from referee.sten import Sten
-from referee.stigespill import DIE_CARDS, DIE_RANKS, Reveal, Stigespill, check_road
+from referee.stigespill import (
+    DIE_CARDS,
+    DIE_RANKS,
+    ROAD_LENGTH,
+    Reveal,
+    Stigespill,
+    check_road,
+)
 from webui import i18n
 from webui.speech import name_seats, pretty, say_named
 
@@ -131,6 +138,8 @@ def road_codes(raw: Any) -> list[str]:
     if not isinstance(raw, str | list) or not all(isinstance(c, str) for c in raw):
         raise SetupError("road must be card codes: text like '7S 8S 9S' or a list of codes")
     codes = split_codes(raw) if isinstance(raw, str) else raw
+    if len(codes) > 2 * ROAD_LENGTH:  # not each of thousands of cards' problems
+        raise SetupError(f"bad road: the road has {len(codes)} cards, not {ROAD_LENGTH}")
     cards, unknown = [], {}
     for i, code in enumerate(codes, start=1):
         try:
@@ -292,7 +301,7 @@ def parse_setup(game: Any, form: dict[str, Any], t=None) -> Setup:
     players = _int(form, "players", 2, 1, 10)
     deal = form.get("deal", "app")
     if deal not in ("app", "table"):
-        raise SetupError(f"deal must be 'app' or 'table', not {deal!r}")
+        raise SetupError(f"deal must be 'app' or 'table', not {repr(deal)[:20]}")
     options: dict[str, Any] = {"deal": deal, "open": _flag(form, "open")}
     config: dict[str, Any] = {"players": players}
     match_target = None

@@ -79,3 +79,23 @@ def test_a_prompt_is_not_dismissed_by_a_malformed_request(app, client):
         assert client.get(url).get_json()["prompt"]["message"] == "5♥ or 5♦?"
     snap = client.post(f"{url}/prompt", json={"dismiss": True}).get_json()
     assert snap["prompt"] is None
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("deal", "x" * 5000, "deal must be 'app' or 'table', not 'xxxxx"),
+        ("road", "7S " * 5000, "bad road: the road has 5000 cards, not 28"),
+        ("road", ["ZZ"] * 5000, "bad road: the road has 5000 cards, not 28"),
+    ],
+)
+def test_a_new_tables_problem_does_not_say_a_long_field_back_whole(client, field, value, words):
+    """A 5000-letter deal was said back whole, and a road of 5000 cards gave each card's
+    problem (59 KB for 10,000)."""
+    body = {"game": "stigespill", "players": 2, "deal": "table", field: value}
+    said = _err(client.post("/api/tables", json=body), 400)
+    assert said.startswith(words) and len(said) < 100
+    t = new_table(client, "stigespill", deal="table", source="phone")
+    if field == "road":
+        said = _err(client.post(f"/api/tables/{t['id']}/road", json={"road": value}), 400)
+        assert said == words
