@@ -22,6 +22,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from vision.exposure import ONE_COLOUR, TOO_DARK, UnreadableWatch
+from webui.i18n import Translator
 from webui.pipeline_adapter import (
     OUT_OF_VIEW,
     OUT_OF_VIEW_ONE,
@@ -533,7 +534,7 @@ SOURCE_SENTENCES = [
 ]
 
 
-def say_camera(message: str, t) -> str:
+def say_camera(message: str, t: Translator) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
     from webui.speech import say_known, say_road_problems
 

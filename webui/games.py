@@ -27,6 +27,7 @@ from referee.stigespill import (
     check_road,
 )
 from webui import i18n
+from webui.i18n import Translator
 from webui.speech import name_seats, pretty, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
@@ -165,7 +166,7 @@ def road_codes(raw: Any) -> list[str]:
 UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def table_name(table: dict[str, Any], t) -> str:
+def table_name(table: dict[str, Any], t: Translator) -> str:
     """Return a table's name as a page in ``t``'s language says it: the one the command line
     gave a camera's table ("Camera 0") in the page's words ("Kamera 0"), any other as it is."""
     name = table["name"]
@@ -174,14 +175,14 @@ def table_name(table: dict[str, Any], t) -> str:
     return name
 
 
-def given_name(table: dict[str, Any], t) -> str | None:
+def given_name(table: dict[str, Any], t: Translator) -> str | None:
     """Return the name a family (or the command line) gave a table, said with ``t``, or
     ``None``: a table left unnamed is called by its game ("Skip-Bo"), which its game's badge
     says already."""
     return None if table["name"] == GAME_TITLES.get(table["game"]) else table_name(table, t)
 
 
-def heading(table: dict[str, Any], names: list[str], t) -> str:
+def heading(table: dict[str, Any], names: list[str], t: Translator) -> str:
     """Return what heads a table beside its game's badge: the name given (said with ``t``),
     else who plays (``names``, its seats'; a solo player's once, not each token's), "" where
     nobody may be shown or a solo player left the name out."""
@@ -190,7 +191,7 @@ def heading(table: dict[str, Any], names: list[str], t) -> str:
     return given_name(table, t) or ", ".join(names)
 
 
-def who_plays(table: dict[str, Any], names: list[str], t) -> str:
+def who_plays(table: dict[str, Any], names: list[str], t: Translator) -> str:
     """Return who plays at a table, as its row says under the name given: its seats' names,
     a solo player's once with their tokens ("Anna · 10 tokens"), said with ``t``."""
     if table["config"].get("players") == 1 and names:
@@ -212,7 +213,7 @@ def _unnamed(key: str, n: int) -> frozenset[str]:
     return frozenset(i18n.translator(lang)(key, n=n) for lang in i18n.LANGUAGES)
 
 
-def shown_names(names: list[str], t) -> list[str]:
+def shown_names(names: list[str], t: Translator) -> list[str]:
     """Return the seats' names as a page in ``t``'s language shows them: a seat left unnamed
     ("Player 2", a solo player's "Token 2": in English when the command line made the table,
     else in the language of the page that did) in the page's words; a name given, as it is."""
@@ -246,12 +247,12 @@ def _given_names(form: dict[str, Any], count: int) -> list[str]:
     return given
 
 
-def _said(t=None):
+def _said(t: Translator | None = None) -> Translator:
     """Return ``t``, or (no page: a command line, a test) English."""
     return t or (lambda text, **kw: text.format(**kw))
 
 
-def _names(form: dict[str, Any], count: int, t=None) -> list[str]:
+def _names(form: dict[str, Any], count: int, t: Translator | None = None) -> list[str]:
     """Return a name per seat: the ones given, then "Player N" in ``t``'s language (kept
     with the table; each page shows a seat left unnamed in its own: :func:`shown_names`)."""
     given = _given_names(form, count)
@@ -292,7 +293,7 @@ SETUP_FIELDS = (
 )  # fmt: skip
 
 
-def parse_setup(game: Any, form: dict[str, Any], t=None) -> Setup:
+def parse_setup(game: Any, form: dict[str, Any], t: Translator | None = None) -> Setup:
     """Validate a new-game form (strings or JSON values); raise :class:`SetupError`.
     ``t``: the page's translator, for the names of players left unnamed."""
     if not isinstance(game, str) or game not in GAME_TITLES:
@@ -520,7 +521,9 @@ def moves_for(rules: Rules, state: Any, seat: int | None, open_table: bool) -> l
 
 
 # ---- words ---------------------------------------------------------------------------
-def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = None) -> str:
+def move_label(
+    rules: Rules, move: dict[str, Any], t: Translator, names: list[str] | None = None
+) -> str:
     """Return a short button label for a move (JSON form) in the page's language."""
     kind: str = move.get("kind") or ""
     card = pretty(move.get("card", "")) if move.get("card") else ""
@@ -573,7 +576,7 @@ def move_label(rules: Rules, move: dict[str, Any], t, names: list[str] | None = 
 
 
 def moves_label(
-    rules: Rules, moves: list[dict[str, Any]], t, names: list[str] | None = None
+    rules: Rules, moves: list[dict[str, Any]], t: Translator, names: list[str] | None = None
 ) -> str:
     """Return a label for a sequence of moves (JSON form), as the camera's "please confirm"
     offers them; a draw followed by its card reads as the card, and where one sequence
@@ -594,7 +597,7 @@ def moves_label(
 
 
 def candidate_label(
-    rules: Rules, candidate: dict[str, Any], t, names: list[str] | None = None
+    rules: Rules, candidate: dict[str, Any], t: Translator, names: list[str] | None = None
 ) -> str:
     """Return the label of a camera prompt's candidate (``{"moves", "retracted"}``, JSON): the
     moves the camera read again name the game's last moves they replace too, so the tap says
@@ -625,14 +628,18 @@ def held_again(moves: list[dict[str, Any]], held: list[dict[str, Any]]) -> int |
     return next((i for i in range(1, len(moves) - n + 1) if moves[i : i + n] == held), None)
 
 
-def last_move_text(rules: Rules, view: dict[str, Any], names: list[str], t=None) -> str:
+def last_move_text(
+    rules: Rules, view: dict[str, Any], names: list[str], t: Translator | None = None
+) -> str:
     """Return the referee's sentence for the last move in a seat's ``view`` (so it shows only
     what that seat may see), with names, in the page's language where ``t`` has it."""
     text = view.get("last_move") or view.get("last") or ""
     return say_named(rules.name, text, t, names) if t is not None else name_seats(text, names)
 
 
-def describe_chance(rules: Rules, state: Any, names: list[str], t, seat: int | None = None) -> str:
+def describe_chance(
+    rules: Rules, state: Any, names: list[str], t: Translator, seat: int | None = None
+) -> str:
     """Return the prompt for a pending chance card ("Which card did Anna draw?"), asked of
     ``seat``'s phone ("Which card did you draw?" when it is about that player)."""
     if rules.name == "stigespill":

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, g, request
 
@@ -32,6 +31,13 @@ _NORDIC = {"KnDKE": {"J": "Kn", "Q": "D", "A": "E"}, "BDKE": {"J": "B", "Q": "D"
 _NAMED_RANKS = re.compile(r"(?<!\w)([AJQK])(?=[♠♥♦♣])|(?<!\w)(10|[2-9AJQK])–(10|[2-9AJQK])(?!\w)")
 _ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en"}
 _DIR = Path(__file__).parent / "translations"
+
+
+class Translator(Protocol):
+    """What pages and sentences are said with: ``t(text, **fields)`` returns ``text`` (an
+    English sentence, the catalogs' key) in a page's language, its ``{fields}`` filled."""
+
+    def __call__(self, text: str, **fields: Any) -> str: ...
 
 
 @cache
@@ -63,13 +69,13 @@ def lettered(text: str, letters: str) -> str:
     return _NAMED_RANKS.sub(letter, text)
 
 
-def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Callable[..., str]:
+def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Translator:
     """Return ``t(text, **fields)`` for ``lang``, naming cards with ``letters``."""
     table = catalog(lang if lang in LANGUAGES else DEFAULT)
 
     mark = POSSESSIVE_AFTER_S.get(lang)
 
-    def t(text: str, **fields) -> str:
+    def t(text: str, **fields: Any) -> str:
         out = table.get(text, text)
         if fields:
             if mark is not None:
@@ -127,12 +133,12 @@ def current_letters() -> str:
     return chosen if chosen in LETTERS else DEFAULT_LETTERS
 
 
-def current_translator() -> Callable[..., str]:
+def current_translator() -> Translator:
     """Return ``t`` for this request's language and card letters."""
     return translator(current_language(), current_letters())
 
 
-def t(text: str, **fields) -> str:
+def t(text: str, **fields: Any) -> str:
     """Translate ``text`` into this request's language."""
     return current_translator()(text, **fields)
 

@@ -13,7 +13,8 @@ from referee import CHANCE, RulesError
 from referee.stigespill import HAND_SIZE, layout_advice
 from webui import games, speech
 from webui.camera import shown_source
-from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime
+from webui.i18n import Translator
+from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime, TableHub
 
 UNDONE = "Undone: {move}. Put the cards on the table back as they were."
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
@@ -21,7 +22,11 @@ HINT_GAMES_PUBLIC = ("stigespill",)  # classic Stigespill has no hidden cards: h
 
 
 def snapshot(
-    rt: Runtime, seat: int | None, t, hub=None, camera: dict[str, str] | None = None
+    rt: Runtime,
+    seat: int | None,
+    t: Translator,
+    hub: TableHub | None = None,
+    camera: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Return the JSON a page renders; ``t`` translates; ``seat`` None is the table's page,
     which also shows ``camera``: what the table's camera does (``{"state", "message"}``)."""
@@ -176,7 +181,7 @@ def _stale(notice: dict[str, Any] | None) -> bool:
     return bool(notice and notice.get("error") and time.time() - notice["at"] > REFUSAL_SHOWN_S)
 
 
-def _notice(rt: Runtime, t) -> dict[str, Any] | None:
+def _notice(rt: Runtime, t: Translator) -> dict[str, Any] | None:
     """Return the table's notice in the page's language: a refused move's reason, or the
     cards to check (again, once the reason shown over them is stale)."""
     notice = rt.notice
@@ -192,7 +197,7 @@ def _notice(rt: Runtime, t) -> dict[str, Any] | None:
     return {**notice, "check": speech.say_checks(notice["check"], t)}
 
 
-def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
+def _prompt(rt: Runtime, t: Translator) -> dict[str, Any] | None:
     """Return the camera's "out of sync" prompt with its message in the page's language."""
     if rt.prompt is None:
         return None
@@ -207,11 +212,11 @@ def _prompt(rt: Runtime, t) -> dict[str, Any] | None:
     return {**rt.prompt, "message": said, "candidates": candidates}
 
 
-def _say(rt: Runtime, text: str, t) -> str:
+def _say(rt: Runtime, text: str, t: Translator) -> str:
     return speech.say_named(rt.rules.name, text, t, games.shown_names(rt.names, t))
 
 
-def _joker_first(rt: Runtime, t) -> str:
+def _joker_first(rt: Runtime, t: Translator) -> str:
     """Return the sentence of a Stigespill joker the app drew just before the last move (the
     piles reshuffled, then a draw again), to say before it; else "". One tap may make the
     draw, the joker and the card after it, and the last move alone would hide the joker."""

@@ -10,8 +10,10 @@ own words, such as its refusals), else left as it is.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from referee.cards import CardError, parse_card
+from webui.i18n import Translator
 
 
 def name_seats(text: str, names: list[str]) -> str:
@@ -32,18 +34,18 @@ def name_seats(text: str, names: list[str]) -> str:
     return re.sub(r"\bSB(\d{1,2})\b", r"\1", text)
 
 
-def say_named(game: str, text: str, t, names: list[str]) -> str:
+def say_named(game: str, text: str, t: Translator, names: list[str]) -> str:
     """Return a referee sentence of ``game`` said with ``t``, its seats named ``names``
     (named before each part is said: "{who}s" in Danish is "Jens'" for Jens, not "Jenss")."""
 
-    def named(key: str, **fields) -> str:
-        return t(key, **{k: name_seats(v, names) if isinstance(v, str) else v
+    def named(text: str, **fields: Any) -> str:
+        return t(text, **{k: name_seats(v, names) if isinstance(v, str) else v
                          for k, v in fields.items()})  # fmt: skip
 
     return name_seats(referee_sentence(game, text, named), names)
 
 
-def referee_sentence(game: str, text: str, t) -> str:
+def referee_sentence(game: str, text: str, t: Translator) -> str:
     """Return a sentence of ``game``'s referee (a move, a hint, a refused move's reason) or
     of the camera's guard said with ``t``; one of a shape not known here is looked up whole
     (a page's own words), else unchanged."""
@@ -56,7 +58,7 @@ def referee_sentence(game: str, text: str, t) -> str:
     return say(text, t) if say else t(text)
 
 
-def say_known(sentences: list[tuple[str, str]], text: str, t) -> str | None:
+def say_known(sentences: list[tuple[str, str]], text: str, t: Translator) -> str | None:
     """Return ``text`` said with ``t`` when it is one of ``sentences`` (its pattern, and the
     key its parts fill), else ``None``. A ``cards`` part listing cards ("6♥, 5♥ and 4♥") is
     listed with the page's "and"."""
@@ -72,7 +74,7 @@ def say_known(sentences: list[tuple[str, str]], text: str, t) -> str | None:
     return None
 
 
-def _listing(cards: str, t) -> str:
+def _listing(cards: str, t: Translator) -> str:
     """Return "6♥, 5♥ and 4♥" with the page's "and" (cards apart by spaces stay as they are)."""
     *rest, last = re.split(r", | and ", cards)
     return f"{', '.join(rest)}{t(' and ')}{last}" if rest else last
@@ -188,7 +190,7 @@ _ABOUT_TURNS = re.compile(r"about (\d+\.\d+) turns")
 _ROAD_CARD = re.compile(r"(?P<card>\S+) \(card (?P<n>\d+)\)")  # a _PLACE on the road
 
 
-def stigespill_sentence(text: str, t) -> str:
+def stigespill_sentence(text: str, t: Translator) -> str:
     """Return a Stigespill referee sentence (a move, a hint, a refused move's reason) said with
     ``t``; one of another shape looked up whole (a page's own words), else unchanged."""
     text = _ABOUT_TURNS.sub(lambda m: f"about {whole_turns(m[1])} turns", text)
@@ -357,7 +359,7 @@ STEN_KEYS = (
 )
 
 
-def sten_sentence(text: str, t) -> str:
+def sten_sentence(text: str, t: Translator) -> str:
     """Return a Sten referee sentence (a move, a hint, a refused move's reason) said with
     ``t``; one of another shape looked up whole (a page's own words), else unchanged."""
     whole = say_known(_STEN_SENTENCES, text, t)
@@ -401,7 +403,7 @@ def sten_sentence(text: str, t) -> str:
     return out
 
 
-def _sten_misfit(g: dict[str, str], t) -> str:
+def _sten_misfit(g: dict[str, str], t: Translator) -> str:
     """Say why a card does not fit: how its suit stands, and what would fit there."""
     if g["seven"]:
         stand = t("the {card} is not down yet", card=g["seven"])
@@ -531,7 +533,7 @@ SKIPBO_KEYS = (
 )
 
 
-def _skipbo_source(g: dict[str, str | None], t, hint: bool) -> str:
+def _skipbo_source(g: dict[str, str | None], t: Translator, hint: bool) -> str:
     """Return where a Skip-Bo play (or a hint's, ``hint``: "from the hand") takes its card
     from, said with ``t``: the hand, a stock or a discard pile, a partner's as theirs."""
     if g["hand"]:
@@ -545,7 +547,7 @@ def _skipbo_source(g: dict[str, str | None], t, hint: bool) -> str:
     return t("from discard pile {n}", n=g["pile"])
 
 
-def skipbo_sentence(text: str, t) -> str:
+def skipbo_sentence(text: str, t: Translator) -> str:
     """Return a Skip-Bo referee sentence (a move, a hint, a refused move's reason) said with
     ``t``; one of another shape looked up whole (a page's own words), else unchanged."""
     whole = say_known(_SKIPBO_SENTENCES, text, t)
@@ -619,7 +621,7 @@ _ROAD_CHECKS = [
 CAMERA_KEYS = (_OUT_OF_SYNC_KEY, *(key for _, key in _ROAD_CHECKS))
 
 
-def say_checks(text: str, t) -> str:
+def say_checks(text: str, t: Translator) -> str:
     """Return the road photo's notes ("…; …") said with ``t``."""
     return "; ".join(say_known(_ROAD_CHECKS, part, t) or t(part) for part in text.split("; "))
 
@@ -785,14 +787,14 @@ SETUP_KEYS = (
 )
 
 
-def say_setup(text: str, t) -> str:
+def say_setup(text: str, t: Translator) -> str:
     """Return a new game's set-up problem said with ``t``; one of another shape looked up
     whole, else unchanged."""
     said = say_known(_SETUP_SENTENCES, text, t) or say_road_problems(text, t)
     return t(text) if said is None else said
 
 
-def say_road_problems(text: str, t) -> str | None:
+def say_road_problems(text: str, t: Translator) -> str | None:
     """Return a road's problems ("bad road: …; …", a road photo's, the camera's) said with
     ``t``, or ``None`` for a text of another shape."""
     for head, key in _ROAD_LISTS:
@@ -802,7 +804,7 @@ def say_road_problems(text: str, t) -> str | None:
     return None
 
 
-def _say_road_problem(text: str, t) -> str:
+def _say_road_problem(text: str, t: Translator) -> str:
     m = _MISSING.fullmatch(text)
     if m is not None:  # the cards as the board shows them: 7♠, not 7S
         key = "missing: {codes}" if m["what"] == "missing" else "doubled: {codes}"

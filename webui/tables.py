@@ -28,6 +28,7 @@ from referee.skipbo import Match, SkipBo
 from referee.stigespill import HAND_SIZE, ROAD_CARDS, Reveal, even_order
 from webui import games, speech
 from webui.db import EventStore
+from webui.i18n import Translator
 from webui.live import Broadcaster
 
 log = logging.getLogger("kortbord.web.tables")
@@ -41,7 +42,7 @@ class Refusal(IllegalMove):
         super().__init__(speech.name_seats(reason, names))
         self.reason, self.game, self.names = reason, game, names
 
-    def say(self, t) -> str:
+    def say(self, t: Translator) -> str:
         """Return the reason said with ``t``, with the players' names."""
         return speech.say_named(self.game, self.reason, t, games.shown_names(self.names, t))
 

@@ -200,7 +200,7 @@ def chart(table_id: str) -> Response:
     return chart_response(*_match(table_id))
 
 
-def chart_response(rt, match: dict[str, Any]) -> Response:
+def chart_response(rt: Runtime, match: dict[str, Any]) -> Response:
     """Return the race chart of ``rt``'s match as an SVG response."""
     colours = [p["colour"] for p in rt.table["players"]]
     return Response(
