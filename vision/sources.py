@@ -487,6 +487,13 @@ def _check_fps(fps: float) -> None:
         raise SourceError(f"fps must be finite, not {fps}")
 
 
+def webcam_index(spec: str) -> int | None:
+    """Return the webcam ``spec`` names (``"0"``), or ``None``: ASCII digits only, as
+    ``str.isdigit`` also takes "²", which ``int`` refuses, and "٣", which it reads as 3."""
+    # a few digits: int() refuses 4301 and more, and no computer has a billion webcams
+    return int(spec) if spec.isascii() and spec.isdigit() and len(spec) < 10 else None
+
+
 def open_source(
     spec: str | int, *, fps: float | None = None, on_status: StatusCallback | None = None, **kw: Any
 ) -> FrameSource:
@@ -496,8 +503,9 @@ def open_source(
     """
     if fps is not None:
         _check_fps(fps)
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
-        return CaptureSource(int(spec), live=True, on_status=on_status, **kw)
+    index = webcam_index(spec.strip()) if isinstance(spec, str) else spec
+    if isinstance(index, int):
+        return CaptureSource(index, live=True, on_status=on_status, **kw)
     if not isinstance(spec, str) or not spec.strip():
         raise SourceError(f"bad source {spec!r}: expected a webcam index, URL, folder or file")
     if spec.lower().startswith(STREAM_SCHEMES):

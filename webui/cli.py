@@ -277,18 +277,17 @@ def _opened(app, path: str) -> str:
 
 def _source_table(app, args: argparse.Namespace) -> str:
     from kortbord.cli import CommandError
+    from vision.sources import webcam_index
     from webui import games
-    from webui.home import stream_url
+    from webui.home import stream_url, webcam_source
 
     spec = args.source
     initial = None
     form = {"players": 2 if args.players is None else args.players, "deal": "table"}
     game = args.game or "stigespill"
-    if spec.isdigit():
-        source = f"webcam:{spec}"
-    elif "://" in spec:
+    if webcam_index(spec) is not None or "://" in spec:
         try:
-            source = stream_url(spec)
+            source = stream_url(spec) if "://" in spec else webcam_source(spec)
         except games.SetupError as e:
             raise CommandError(f"--source: {e}") from None
     elif os.path.exists(spec):

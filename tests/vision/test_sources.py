@@ -251,6 +251,15 @@ def test_open_source_names_a_bad_spec():
     assert open_source("0").live and open_source("rtsp://10.0.0.2/stream").live
 
 
+@pytest.mark.parametrize("spec", ["²", "٣", "１"])
+def test_open_source_takes_a_webcam_index_in_ascii_digits_only(spec):
+    """``str.isdigit`` takes them: "²" failed in ``int`` with no name of the source, and
+    "٣" opened webcam 3."""
+    with pytest.raises(SourceError, match=spec):
+        open_source(spec)
+    assert open_source(" 3 ").live  # as before: spaces around an index are let be
+
+
 def test_open_source_names_a_pipe_rather_than_wait_on_it(make_pipe):
     """A named pipe is no video: FFmpeg would wait for a writer; and it was said to be no
     file or folder at all ("no such file")."""

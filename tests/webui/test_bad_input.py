@@ -210,10 +210,10 @@ def test_malformed_requests_get_a_clear_error_and_change_nothing(
 # ---- the bugs the walk found ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("index", ["²", "٣", "１"])
+@pytest.mark.parametrize("index", ["²", "٣", "１", pytest.param("1" * 5000, id="5000 digits")])
 def test_a_webcam_index_of_other_digits_is_refused_not_a_server_error(app, client, index):
-    """``"²".isdigit()`` is true and ``int("²")`` fails: a new table, the new-game form and a
-    table's camera answered 500."""
+    """``"²".isdigit()`` is true and ``int("²")`` fails, as ``int`` does for 5000 digits: a
+    new table, the new-game form and a table's camera answered 500."""
     hub = app.extensions["kortbord.hub"]
     form = {"game": "sten", "players": 2, "source": "webcam", "webcam_index": index}
     assert "webcam index must be 0–16" in _err(client.post("/api/tables", json=form), 400)

@@ -138,6 +138,11 @@ STREAM = "--source: a network stream needs an rtsp:// or http(s):// address, not
           for url in ("rtsp://", "http://", "zz://camera", "http://[::1", "rtsp://a:99999")),
         # 0 was taken as no number given: a table of 2 players
         (["--source", "0", "--players", "0"], "players must be between 1 and 10, not 0"),
+        # other digits made a camera's table: "²"'s camera failed (int() refuses it), "٣"'s
+        # watched camera 3; the web form refuses them, and indexes over 16, alike
+        *((["--source", index], f"--source {index!r}: not a webcam index, stream URL, file or "
+           "folder") for index in ("²", "٣", "１")),
+        (["--source", "17"], "--source: webcam index must be 0–16, not '17'"),
     ],
 )  # fmt: skip
 def test_serve_refuses_a_camera_table_it_cannot_make(tmp_path, argv, says):

@@ -21,6 +21,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse  # what redirect() returns
 
+from vision.sources import webcam_index
 from webui import access, games, i18n, speech
 from webui.common import json_body
 from webui.tables import hub
@@ -212,14 +213,19 @@ def _source(form: dict[str, Any]) -> str:
             "from a phone, choose this phone's camera"
         )
     if kind == "webcam":
-        index = str(form.get("webcam_index") or "0")
-        # isdigit alone takes "²", which int() refuses, and "٣", which no camera is named by
-        if not (index.isascii() and index.isdigit()) or int(index) > 16:
-            raise games.SetupError(f"webcam index must be 0–16, not {index[:20]!r}")
-        return f"webcam:{index}"
+        return webcam_source(str(form.get("webcam_index") or "0"))
     if kind == "stream":
         return stream_url(str(form.get("stream_url") or ""))
     return kind
+
+
+def webcam_source(index: str) -> str:
+    """Return webcam ``index``'s source (``webcam:0``); raise :class:`games.SetupError`
+    unless it is 0–16, written in ASCII digits."""
+    n = webcam_index(index)
+    if n is None or n > 16:
+        raise games.SetupError(f"webcam index must be 0–16, not {index[:20]!r}")
+    return f"webcam:{index}"
 
 
 def stream_url(url: str) -> str:
