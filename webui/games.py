@@ -106,6 +106,18 @@ class Setup:
     colours: list[str] | None = None
 
 
+_PLAIN_INT = re.compile(r"-?[0-9]+")
+
+
+def plain_int(text: str) -> int:
+    """Return the whole number ``text`` writes in ASCII digits, a minus before them at most
+    (no spaces); raise ``ValueError`` for any other text. Python's ``int`` reads "1_0" as 10
+    and " 3 ", "+3" and "٣" as 3, none of which a number field of a page sends."""
+    if not _PLAIN_INT.fullmatch(text):
+        raise ValueError(f"not a plain whole number: {text[:20]!r}")
+    return int(text)  # a ValueError still past 4300 digits
+
+
 def _int(form: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     raw = form.get(key, default)
     if raw in (None, ""):
@@ -114,7 +126,7 @@ def _int(form: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
         shown = json.dumps(raw)  # the request's JSON: true, not Python's True
         raise SetupError(f"{key} must be a whole number, not {shown}")
     try:
-        value = int(raw)
+        value = plain_int(raw) if isinstance(raw, str) else int(raw)
     except (TypeError, ValueError, OverflowError):
         raise SetupError(f"{key} must be a whole number, not {str(raw)[:20]!r}") from None
     if not lo <= value <= hi:

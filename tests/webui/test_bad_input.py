@@ -232,6 +232,35 @@ def test_a_webcam_index_of_other_digits_is_refused_not_a_server_error(app, clien
 
 
 @pytest.mark.parametrize(
+    ("game", "field", "value"),
+    [
+        ("sten", "players", "٣"),
+        ("sten", "players", " 3 "),
+        ("sten", "players", "+3"),
+        ("sten", "dealer", "2\n"),
+        ("stigespill", "tokens", "４"),
+        ("skipbo", "match_target", "1_000"),
+        ("skipbo", "stock", "1_0"),
+    ],
+)
+def test_a_number_field_takes_plain_ascii_digits_only(app, client, game, field, value):
+    """Python's ``int`` read "1_000" as 1000 and " 3 ", "+3" and "٣" as 3: a table was made
+    of numbers no page's number field sends; each is refused as no whole number."""
+    players = "1" if field == "tokens" else "3"
+    form = {"game": game, "players": players, "source": "phone", field: value}
+    said = _err(client.post("/api/tables", json=form), 400)
+    assert said == f"{field} must be a whole number, not {value!r}"
+    page = client.post("/new", data=form)
+    assert page.status_code == 400 and "must be a whole number" in page.get_data(as_text=True)
+    assert app.extensions["kortbord.hub"].store.list_tables() == []
+    # the same in plain digits (as int() read it) is taken; a minus is read, the range refuses it
+    plain = str(int(value))
+    assert client.post("/api/tables", json={**form, field: plain}).status_code == 201
+    said = _err(client.post("/api/tables", json={**form, field: "-" + plain}), 400)
+    assert said.startswith(f"{field} must be between ") and said.endswith(f", not -{plain}")
+
+
+@pytest.mark.parametrize(
     ("change", "words"),
     [
         ({"card_size": 10**30}, "'card_size' must be a card's size in pixels, 1–100000"),
