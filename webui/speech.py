@@ -659,6 +659,13 @@ _SETUP_SENTENCES = [
         )
         for field in ("players", "tokens", "stock", "match_target", "dealer")
     ),
+    *(
+        (
+            rf"{field} must be a whole number, not (?P<v>.+)",
+            f"{field} must be a whole number, not {{v}}",
+        )
+        for field in ("players", "tokens", "stock", "match_target", "dealer")
+    ),
     (
         r"(?P<n>\d+) stocks of (?P<size>\d+) plus hands need (?P<need>\d+) cards; the deck has"
         r" (?P<have>\d+): agree on a smaller stock",
