@@ -815,15 +815,16 @@ window.sendSnapshot = (s) => {
 """
 
 
-def skipbo_zones_page(browser, server, viewport: dict = LAPTOP):
+def skipbo_zones_page(browser, server, viewport: dict = LAPTOP, **options):
     """Open a new Skip-Bo phone-camera table's page, its live connection the test's
-    (``sendSnapshot``), once a 640×400 picture shows: ``(page, errors, table, snapshot)``."""
+    (``sendSnapshot``), once a 640×400 picture shows: ``(page, errors, table, snapshot)``.
+    ``options`` go to the browser's new page (``has_touch``)."""
     import cv2
     import numpy as np
 
     status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "source": "phone"})
     assert status == 201
-    page = browser.new_page(viewport=viewport)
+    page = browser.new_page(viewport=viewport, **options)
     errors = watch_errors(page)
     page.add_init_script(TEST_EVENTS)
     page.goto(f"{server.base}{t['url']}")
@@ -835,7 +836,7 @@ def skipbo_zones_page(browser, server, viewport: dict = LAPTOP):
 
 def zone_centre(page, i: int) -> list[float]:
     """Return where zone marker ``i`` is drawn, in the picture's pixels."""
-    c = page.locator(f"#zones .zone[data-i='{i}'] circle")
+    c = page.locator(f"#zones .zone[data-i='{i}'] .zone-dot")
     return [float(c.get_attribute("cx")), float(c.get_attribute("cy"))]
 
 
@@ -938,6 +939,85 @@ def test_the_zones_question_reads_across_the_camera_panel(browser, server, viewp
     beside = button["y"] < text["y"] + text["height"]
     assert text["width"] >= 0.6 * bar["width"], (text, bar)
     assert beside == (viewport is LAPTOP), (text, button)
+    assert not errors, errors
+
+
+def touch_drag(page, points: list[tuple[float, float]], hold=None) -> None:
+    """Drag a finger through ``points`` (the page's CSS pixels) on a touch screen; call
+    ``hold()`` before lifting it."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float = 0, y: float = 0) -> None:
+        finger = [] if kind == "touchEnd" else [{"x": x, "y": y, "radiusX": 6, "radiusY": 6}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": finger})
+
+    touch("touchStart", *points[0])
+    for x, y in points[1:]:
+        touch("touchMove", x, y)
+    if hold:
+        hold()
+    touch("touchEnd")
+    cdp.detach()
+
+
+def test_skipbo_zone_markers_are_moved_with_a_finger_where_piles_lie_close(browser, server):
+    """On a phone the zone markers were dots 15-22 px across, and where piles lay close (a
+    player's discard piles side by side, as the camera sees them from afar) they overlapped:
+    a touch took the dot drawn last, often not the one meant, and a touch just beside a dot
+    took none. Each now takes a touch within 22 px of its centre (44 px across), the nearest
+    marker is taken where they overlap, and the marker held says which pile it is for above
+    the finger. A touch on the picture away from the markers scrolls the page."""
+    page, errors, _, snap = skipbo_zones_page(
+        browser, server, {**SMALL_PHONE, "height": 500}, has_touch=True, is_mobile=True
+    )
+    close = zone_map(2)
+    for zone in close["zones"]:  # the discard piles 20 px apart in a 640 px picture, not 60
+        if zone["kind"] == "discard":
+            zone["center"][0] = 270 + 20 * zone["index"]
+    zones = {"map": close, "frame": [640, 400], "confirmed": False}
+    page.evaluate("s => sendSnapshot(s)", {**snap, "version": 1, "zones": zones})
+    page.wait_for_selector("#zones .zone")
+    targets = page.locator("#zones .zone").evaluate_all(
+        "gs => gs.map((g) => g.getBoundingClientRect()).map((r) => [r.width, r.height])"
+    )
+    assert min(min(wh) for wh in targets) >= 44, targets
+    page.evaluate("document.getElementById('camera').scrollIntoView({block: 'center'})")
+
+    def on_screen(i: int) -> tuple[float, float]:
+        box = page.locator(f"#zones .zone[data-i='{i}'] .zone-dot").bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    # Player 1's first two discard piles (markers 5 and 6, 6 drawn over 5): a finger a little
+    # right of 5's centre, on 6's dot, takes 5, the nearer
+    first, second = 5, 6
+    (x1, y1), (x2, _) = on_screen(first), on_screen(second)
+    assert 0 < x2 - x1 < 12, (x1, x2)  # their dots overlap
+    start = (x1 + 0.3 * (x2 - x1), y1)
+    held = {}
+
+    def look() -> None:
+        held["tag"] = page.locator("#zone-tag")
+        held["box"] = held["tag"].bounding_box()
+        held["text"] = held["tag"].inner_text() if held["tag"].is_visible() else None
+
+    touch_drag(page, [start, (start[0], start[1] + 10), (start[0], start[1] + 25)], hold=look)
+    assert held["text"] == "Player 1's discard pile 1", held
+    assert held["box"]["y"] + held["box"]["height"] <= start[1] + 25 - 10, held  # above the finger
+    moved = [zone_centre(page, i) for i in range(14)]
+    assert moved[first][1] > close["zones"][first]["center"][1] + 20, moved[first]
+    assert moved[second] == close["zones"][second]["center"], moved[second]
+    assert not page.locator("#zone-tag").is_visible()  # the finger lifted
+    # a finger 18 px beside a building pile's dot (a discard pile's reach is past it) takes it
+    x, y = on_screen(0)
+    touch_drag(page, [(x, y + 18), (x, y + 30), (x, y + 40)])
+    assert zone_centre(page, 0)[1] > close["zones"][0]["center"][1] + 20
+    # a swipe on the picture away from the markers scrolls the page
+    box = page.locator("#camera").bounding_box()
+    corner = (box["x"] + 10, box["y"] + box["height"] - 10)
+    before = page.evaluate("window.scrollY")
+    touch_drag(page, [corner, *[(corner[0], corner[1] - 15 * k) for k in range(1, 6)]])
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") > before + 20
     assert not errors, errors
 
 

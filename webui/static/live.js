@@ -680,6 +680,7 @@ const Kortbord = (() => {
   let zonesKey = null;
   let zonesDrawn = null;  // what the markers were last drawn for
   const zonesMoved = new Set();
+  const ZONE_REACH_PX = 22;  // half a finger's touch
   const copy = (o) => JSON.parse(JSON.stringify(o));
 
   // A new map (the camera moved, the zones confirmed) takes the untouched markers; a marker
@@ -705,7 +706,7 @@ const Kortbord = (() => {
     const svgEl = $("zones");
     if (!svgEl) return;
     const z = snap.zones;
-    if (!z || !z.frame) { svgEl.toggleAttribute("hidden", true); $("zones-bar").hidden = true; return; }
+    if (!z || !z.frame) { svgEl.toggleAttribute("hidden", true); $("zones-bar").hidden = true; hideZoneTag(); return; }
     // The markers go over the picture: without it they would be drawn squashed over an
     // empty box, and dragged off the piles. Drawn once the picture shows.
     const img = $("camera");
@@ -730,10 +731,14 @@ const Kortbord = (() => {
     svgEl.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svgEl.setAttribute("preserveAspectRatio", "none");
     svgEl.replaceChildren();
-    // markers stay finger-sized however small the picture is drawn
-    const scale = (svgEl.clientWidth || w) / w;
+    hideZoneTag();
+    // markers stay finger-sized however small the picture is drawn; each takes a touch
+    // within ZONE_REACH_PX of its centre (44 px across), however small its dot
+    const box = svgEl.getBoundingClientRect();
+    const scale = Math.min(box.width / w, box.height / h) || 1;
     const r = Math.max(11 / scale, (zonesDraft.card_size || 60) * 0.3);
-    zonesDraft.zones.forEach((zone, i) => {
+    const reach = Math.max(r, ZONE_REACH_PX / scale);
+    const markers = zonesDraft.zones.map((zone, i) => {
       const colour = zone.kind === "building" ? "#e4a11b" : player(zone.owner).colour;
       const label = zone.kind === "building" ? `${t("b")}${zone.index + 1}`
         : zone.kind === "stock" ? Board.tokenLetter(snap.table.players, zone.owner) : `${zone.index + 1}`;
@@ -748,25 +753,31 @@ const Kortbord = (() => {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
       g.setAttribute("aria-label", t("zone_marker", { what: `${label}, ${what}` }));
+      const hit = document.createElementNS(NS, "circle");
+      hit.setAttribute("class", "zone-hit");
+      hit.setAttribute("r", reach);
       const c = document.createElementNS(NS, "circle");
-      c.setAttribute("cx", zone.center[0]); c.setAttribute("cy", zone.center[1]);
+      c.setAttribute("class", "zone-dot");
       c.setAttribute("r", zone.kind === "discard" ? r * 0.7 : r);
       c.setAttribute("fill", colour);
       const tx = document.createElementNS(NS, "text");
-      tx.setAttribute("x", zone.center[0]); tx.setAttribute("y", zone.center[1] + r * 0.3);
       tx.setAttribute("font-size", r * 0.8);
       tx.setAttribute("text-anchor", "middle");
       if (Board.darkText(colour)) tx.setAttribute("class", "dark");
       tx.textContent = label;
-      g.append(c, tx);
-      const place = (x, y) => {  // kept inside the picture
-        x = Math.min(w, Math.max(0, x));
-        y = Math.min(h, Math.max(0, y));
-        zone.center = [Math.round(x), Math.round(y)];
-        zonesMoved.add(i);
-        c.setAttribute("cx", x); c.setAttribute("cy", y);
+      g.append(hit, c, tx);
+      const draw = () => {
+        const [x, y] = zone.center;
+        for (const circle of [hit, c]) { circle.setAttribute("cx", x); circle.setAttribute("cy", y); }
         tx.setAttribute("x", x); tx.setAttribute("y", y + r * 0.3);
+        if (g.classList.contains("held") || document.activeElement === g) showZoneTag(c, what);
       };
+      const place = (x, y) => {  // kept inside the picture
+        zone.center = [Math.round(Math.min(w, Math.max(0, x))), Math.round(Math.min(h, Math.max(0, y)))];
+        zonesMoved.add(i);
+        draw();
+      };
+      draw();
       const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
       g.addEventListener("keydown", (e) => {
         const d = STEPS[e.key];
@@ -775,21 +786,59 @@ const Kortbord = (() => {
         const step = (e.shiftKey ? 2 : 0.4) * r;
         place(zone.center[0] + d[0] * step, zone.center[1] + d[1] * step);
       });
-      g.addEventListener("pointerdown", (e) => {
-        e.preventDefault();
-        g.setPointerCapture(e.pointerId);
-        const move = (ev) => {
-          const pt = svgEl.createSVGPoint();
-          pt.x = ev.clientX; pt.y = ev.clientY;
-          const p = pt.matrixTransform(svgEl.getScreenCTM().inverse());
-          place(p.x, p.y);
-        };
-        const up = () => { g.removeEventListener("pointermove", move); g.removeEventListener("pointerup", up); };
-        g.addEventListener("pointermove", move);
-        g.addEventListener("pointerup", up);
-      });
+      g.addEventListener("focus", () => showZoneTag(c, what));
+      g.addEventListener("blur", () => { if (!g.classList.contains("held")) hideZoneTag(); });
+      g.addEventListener("pointerdown", (e) => grab(e));
       svgEl.append(g);
+      return { g, zone, place, draw };
     });
+    const at = (ev) => {  // a pointer's place on the picture, in its pixels
+      const pt = svgEl.createSVGPoint();
+      pt.x = ev.clientX; pt.y = ev.clientY;
+      return pt.matrixTransform(svgEl.getScreenCTM().inverse());
+    };
+    // Where markers overlap (piles close together, a small picture) the touch takes the
+    // marker whose centre is nearest, not the one drawn last; it is drawn on top while held
+    // and moves by as much as the finger, so it stays beside the finger, not under it.
+    const grab = (e) => {
+      e.preventDefault();
+      const p = at(e);
+      const m = markers.reduce((a, b) => (Math.hypot(b.zone.center[0] - p.x, b.zone.center[1] - p.y)
+        < Math.hypot(a.zone.center[0] - p.x, a.zone.center[1] - p.y) ? b : a));
+      const [dx, dy] = [m.zone.center[0] - p.x, m.zone.center[1] - p.y];
+      svgEl.append(m.g);
+      m.g.classList.add("held");
+      m.g.setPointerCapture(e.pointerId);
+      m.draw();  // its name shown; a tap alone moves nothing
+      const move = (ev) => { const q = at(ev); m.place(q.x + dx, q.y + dy); };
+      const up = () => {
+        m.g.removeEventListener("pointermove", move);
+        m.g.removeEventListener("pointerup", up);
+        m.g.removeEventListener("pointercancel", up);
+        m.g.classList.remove("held");
+        if (document.activeElement !== m.g) hideZoneTag();
+      };
+      m.g.addEventListener("pointermove", move);
+      m.g.addEventListener("pointerup", up);
+      m.g.addEventListener("pointercancel", up);
+    };
+  }
+
+  // A marker held or focused says which pile it is for ("Anna's discard pile 2") above it,
+  // where a finger on it leaves it in view: its dot shows only a letter or a number.
+  function showZoneTag(dot, words) {
+    const tag = $("zone-tag");
+    const wrap = tag.parentElement.getBoundingClientRect(), d = dot.getBoundingClientRect();
+    tag.textContent = words;
+    tag.hidden = false;
+    const half = tag.offsetWidth / 2;
+    const x = Math.min(wrap.width - half, Math.max(half, d.left + d.width / 2 - wrap.left));
+    tag.style.left = `${x}px`;
+    tag.style.top = `${d.top - wrap.top - ZONE_REACH_PX}px`;
+  }
+
+  function hideZoneTag() {
+    if ($("zone-tag")) $("zone-tag").hidden = true;
   }
 
   // ---- the live connection ---------------------------------------------------------------
