@@ -2031,6 +2031,57 @@ def test_tokens_on_a_card_leave_its_place_number_readable(browser, server, viewp
     assert not errors, errors
 
 
+# The road's small print as drawn: each card's place number and the start's and goal's
+# word, their size on the screen, and any that stands out of its square.
+ROAD_PRINT_JS = """() => {
+  const out = { px: {}, outside: [] };
+  for (const n of document.querySelectorAll('.road :is(.tile-pos, .tile-small)')) {
+    const px = parseFloat(getComputedStyle(n).fontSize) * n.getScreenCTM().a;
+    const kind = n.classList.contains('tile-pos') ? 'number' : 'word';
+    out.px[kind] = Math.min(out.px[kind] || 99, px);
+    const b = n.getBoundingClientRect();
+    const r = n.closest('.tile').querySelector('rect').getBoundingClientRect();
+    if (b.left < r.left || b.right > r.right || b.top < r.top || b.bottom > r.bottom)
+      out.outside.push(n.textContent);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360", "390"])
+def test_a_phones_road_says_its_places_in_readable_print(browser, server, viewport):
+    """On a 360 px phone the road's place numbers were drawn 8.3 px and "Start" and "Goal"
+    8.8 px (9.1 and 9.6 on a 390 px phone): too small to read at a table. They are 12 px
+    now, inside their squares, and tokens still stand clear of them: three and two on a
+    card, a solo player's ten on the start."""
+    road = "7S 8S 9S 10S 7H 8H 9H 10H 7D 8D 9D 10D 7C 8C 9C 10C JS QS KS JH QH KH JD QD KD JC QC KC"
+    body = {"game": "stigespill", "players": 5, "deal": "table", "names": "Anna, Bo, Cy, Di, Eva"}
+    status, t = server.post("/api/tables", {**body, "road": road})
+    assert status == 201
+    for card in "4S 6H 5S 5D 6C 6S 4H 5H 6D 5C".split():  # three tokens on card 10, two on 11
+        move = {"moves": [{"kind": "draw"}, {"kind": "reveal", "card": card}]}
+        assert server.post(f"/api/tables/{t['id']}/moves", move)[0] == 200
+    solo = {"game": "stigespill", "players": 1, "tokens": 10, "names": "Anna", "deal": "table"}
+    status, ten = server.post("/api/tables", solo)
+    assert status == 201
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_function("document.querySelectorAll('.road .token').length == 5")
+    printed = page.evaluate(ROAD_PRINT_JS)
+    assert min(printed["px"].values()) >= 12 and not printed["outside"], printed
+    assert page.evaluate(TOKENS_ON_NUMBERS_JS) == []
+    page.goto(f"{server.base}{ten['url']}")
+    page.wait_for_function("document.querySelectorAll('.road .token').length == 10")
+    printed = page.evaluate(ROAD_PRINT_JS)
+    assert min(printed["px"].values()) >= 12 and not printed["outside"], printed
+    clear = page.evaluate(TOKENS_CLEAR_JS)
+    assert clear["tokens_on_start_label"] == 0 and clear["tokens_touching"] == 0, clear
+    assert clear["tokens_on_other_squares"] == 0 and clear["smallest_letter_px"] >= 10, clear
+    page.close()
+    assert not errors, errors
+
+
 def test_a_tokens_letter_is_readable_in_any_players_colour(browser, server):
     """A token's letter was always white: on a teal, orange or white token (the default
     palette's seventh and eighth, or chosen) it was hard to read. It is black where black

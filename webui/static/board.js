@@ -170,8 +170,9 @@ const Board = (() => {
   const LETTER = 21;  // app.css: .token-label
   const MIN_LETTER_PX = 10.05;  // a token's letter on the screen, however many share a square
   const LABEL_W = 2 * TOKEN_R - 4;  // the widest letter(s) inside a token's rim ("10", "An")
-  function tokenSpots(n, end, kMin = 0) {
-    const box = end ? { x: 3, y: 3, w: TW - 6, h: TH - 34 } : { x: 3, y: 38, w: TW - 6, h: TH - 41 };
+  const TOUCHING = 2 * (TOKEN_R + 0.1);  // tokens' pitch with rims touching, tokens apart
+  function tokenSpots(n, end, kMin = 0, print = 1) {
+    const box = end ? { x: 3, y: 3, w: TW - 6, h: endWord(print).top - 3 } : { x: 3, y: 38, w: TW - 6, h: TH - 41 };
     const grids = [];
     for (let cols = n; cols >= 1; cols--) {
       grids.push({ cols, pitch: Math.min(box.w / cols, box.h / Math.ceil(n / cols)) });
@@ -183,7 +184,7 @@ const Board = (() => {
     let spill = false;
     if (k < kMin) {
       k = kMin;
-      pitch = 2 * (TOKEN_R + 0.1) * k;  // rims touching, tokens apart
+      pitch = TOUCHING * k;
       const rows = Math.max(1, Math.floor(box.h / pitch));
       grid = { cols: Math.ceil(n / Math.min(rows, n)) };
       spill = grid.cols * pitch > box.w;
@@ -195,27 +196,47 @@ const Board = (() => {
       const cy = end ? box.y + (row + 0.5) * pitch : box.y + box.h - (row + 0.5) * pitch;
       return { cx: left + (col + 0.5) * pitch, cy, k, row };
     });
-    return end || !spots.some((s) => onNumber(s.cx, s.cy, k)) ? spots : clearOfNumber(spots, box, pitch, k);
+    const clear = end || !spots.some((s) => onNumber(s.cx, s.cy, k, print));
+    return clear ? spots : clearOfNumber(spots, box, pitch, k, print);
   }
 
-  // A card's place number (bottom right, "28" in a wide bold font) and a gap around it, from
-  // the card's corner; a token's white rim reaches TOKEN_RIM beyond its radius.
-  const NUMBER_X = TW - 8 - 27, NUMBER_Y = TH - 10 - 19, TOKEN_RIM = 2;
-  function onNumber(cx, cy, k) {
-    const r = (TOKEN_R + TOKEN_RIM) * k;
-    return cx + r > NUMBER_X && cy + r > NUMBER_Y;
+  // The board's small print, a card's place number and the start's and goal's word, is drawn
+  // ``print`` times its size in app.css: on a phone the board is drawn at less than half its
+  // size, and they were 8-9 px. At least MIN_PRINT_PX on the screen; the start's word no
+  // larger than leaves three rows of tokens at their usual size above it (a solo player's
+  // ten on a phone stand in three rows, out over the gaps beside the square, not further).
+  const POS_SIZE = 18, END_SIZE = 19;  // app.css: .tile-pos, .tile-small
+  const MIN_PRINT_PX = 12;
+  const LINE = 1.2, END_FOOT = 6;  // a line's height, of its size; the word's foot from the square's
+  const END_MAX = (TH - END_FOOT - 3 - 3 * TOUCHING - 0.5) / LINE;
+
+  // A card's place number (bottom right, "28" in a wide bold font: 1.5 of its size wide,
+  // 1.06 tall) and a gap around it, from the card's corner; a token's white rim reaches
+  // TOKEN_RIM beyond its radius.
+  const TOKEN_RIM = 2;
+  const numberCorner = (print) => ({ x: TW - 8 - 1.5 * POS_SIZE * print, y: TH - 10 - 1.06 * POS_SIZE * print });
+  function onNumber(cx, cy, k, print) {
+    const r = (TOKEN_R + TOKEN_RIM) * k, corner = numberCorner(print);
+    return cx + r > corner.x && cy + r > corner.y;
+  }
+
+  // The start's and goal's word: its size, its baseline and the top of its line, from the
+  // square's corner; its foot stays where it is, however large it is drawn.
+  function endWord(print) {
+    const size = Math.min(END_MAX, END_SIZE * print);
+    return { size, y: TH - END_FOOT - 0.24 * size, top: TH - END_FOOT - LINE * size };
   }
 
   // The tokens on a card at the same size and spacing, rows from the bottom and each from
   // the left, skipping the place number's corner: the bottom row is shorter. A crowd that
   // does not fit so keeps ``spots`` (the number hidden, rather than smaller tokens).
-  function clearOfNumber(spots, box, pitch, k) {
+  function clearOfNumber(spots, box, pitch, k, print) {
     const cells = [];
     for (let row = 0; (row + 1) * pitch <= box.h + 1e-6; row++) {
       const cy = box.y + box.h - (row + 0.5) * pitch;
       for (let col = 0; (col + 1) * pitch <= box.w + 1e-6; col++) {
         const cx = box.x + (col + 0.5) * pitch;
-        if (!onNumber(cx, cy, k)) cells.push({ cx, cy, k, row });
+        if (!onNumber(cx, cy, k, print)) cells.push({ cx, cy, k, row });
       }
     }
     return cells.length >= spots.length ? cells.slice(0, spots.length) : spots;
@@ -257,9 +278,13 @@ const Board = (() => {
     // the board's CSS pixels to a unit of its drawing: a token's letter at least MIN_LETTER_PX
     const scale = Math.min(1, (root.clientWidth || W) / W);
     const kMin = Math.min(1, MIN_LETTER_PX / (LETTER * scale));
+    const print = Math.max(1, MIN_PRINT_PX / (POS_SIZE * scale));
     for (const [pos, toks] of Object.entries(byPos)) {
-      spotsAt[pos] = tokenSpots(toks.length, +pos === 0 || +pos === 29, kMin);
+      spotsAt[pos] = tokenSpots(toks.length, +pos === 0 || +pos === 29, kMin, print);
     }
+    const number = (tile, x, y) => svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
+      "text-anchor": "end", style: `font-size: ${POS_SIZE * print}px`, text: String(tile.position) });
+    const word = endWord(print);
     for (const tile of tiles) {
       const { x, y } = tileXY(tile.position);
       const p = tile.code && !unread(tile) ? parse(tile.code) : null;
@@ -270,15 +295,14 @@ const Board = (() => {
       if (unread(tile)) {
         g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 14, class: "tile-big",
           "text-anchor": "middle", text: "?" }));
-        g.append(svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
-          "text-anchor": "end", text: String(tile.position) }));
+        g.append(number(tile, x, y));
       } else if (tile.position === 0 || tile.position === 29) {
         if (!(spotsAt[tile.position] || []).some((spot) => spot.row > 0)) {  // a crowd hides the ▶ (★)
           g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 2, class: "tile-big",
             "text-anchor": "middle", text: tile.position === 0 ? "▶" : "★" }));
         }
-        g.append(svg("text", { x: x + TW / 2, y: y + TH - 14, class: "tile-small",
-          "text-anchor": "middle", text: tile.label }));
+        g.append(svg("text", { x: x + TW / 2, y: y + word.y, class: "tile-small",
+          "text-anchor": "middle", style: `font-size: ${word.size}px`, text: tile.label }));
       } else {
         g.append(svg("text", { x: x + 10, y: y + 30, class: "tile-rank", text: p.face || p.rank }));
         labels.push(svg("text", { x: x + 10, y: y + 30, class: `tile-rank ${p.cls}`, text: p.face || p.rank }));
@@ -286,8 +310,7 @@ const Board = (() => {
           "text-anchor": "middle", text: p.suit }));
         labels.push(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: `tile-suit ${p.cls}`,
           "text-anchor": "middle", text: p.suit }));
-        g.append(svg("text", { x: x + TW - 8, y: y + TH - 10, class: "tile-pos",
-          "text-anchor": "end", text: String(tile.position) }));
+        g.append(number(tile, x, y));
       }
       s.append(g);
     }
