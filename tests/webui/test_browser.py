@@ -2419,3 +2419,46 @@ def test_a_long_table_name_leaves_the_game_badge_on_one_line(browser, server):
     assert title <= PHONE["width"]  # the name wraps rather than runs off the page
     page.close()
     assert not errors, errors
+
+
+# Each row of the home page's lists that may be removed: its width, its link's (the table's
+# name and state) and its "Remove" control's box, and the gap between them.
+HOME_ROWS_JS = """() => [...document.querySelectorAll('.table-list li')]
+  .filter((li) => li.querySelector('a.row-remove') && li.getClientRects().length)
+  .map((li) => {
+    const row = li.querySelector('.table-row').getBoundingClientRect();
+    const x = li.querySelector('a.row-remove').getBoundingClientRect();
+    return { li: li.getBoundingClientRect().width, row: row.width, gap: x.left - row.right,
+             remove: [x.width, x.height] };
+  })"""
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360", "390"])
+def test_a_phones_home_list_reads_each_table_first_and_keeps_remove_apart(
+    browser, server, viewport
+):
+    """On a phone each table's row on the home page gave a quarter of its width to its
+    "Remove" (82 px of 316 on a 360 px phone), its name and state squeezed into three lines.
+    The row reads across the list now, its remove a cross a finger wide (44 px) and a gap
+    apart from it, named for a screen reader, and it still leads to the page that asks."""
+    status, t = server.post(
+        "/api/tables", {"game": "sten", "players": 3, "names": "Astrid, Bjørn, Cecilie"}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/")
+    rows = page.evaluate(HOME_ROWS_JS)
+    assert rows
+    for row in rows:
+        assert row["row"] >= 0.82 * row["li"], row
+        assert 44 <= min(row["remove"]) and max(row["remove"]) <= 48, row
+        assert row["gap"] >= 8, row
+    remove = page.locator(f"a.row-remove[href='/t/{t['id']}/remove']")
+    assert (
+        remove.get_attribute("aria-label") == "Remove Sten · Astrid, Bjørn, Cecilie from the list"
+    )
+    remove.tap()
+    page.wait_for_selector("#remove-yes")
+    page.close()
+    assert not errors, errors
