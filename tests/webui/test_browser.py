@@ -2462,3 +2462,30 @@ def test_a_phones_home_list_reads_each_table_first_and_keeps_remove_apart(
     page.wait_for_selector("#remove-yes")
     page.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("lang", "matches", "new", "heading"),
+    [
+        ("nb", "Kamper", "Ny Skip-Bo-kamp", "Skip-Bo-kamper"),
+        ("da", "Kampe", "Ny Skip-Bo-kamp", "Skip-Bo-kampe"),
+        ("sv", "Matcher", "Ny Skip-Bo-match", "Skip-Bo-matcher"),
+    ],
+)
+def test_a_phone_calls_a_skipbo_match_a_match_not_a_tournament(
+    browser, server, lang, matches, new, heading
+):
+    """Norwegian and Danish pages called a Skip-Bo match (games played to 500 points) a
+    "turnering", a tournament: the top bar's "Turneringer", "Ny Skip-Bo-turnering". They
+    say "kamp" now, as Swedish says "match"."""
+    page = browser.new_page(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.base}])
+    page.goto(f"{server.base}/")
+    assert page.locator(".topnav > a[href='/matches']").inner_text() == matches
+    assert page.locator(".hero-actions a").first.inner_text() == new
+    page.locator(".topnav > a[href='/matches']").tap()
+    assert page.locator("h1").inner_text() == heading
+    assert page.title().startswith(matches)
+    page.close()
+    assert not errors, errors

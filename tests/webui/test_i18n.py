@@ -80,6 +80,21 @@ def test_every_sentence_is_translated_with_its_placeholders(lang):
         assert set(re.findall(r"{\w+}", key)) == set(re.findall(r"{\w+}", catalog[key])), key
 
 
+# A Skip-Bo match is its players' games played to a score (500): Norwegian and Danish say
+# "kamp", Swedish "match"; "turnering" is a tournament, many players' matches.
+MATCH_WORD = {"nb": "kamp", "da": "kamp", "sv": "match"}
+MATCH_NOUN = re.compile(r"\bmatch(es)?\b(?! (the|target))", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("lang", MATCH_WORD)
+def test_a_match_is_called_by_one_word_and_not_a_tournament(lang):
+    said = {en: out for en, out in i18n.catalog(lang).items() if MATCH_NOUN.search(en)}
+    assert len(said) >= 12, said  # the lists, a match's page, its end, its errors
+    for en, out in said.items():
+        assert MATCH_WORD[lang] in out.lower(), (en, out)
+    assert not [out for out in i18n.catalog(lang).values() if "turnering" in out.lower()]
+
+
 @pytest.mark.parametrize(
     ("cookie", "accept", "lang"),
     [

@@ -547,7 +547,7 @@ def test_match_routes_only_for_skipbo(client, make_table):
     assert "Anna" in client.get("/matches").get_data(as_text=True)
     assert _err(client.get("/api/matches/nosuch"), 404) == "no such match"
     assert _err(client.get("/api/matches/nosuch", headers={"Accept-Language": "nb"}), 404) == (
-        "det finnes ingen slik turnering"
+        "det finnes ingen slik kamp"
     )
 
 
