@@ -2032,10 +2032,14 @@ def test_tokens_on_a_card_leave_its_place_number_readable(browser, server, viewp
 
 
 # The road's small print as drawn: each card's place number and the start's and goal's
-# word, their size on the screen, and any that stands out of its square.
+# word, their size on the screen, any that stands out of its square, and the numbers a
+# ladder or snake is drawn over (the topmost shape at a point of the number's box).
 ROAD_PRINT_JS = """() => {
-  const out = { px: {}, outside: [] };
-  for (const n of document.querySelectorAll('.road :is(.tile-pos, .tile-small)')) {
+  const out = { px: {}, outside: [], under_jumps: [] };
+  const hit = document.createElement('style');  // the shapes that take no pointer too
+  hit.textContent = '.road * { pointer-events: visiblePainted !important; }';
+  document.head.append(hit);
+  for (const n of document.querySelectorAll('.road .tile :is(.tile-pos, .tile-small)')) {
     const px = parseFloat(getComputedStyle(n).fontSize) * n.getScreenCTM().a;
     const kind = n.classList.contains('tile-pos') ? 'number' : 'word';
     out.px[kind] = Math.min(out.px[kind] || 99, px);
@@ -2043,7 +2047,11 @@ ROAD_PRINT_JS = """() => {
     const r = n.closest('.tile').querySelector('rect').getBoundingClientRect();
     if (b.left < r.left || b.right > r.right || b.top < r.top || b.bottom > r.bottom)
       out.outside.push(n.textContent);
+    const points = [0.2, 0.5, 0.8].flatMap((fx) => [0.3, 0.5, 0.7].map((fy) =>
+      document.elementFromPoint(b.left + fx * b.width, b.top + fy * b.height)));
+    if (points.some((e) => e && e.matches('.jump'))) out.under_jumps.push(n.textContent);
   }
+  hit.remove();
   return out;
 }"""
 
@@ -2053,7 +2061,8 @@ def test_a_phones_road_says_its_places_in_readable_print(browser, server, viewpo
     """On a 360 px phone the road's place numbers were drawn 8.3 px and "Start" and "Goal"
     8.8 px (9.1 and 9.6 on a 390 px phone): too small to read at a table. They are 12 px
     now, inside their squares, and tokens still stand clear of them: three and two on a
-    card, a solo player's ten on the start."""
+    card, a solo player's ten on the start. A ladder or snake crossing a card passes under
+    its number, as under its rank: the larger numbers were half hidden by the arrows."""
     road = "7S 8S 9S 10S 7H 8H 9H 10H 7D 8D 9D 10D 7C 8C 9C 10C JS QS KS JH QH KH JD QD KD JC QC KC"
     body = {"game": "stigespill", "players": 5, "deal": "table", "names": "Anna, Bo, Cy, Di, Eva"}
     status, t = server.post("/api/tables", {**body, "road": road})
@@ -2070,6 +2079,7 @@ def test_a_phones_road_says_its_places_in_readable_print(browser, server, viewpo
     page.wait_for_function("document.querySelectorAll('.road .token').length == 5")
     printed = page.evaluate(ROAD_PRINT_JS)
     assert min(printed["px"].values()) >= 12 and not printed["outside"], printed
+    assert not printed["under_jumps"], printed
     assert page.evaluate(TOKENS_ON_NUMBERS_JS) == []
     page.goto(f"{server.base}{ten['url']}")
     page.wait_for_function("document.querySelectorAll('.road .token').length == 10")

@@ -272,7 +272,7 @@ const Board = (() => {
     const landed = v.step ? v.step.landed : null;
     // a road the camera has not read yet: its places, without cards
     const unread = (tile) => snap.road_pending && tile.position > 0 && tile.position < 29;
-    const labels = [];  // ranks and suits drawn again above the ladders, which cross cards
+    const labels = [];  // ranks, suits and place numbers drawn again above the ladders, which cross cards
     const byPos = {}, spotsAt = {};
     for (const tok of v.tokens) (byPos[tok.position] = byPos[tok.position] || []).push(tok);
     // the board's CSS pixels to a unit of its drawing: a token's letter at least MIN_LETTER_PX
@@ -296,6 +296,7 @@ const Board = (() => {
         g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 14, class: "tile-big",
           "text-anchor": "middle", text: "?" }));
         g.append(number(tile, x, y));
+        labels.push(number(tile, x, y));
       } else if (tile.position === 0 || tile.position === 29) {
         if (!(spotsAt[tile.position] || []).some((spot) => spot.row > 0)) {  // a crowd hides the ▶ (★)
           g.append(svg("text", { x: x + TW / 2, y: y + TH / 2 + 2, class: "tile-big",
@@ -311,6 +312,7 @@ const Board = (() => {
         labels.push(svg("text", { x: x + TW / 2, y: y + TH / 2 + 22, class: `tile-suit ${p.cls}`,
           "text-anchor": "middle", text: p.suit }));
         g.append(number(tile, x, y));
+        labels.push(number(tile, x, y));
       }
       s.append(g);
     }
