@@ -1443,6 +1443,46 @@ def test_the_camera_reads_the_road_again_as_the_family_says_it_runs(browser, ser
     assert not errors, errors
 
 
+def test_a_road_box_tapped_open_as_an_update_comes_stays_open(browser, server):
+    """A tap opens a box at once but its "toggle" event comes a moment later: an update drawn
+    in between (a camera's picture, the live connection's first snapshot) drew the road's
+    boxes closed again, so a tap on "put the road right" now and then did nothing."""
+    from referee.stigespill import ROAD_CARDS
+
+    body = {"game": "stigespill", "players": 2, "deal": "table", "source": "phone"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    road = " ".join(c.code for c in ROAD_CARDS)
+    assert server.post(f"/api/tables/{t['id']}/road", {"road": road})[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.add_init_script(TEST_EVENTS)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    snap = server.get(f"/api/tables/{t['id']}")
+    page.evaluate("s => sendSnapshot(s)", snap)  # the connection's first snapshot
+    versions = iter(range(snap["version"] + 1, snap["version"] + 10))
+
+    def tap_as_an_update_comes(summary: str) -> None:
+        page.evaluate(
+            "([summary, s]) => { document.querySelector(summary).click(); sendSnapshot(s); }",
+            [summary, {**snap, "version": next(versions)}],
+        )
+
+    def is_open(box: str) -> bool:
+        return page.evaluate(f"document.querySelector('{box}').open")
+
+    tap_as_an_update_comes("#road-fix summary")
+    assert is_open("#road-fix .road-fix-box")
+    snake = "like a snake: each row turns back"  # shown: a closed box's text reads empty
+    assert page.inner_text("#road-again-shape option:checked") == snake
+    tap_as_an_update_comes("#road-fix .road-typed summary")
+    assert is_open("#road-fix .road-typed") and is_open("#road-fix .road-fix-box")
+    tap_as_an_update_comes("#road-fix .road-fix-box > summary")  # closed as it was tapped
+    assert not is_open("#road-fix .road-fix-box")
+    page.close()
+    assert not errors, errors
+
+
 def test_before_7h_no_phone_marks_a_player_on_turn_and_each_hint_reads_its_notes(browser, server):
     """Whoever holds 7♥ starts: the first seat's row in the players' list was marked on turn
     (on every phone), and only the first seat's hint spoke of the cards its phone noted."""

@@ -188,6 +188,7 @@ const Kortbord = (() => {
   }
 
   function draw() {
+    keepRoadBoxes();
     document.body.dataset.version = snap.version;
     document.body.dataset.moves = snap.moves_made;
     curtain = curtained();
@@ -485,13 +486,22 @@ const Kortbord = (() => {
   // which boxes are open, outlive a redraw (each camera picture redraws the page).
   let roadDraft = { prefill: null, value: "", open: false, fixOpen: false, shape: null, kept: null };
 
+  // Which road boxes are open is read off the page before each redraw, not from their
+  // "toggle" events: a tap opens a box at once but its event comes a moment later, and an
+  // update drawn in between (a camera's picture) closed the box just opened.
+  function keepRoadBoxes() {
+    const typed = document.querySelector("details.road-typed");
+    const fix = document.querySelector("details.road-fix-box");
+    if (typed) roadDraft.open = typed.open;
+    if (fix) roadDraft.fixOpen = fix.open;
+  }
+
   function roadTyped(prefill) {
     if (roadDraft.prefill !== prefill) roadDraft = { ...roadDraft, prefill, value: prefill, open: false };
     const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
       "aria-label": t("road_type"), oninput: () => { roadDraft.value = road.value; } });
     road.value = roadDraft.value;
-    const box = el("details", { class: "road-typed", open: roadDraft.open || null,
-      ontoggle: () => { roadDraft.open = box.open; } },
+    const box = el("details", { class: "road-typed", open: roadDraft.open || null },
       el("summary", { text: t("road_type") }), road,
       el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
         onclick: async () => {
@@ -518,8 +528,7 @@ const Kortbord = (() => {
       el("p", { text: t("road_grid") }),
       el("button", { class: "btn", type: "button", id: "road-as-text", text: t("road_as_text"),
         onclick: () => act("road/again", { shape: "rows" }) })) : null;
-    const fix = el("details", { class: "road-fix-box", open: roadDraft.fixOpen || null,
-      ontoggle: () => { roadDraft.fixOpen = fix.open; } },
+    const fix = el("details", { class: "road-fix-box", open: roadDraft.fixOpen || null },
       el("summary", { text: t("road_fix") }),
       el("p", { class: "small muted", text: t(camera ? "road_fix_camera" : "road_fix_typed") }),
       camera ? roadAgain() : null,
@@ -553,7 +562,7 @@ const Kortbord = (() => {
             $("turn-chip").focus();  // the advice is gone: go on from the turn
           } }),
         el("button", { class: "btn btn-ghost", type: "button", id: "road-keep", text: t("road_keep"),
-          onclick: () => { roadDraft.kept = road; renderRoadFix(); $("turn-chip").focus(); } })));
+          onclick: () => { roadDraft.kept = road; render(); $("turn-chip").focus(); } })));
   }
 
   // The camera reads the road again, as the family says it runs: small or tilted cards may
