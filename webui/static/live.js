@@ -993,10 +993,13 @@ const Kortbord = (() => {
 
   function notedNow() {
     const hand = snap.view.hand;
+    // a tap the table refused (another player's card) is not noted, though its answer may
+    // come after the live update that says so
+    const refused = snap.deal.refused.map((r) => r.card);
     let noted = snap.deal.noted.filter((c) => !hand.includes(c));
     for (const [code, on] of loadTaps()) {
       noted = noted.filter((c) => c !== code);
-      if (on && !hand.includes(code)) noted.push(code);
+      if (on && !hand.includes(code) && !refused.includes(code)) noted.push(code);
     }
     return noted;
   }
