@@ -9,8 +9,10 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -19,6 +21,7 @@ from tests.webui.conftest import token, zone_map
 from tests.webui.server import Server
 
 pytestmark = pytest.mark.browser
+T = TypeVar("T")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
@@ -151,6 +154,15 @@ def phone_camera_table(browser, server, viewport: dict):
 
 def moves_made(page) -> int:
     return int(page.evaluate("document.body.dataset.moves"))
+
+
+def polled(ask: Callable[[], T], done: Callable[[T], bool], seconds: float = 30.0) -> T:
+    """Ask ``ask`` until ``done`` holds for its answer or ``seconds`` pass (a busy machine
+    answers late); return the last answer."""
+    deadline = time.monotonic() + seconds
+    while not done(answer := ask()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return answer
 
 
 def wait_for_the_app_draw(page, server, table_id: str) -> list[str]:
@@ -592,6 +604,7 @@ def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
     status, t = server.post("/api/tables", body)
     assert status == 201
     dealt = {2: ["AS", "5H", "3C"], 1: ["2D", "6S", "AH"], 0: ["4C", "4D", "6H"]}
+    cy = f"/api/p/{token(t, 2)}"
     phones, errors = {}, []
     for seat in (2, 1, 0):  # the last seat first: the deal starts at Anna
         phone = browser.new_page(viewport=PHONE)
@@ -607,24 +620,19 @@ def test_a_real_table_deal_is_tapped_in_on_every_phone_at_once(browser, server):
             phone.click(f"#chance [data-key='deal:{code}']")
         if seat == 2:  # the deal waits at Anna's first card: Cy's three wait on the table
             assert "noted" in phone.inner_text("#chance")
-            token = t["players"][seat]["url"].rsplit("/", 1)[1]
-            for _ in range(50):
-                if len(server.get(f"/api/p/{token}")["deal"]["noted"]) == 3:
-                    break
-                time.sleep(0.1)
+            # sent before it sleeps (on a busy machine a tap's answer may take seconds)
+            noted = polled(lambda: server.get(cy)["deal"]["noted"], lambda n: len(n) == 3)
+            assert sorted(noted) == sorted(dealt[seat]), noted
             phone.close()  # Cy's phone sleeps from now on
             continue
         phones[seat] = phone
-    state = server.get(f"/api/tables/{t['id']}")
-    for _ in range(200):  # each phone enters its next card when the deal comes round to it
-        state = server.get(f"/api/tables/{t['id']}")
-        if state["view"]["waiting_for"] is None:
-            break
-        time.sleep(0.1)
+    # each phone enters its next card when the deal comes round to it
+    state = polled(
+        lambda: server.get(f"/api/tables/{t['id']}"), lambda s: s["view"]["waiting_for"] is None
+    )
     assert state["view"]["waiting_for"] is None and state["view"]["hand_sizes"] == [3, 3, 3]
     for seat in dealt:
-        token = t["players"][seat]["url"].rsplit("/", 1)[1]
-        assert sorted(server.get(f"/api/p/{token}")["view"]["hand"]) == sorted(dealt[seat])
+        assert sorted(server.get(f"/api/p/{token(t, seat)}")["view"]["hand"]) == sorted(dealt[seat])
     for phone in phones.values():
         phone.wait_for_selector("#chance", state="hidden")
         phone.close()
