@@ -389,9 +389,9 @@ def test_a_long_list_of_zones_is_refused_at_once(lan_app):
     t = new_table(guest, "skipbo", source="phone")
     zone = {"kind": "building", "center": [1, 1], "index": 0}
     body = {"zones": {"players": 2, "zones": [zone] * 20_000}}
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: a busy machine's waits do not count
     said = _err(guest.post(f"/api/tables/{t['id']}/zones", json=body), 400)
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert said.startswith("bad zones: building pile 1 twice; no building pile 2")
 
 
