@@ -288,13 +288,21 @@ def test_what_the_camera_waits_for_is_shown_as_soon_as_it_changes(camera_app, mo
         assert _wait(lambda: not page.queue.empty(), bool, 2.0), "the page was not woken"
 
 
-def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(camera_app):
+def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(
+    camera_app, monkeypatch
+):
     """Pictures too dark to read a card in (the light off, the lens covered) are said on the
     table's page, in its language, once they have come for a second; the page is woken to
     show it, every picture is still read, and the first good picture ends it."""
     from vision.exposure import TOO_DARK
     from webui import i18n
 
+    # the pictures' times are the test's: a busy machine may take a second between two
+    now = [0.0]
+    queue_source = sources.QueueSource
+    monkeypatch.setattr(
+        sources, "QueueSource", lambda **kw: queue_source(clock=lambda: now[0], **kw)
+    )
     client = camera_app.test_client()
     table_id = _table(client, "phone")
     url = f"/api/tables/{table_id}"
@@ -320,6 +328,12 @@ def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(
             woken.append(page.queue.get_nowait())
         return woken
 
+    def woken() -> list[int]:
+        """Return the wake-ups, waited for: the camera wakes the pages a moment after the
+        change a snapshot already shows."""
+        _wait(lambda: not page.queue.empty(), bool)
+        return wakeups()
+
     def read(jpeg: bytes, frames: int) -> dict:
         """Send one picture; return the camera's status once it has read ``frames`` in all."""
         assert client.post(f"{url}/frame?still=1", data=jpeg).status_code == 200
@@ -330,15 +344,16 @@ def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(
     assert read(_jpeg(lit), 3)["state"] == "open"
     wakeups()
     # one dark picture (a hand passing, a flicker) is read, and not said
+    now[0] = 0.9
     assert read(dark, 6)["frames"] == 6
     assert client.get(url).get_json()["camera"]["unreadable"] == ""
+    now[0] = 1.0  # dark for a second
     said = push(dark, lambda cam: cam["unreadable"] != "", "nb")
     assert said["camera"]["unreadable"] == (
         "Bildet er for mørkt til å lese kortene: slå på et lys eller ta bort det som dekker "
         "kameraet."
     )
-    time.sleep(0.1)
-    assert wakeups()  # the page was woken to show it (server-sent events)
+    assert woken()  # the page was woken to show it (server-sent events)
     for lang in i18n.LANGUAGES:
         camera = client.get(url, headers={"Accept-Language": lang}).get_json()["camera"]
         assert camera["unreadable"] == i18n.translator(lang)(TOO_DARK)
@@ -349,8 +364,7 @@ def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(
     # the light is back: said no more, at the first good picture
     back = push(_jpeg(lit), lambda cam: cam["unreadable"] == "")
     assert back["camera"]["unreadable"] == ""
-    time.sleep(0.1)
-    assert wakeups()
+    assert woken()
 
 
 def _camera_threads(table_id: str) -> list[threading.Thread]:
