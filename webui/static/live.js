@@ -3,6 +3,7 @@
 
 const Kortbord = (() => {
   let cfg, snap, T, selected = null, source = null, toastTimer = null, sending = false, joinOpened = false;
+  let sent = null, untaken = null, pickedWhileSending = false;
   const ANSWER_MS = 10000;  // a change not answered by then is given up (the page says so)
   const $ = (id) => document.getElementById(id);
   const el = (...a) => Board.el(...a);
@@ -29,7 +30,8 @@ const Kortbord = (() => {
     t, player,
     play: (move) => act("moves", { move }),
     playMany: (moves) => act("moves", { moves }),
-    select: (key) => { selected = key; render(); },
+    // a card picked while a change is on its way was picked for after it (kept if it may)
+    select: (key) => { selected = key; pickedWhileSending = sending && key !== null; render(); },
     note: (msg) => toast(msg, true),  // why a tap did nothing
     selected: () => selected,
   };
@@ -41,8 +43,20 @@ const Kortbord = (() => {
   // toast says which).
   // Every change names the position the page showed: the server refuses it if the table has
   // moved on (a tap that arrives twice, another device that was quicker).
+  //
+  // One change at a time: a tap made while one is on its way is not sent. The same tap again
+  // (a double tap) is that change, so nothing is said; another tap is said not taken, and
+  // not sent after the answer either: it was aimed at a page about to change (the turn
+  // passes, a pile grows), and the live update often redraws the page before the answer
+  // comes, so the second half of a double tap may land on another button than it meant.
   async function act(what, body) {
-    if (sending) return null;  // a second tap while the first is on its way
+    const asked = JSON.stringify([what, body || {}]);
+    if (sending) {
+      if (asked !== sent) notTaken(what, body);
+      return null;
+    }
+    sent = asked;
+    untaken = null;
     sending = true;
     document.body.classList.add("sending");
     const timer = new AbortController();
@@ -54,28 +68,40 @@ const Kortbord = (() => {
       });
       const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
       if (!r.ok) {
-        toast(cap(data.error || `HTTP ${r.status}`), true);
+        toast(withUntaken(cap(data.error || `HTTP ${r.status}`)), true);
         catchUp();  // refused: perhaps this page missed a change (a dropped live connection)
         // not judged: made on a position left behind, too many tries, the server's trouble
         if (data.moved || r.status === 429 || r.status >= 500) return null;
         return false;  // refused by the game (409), or not a change it can read
       }
-      selected = null;
+      if (!pickedWhileSending) selected = null;
       accept(data);
       return true;
     } catch (e) {
       // Cut off, it was not sent; else it may have been taken with its answer lost on the
       // way: the board tells (a second tap is refused if the first one was taken).
       const cut = !navigator.onLine || document.body.classList.contains("offline");
-      toast(t(cut ? "not_sent" : "no_answer"), cut);
+      toast(withUntaken(t(cut ? "not_sent" : "no_answer")), cut || Boolean(untaken));
       catchUp();
       return null;
     } finally {
       clearTimeout(giveUp);
       sending = false;
+      pickedWhileSending = false;
       document.body.classList.remove("sending");
     }
   }
+
+  // A tap not taken says so at once, and again beside what the answer says (a refusal's
+  // toast would hide it): named by its move's words where it has them.
+  function notTaken(what, body) {
+    const move = what === "moves" && body && body.move ? JSON.stringify(body.move) : null;
+    const shown = move && snap.moves.find((m) => JSON.stringify(m.move) === move);
+    untaken = shown ? t("tap_not_taken_move", { move: shown.label }) : t("tap_not_taken");
+    toast(untaken, true);
+  }
+
+  const withUntaken = (text) => (untaken ? `${text} ${untaken}` : text);
 
   function catchUp() {
     fetch(base()).then((s) => (s.ok ? s.json() : null)).then((s) => s && accept(s)).catch(() => {});
@@ -89,8 +115,16 @@ const Kortbord = (() => {
     // with its clock behind gives lower versions)
     if (snap && !fresh && s.version <= snap.version) return;
     // A tapped card stays picked through updates that change no move (the camera's state,
-    // a notice): only a new move, an undo or the next game makes it stale.
-    if (selected && (s.moves_made !== snap.moves_made || s.table.number !== snap.table.number)) selected = null;
+    // a notice): only a new move, an undo or the next game makes it stale; one picked while
+    // the move before it was on its way was picked for after it, and stays while it has a move.
+    if (selected && (s.moves_made !== snap.moves_made || s.table.number !== snap.table.number)) {
+      const after = pickedWhileSending && s.table.number === snap.table.number;
+      if (!(after && s.moves.some((m) => Board.srcKey(m.move) === selected))) {
+        if (after) toast(t("pick_gone"), true);
+        selected = null;
+        pickedWhileSending = false;
+      }
+    }
     snap = s;
     render();
   }

@@ -1,0 +1,138 @@
+"""Taps on a live page, in a real headless Chromium: a tap made while the one before it waits
+for the table's answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.webui import test_browser
+from tests.webui.server import Server
+from tests.webui.test_browser import PHONE, on_turns_phone, watch_errors
+
+pytestmark = pytest.mark.browser
+chromium, browser = test_browser.chromium, test_browser.browser  # the same fixtures
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("taps") / "data").start()
+    yield s
+    s.stop()
+
+
+def hold_moves(page) -> list:
+    """Hold each move ``page`` sends until the test lets it go (``route.continue_()`` on the
+    list's items, as they come)."""
+    held: list = []
+    page.route("**/moves", lambda route: held.append(route))
+    return held
+
+
+def next_held(page, held: list, seen: int = 0):
+    """Wait until more than ``seen`` changes are held (the page is waited on meanwhile, which
+    runs the route's handler); return the last one."""
+    for _ in range(600):
+        if len(held) > seen:
+            return held[-1]
+        page.wait_for_timeout(50)
+    raise AssertionError("the page sent no change")
+
+
+def sending(page) -> bool:
+    return page.evaluate("document.body.classList.contains('sending')")
+
+
+def answered(page) -> None:
+    page.wait_for_function("!document.body.classList.contains('sending')", timeout=30000)
+
+
+def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browser, server):
+    """A tap made while the one before it waited for the table's answer was dropped without a
+    word (a bar at the top only): the same die card tapped again is still one move, said
+    nothing of; another card is said not taken, and is not made after the answer either."""
+    body = {"game": "stigespill", "players": 2, "deal": "table", "names": "Anna, Bo"}
+    t, page, errors = on_turns_phone(browser, server, body)
+    three, five = "#moves button.card[data-code='3S']", "#moves button.card[data-code='5H']"
+    page.wait_for_selector(three)
+    held = hold_moves(page)
+    page.click(three)
+    first = next_held(page, held)
+    page.click(three)  # a double tap
+    assert page.locator("#toast.show").count() == 0
+    page.click(five)  # another card, while the first waits
+    toast = page.wait_for_selector("#toast.show.bad", timeout=10000)
+    said = (
+        "That tap was not taken: the tap before it was still waiting for the table's answer."
+        " Tap again if you still want it."
+    )
+    assert toast.inner_text() == said
+    assert len(held) == 1 and sending(page)
+    first.continue_()
+    answered(page)
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=30000)
+    log = server.get(f"/api/tables/{t['id']}/log")["moves"]
+    assert [m["kind"] for m in log] == ["draw", "reveal"] and log[1]["card"] == "3S", log
+    assert page.inner_text("#toast") == said  # still said once the first is answered
+    assert len(held) == 1, [r.request.post_data_json for r in held]
+    page.close()
+    assert not errors, errors
+
+
+def card(code: str) -> str:
+    """Where the first hand card ``code`` is (a hand may hold two alike)."""
+    return f"#hand button.card[data-code='{code}'] >> nth=0"
+
+
+def skipbo_turn(server, tries: int = 40):
+    """A Skip-Bo table whose player on turn has a hand card that goes on a building pile and
+    two other hand cards: ``(table, token, that card's move, the other two codes)``."""
+    for _ in range(tries):
+        status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "stock": 5})
+        assert status == 201
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        token = t["players"][seat]["url"].rsplit("/", 1)[1]
+        mine = server.get(f"/api/p/{token}")
+        plays = [
+            m["move"]
+            for m in mine["moves"]
+            if m["move"]["kind"] == "play" and m["move"]["source"] == "hand"
+        ]
+        for play in plays:
+            others = sorted(set(mine["view"]["hand"]) - {play["card"]})
+            if len(others) >= 2:
+                return t, token, play, others[:2]
+    raise AssertionError("no deal with a hand card to build and two others")
+
+
+def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, server):
+    """A card picked while the move before it waited for its answer was let go when the
+    answer came, without a word: it stays picked while it has a move, and is said let go
+    when it has none (the turn passed)."""
+    _, token, play, (b, c) = skipbo_turn(server)
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/p/{token}")
+    page.click(card(play["card"]))
+    held = hold_moves(page)
+    page.click(f".sb-build .pile >> nth={play['pile']} >> .card")
+    first = next_held(page, held)
+    page.click(card(b))  # picked while the play waits
+    assert page.locator(f"#hand button.card.selected[data-code='{b}']").count() >= 1
+    first.continue_()
+    answered(page)
+    page.wait_for_function("document.body.dataset.moves == 1", timeout=30000)
+    assert page.locator(f"#hand button.card.selected[data-code='{b}']").count() >= 1
+    assert page.inner_text("#moves p.small") == "Now tap where it goes"
+    # b discarded ends the turn: c, picked while the discard waits, has no move after it
+    page.click(".fan.target >> nth=0")
+    discard = next_held(page, held, 1)
+    page.click(card(c))
+    assert page.locator(f"#hand button.card.selected[data-code='{c}']").count() >= 1
+    discard.continue_()
+    answered(page)
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=30000)
+    assert page.locator("#hand button.card.selected").count() == 0
+    said = "The card you picked has no move now, so it is no longer picked."
+    assert page.inner_text("#toast.show.bad") == said
+    page.close()
+    assert not errors, errors
