@@ -1,5 +1,5 @@
-"""Taps on a live page, in a real headless Chromium: a tap made while the one before it waits
-for the table's answer."""
+"""Taps and boxes on a live page, in a real headless Chromium: a tap made while the one before
+it waits for the table's answer, and a box the user opened while updates redraw the page."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from tests.webui import test_browser
 from tests.webui.server import Server
-from tests.webui.test_browser import PHONE, on_turns_phone, watch_errors
+from tests.webui.test_browser import PHONE, TEST_EVENTS, on_turns_phone, watch_errors
 
 pytestmark = pytest.mark.browser
 chromium, browser = test_browser.chromium, test_browser.browser  # the same fixtures
@@ -136,3 +136,85 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     assert page.inner_text("#toast.show.bad") == said
     page.close()
     assert not errors, errors
+
+
+class LivePage:
+    """A page whose live connection is the test's: ``update()`` sends the page's snapshot
+    again as a newer one (the page redraws as at any live update)."""
+
+    SUMMARY = "#moves details.all-moves > summary"
+
+    def __init__(self, browser, server, path: str, api: str) -> None:
+        self.page = browser.new_page(viewport=PHONE)
+        self.errors = watch_errors(self.page)
+        self.page.add_init_script(TEST_EVENTS)
+        self.page.goto(f"{server.base}{path}")
+        self.snap = server.get(api)
+        self.page.evaluate("s => sendSnapshot(s)", self.snap)  # the connection's first
+        self.versions = iter(range(self.snap["version"] + 1, self.snap["version"] + 100))
+
+    def update(self, then: str = "() => {}") -> None:
+        """Run ``then`` (a script), and send an update in the same task, before the events
+        a tap made in it would have come."""
+        script = f"s => {{ ({then})(); sendSnapshot(s); }}"
+        self.page.evaluate(script, {**self.snap, "version": next(self.versions)})
+
+    def tap_list_as_an_update_comes(self) -> None:
+        self.update(f"() => document.querySelector('{self.SUMMARY}').click()")
+
+    def list_open(self) -> bool:
+        return self.page.evaluate(f"document.querySelector('{self.SUMMARY}').parentNode.open")
+
+
+def test_skipbo_all_moves_stays_open_through_live_updates_until_closed(browser, server):
+    """A Skip-Bo page's "All moves" list, opened, was drawn closed by the next live update
+    (a move on another page, a camera's picture), and the page jumped up with it: it stays
+    open, where it was, until the user closes it; a tap as an update comes is kept too."""
+    _, token, _, _ = skipbo_turn(server)
+    live = LivePage(browser, server, f"/p/{token}", f"/api/p/{token}")
+    page = live.page
+    assert not live.list_open()
+    page.click(live.SUMMARY)
+    assert live.list_open()
+    # scrolled down to the list: its place on the screen stays, as the list does
+    page.evaluate(f"document.querySelector('{live.SUMMARY}').scrollIntoView()")
+    where = (
+        f"[window.scrollY, document.querySelector('{live.SUMMARY}').getBoundingClientRect().top]"
+    )
+    scrolled, top = page.evaluate(where)
+    assert scrolled > 0
+    for _ in range(3):
+        live.update()
+        assert live.list_open()
+        assert page.evaluate(where)[1] == top
+    page.click(live.SUMMARY)  # closed by the user: stays closed
+    live.update()
+    assert not live.list_open()
+    # opened or closed as an update comes (its toggle event comes after the redraw)
+    live.tap_list_as_an_update_comes()
+    assert live.list_open()
+    live.tap_list_as_an_update_comes()
+    assert not live.list_open()
+    page.close()
+    assert not live.errors, live.errors
+
+
+def test_a_move_list_the_page_opens_stays_closed_once_the_user_closes_it(browser, server):
+    """A short list of moves (a Stigespill strategy hand's) is drawn open; closed by the user,
+    the next live update opened it again."""
+    status, t = server.post(
+        "/api/tables", {"game": "stigespill", "players": 2, "variant": "strategy"}
+    )
+    assert status == 201
+    token = t["players"][server.get(f"/api/tables/{t['id']}")["to_move"]]["url"].rsplit("/", 1)[1]
+    live = LivePage(browser, server, f"/p/{token}", f"/api/p/{token}")
+    assert live.list_open()
+    live.update()
+    assert live.list_open()  # left alone, as the page draws it
+    live.page.click(live.SUMMARY)
+    live.update()
+    assert not live.list_open()
+    live.tap_list_as_an_update_comes()
+    assert live.list_open()
+    live.page.close()
+    assert not live.errors, live.errors

@@ -174,6 +174,26 @@ const Kortbord = (() => {
     if (r.top < 0 || r.bottom > window.innerHeight) target.scrollIntoView({ block: "nearest" });
   }
 
+  // ---- boxes opened or closed by the user: kept through a redraw ---------------------------
+  // Every update redraws the page (a move, a camera's picture): a box the user opened or
+  // closed ("All moves", the road's) is drawn as they left it, a box they left alone as the
+  // page opens it. Read off the page before each redraw, not from "toggle" events: a tap
+  // opens a box at once but its event comes a moment later, and an update drawn in between
+  // closed the box just opened.
+  const boxesLeft = new Map();  // a box's name: open, as the user left it
+
+  function keepBoxes() {
+    for (const box of document.querySelectorAll("details[data-keep]")) {
+      if (box.open !== (box.dataset.drawnOpen === "true")) boxesLeft.set(box.dataset.keep, box.open);
+    }
+  }
+
+  // A <details> named ``name``, open as the user left it, or else as ``byDefault`` says.
+  function keptBox(name, byDefault, attrs, ...kids) {
+    const open = boxesLeft.has(name) ? boxesLeft.get(name) : Boolean(byDefault);
+    return el("details", { ...attrs, "data-keep": name, "data-drawn-open": String(open), open }, ...kids);
+  }
+
   // ---- rendering -----------------------------------------------------------------------
   function render() {
     const focused = focusKey(document.activeElement);
@@ -222,7 +242,7 @@ const Kortbord = (() => {
   }
 
   function draw() {
-    keepRoadBoxes();
+    keepBoxes();
     document.body.dataset.version = snap.version;
     document.body.dataset.moves = snap.moves_made;
     curtain = curtained();
@@ -502,15 +522,14 @@ const Kortbord = (() => {
       for (const m of rest) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
         text: m.label, "aria-label": spokenLabel(m.label),
         onclick: m.move.kind === "sten" && fitting.length ? stenAnyway(m) : () => ctx.play(m.move) }));
-      const details = el("details", { class: "all-moves", open: game !== "skipbo" && rest.length <= 12 ? true : null },
-        el("summary", { text: `${t("all_moves")} (${rest.length})` }), list);
-      box.append(details);
+      box.append(keptBox("all-moves", game !== "skipbo" && rest.length <= 12, { class: "all-moves" },
+        el("summary", { text: `${t("all_moves")} (${rest.length})` }), list));
     }
     if (others.length) {
       const list = el("div", { class: "move-list" });
       for (const m of others) list.append(el("button", { class: "btn btn-move", type: "button", "data-kind": m.move.kind,
         text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
-      box.append(el("details", { class: "all-moves other-fits" },
+      box.append(keptBox("other-fits", false, { class: "all-moves other-fits" },
         el("summary", { text: `${t("other_fits")} (${others.length})` }), list));
     }
   }
@@ -518,24 +537,17 @@ const Kortbord = (() => {
   // The road typed on the table's page: in place of one the camera cannot read, or to put
   // right a road read or typed wrong (``prefill``: the road on the board). What is typed, and
   // which boxes are open, outlive a redraw (each camera picture redraws the page).
-  let roadDraft = { prefill: null, value: "", open: false, fixOpen: false, shape: null, kept: null };
-
-  // Which road boxes are open is read off the page before each redraw, not from their
-  // "toggle" events: a tap opens a box at once but its event comes a moment later, and an
-  // update drawn in between (a camera's picture) closed the box just opened.
-  function keepRoadBoxes() {
-    const typed = document.querySelector("details.road-typed");
-    const fix = document.querySelector("details.road-fix-box");
-    if (typed) roadDraft.open = typed.open;
-    if (fix) roadDraft.fixOpen = fix.open;
-  }
+  let roadDraft = { prefill: null, value: "", shape: null, kept: null };
 
   function roadTyped(prefill) {
-    if (roadDraft.prefill !== prefill) roadDraft = { ...roadDraft, prefill, value: prefill, open: false };
+    if (roadDraft.prefill !== prefill) {  // a new road: its box starts closed
+      roadDraft = { ...roadDraft, prefill, value: prefill };
+      boxesLeft.delete("road-typed");
+    }
     const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
       "aria-label": t("road_type"), oninput: () => { roadDraft.value = road.value; } });
     road.value = roadDraft.value;
-    const box = el("details", { class: "road-typed", open: roadDraft.open || null },
+    const box = keptBox("road-typed", false, { class: "road-typed" },
       el("summary", { text: t("road_type") }), road,
       el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
         onclick: async () => {
@@ -562,7 +574,7 @@ const Kortbord = (() => {
       el("p", { text: t("road_grid") }),
       el("button", { class: "btn", type: "button", id: "road-as-text", text: t("road_as_text"),
         onclick: () => act("road/again", { shape: "rows" }) })) : null;
-    const fix = el("details", { class: "road-fix-box", open: roadDraft.fixOpen || null },
+    const fix = keptBox("road-fix", false, { class: "road-fix-box" },
       el("summary", { text: t("road_fix") }),
       el("p", { class: "small muted", text: t(camera ? "road_fix_camera" : "road_fix_typed") }),
       camera ? roadAgain() : null,
