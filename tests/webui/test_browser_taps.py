@@ -118,6 +118,18 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     first = next_held(page, held)
     page.click(card(b))  # picked while the play waits
     assert page.locator(f"#hand button.card.selected[data-code='{b}']").count() >= 1
+    # and put on a discard pile while the play still waits: not made, and said by its name
+    label = page.evaluate(
+        """b => Kortbord.snapshot().moves.find(m => m.move.kind === 'discard'
+             && m.move.card === b && m.move.pile === 0).label""",
+        b,
+    )
+    page.click(".fan.target >> nth=0")
+    assert page.inner_text("#toast.show.bad") == (
+        f"Not made: {label}. The tap before it was still waiting for the table's answer:"
+        " tap again if you still want it."
+    )
+    assert len(held) == 1
     first.continue_()
     answered(page)
     page.wait_for_function("document.body.dataset.moves == 1", timeout=30000)
