@@ -78,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     # variable to see them again.
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+    # OpenCV's own AVI reader, tried after FFmpeg fails, prints a cut-off file's bytes on
+    # stderr whatever the log level ("Unexpected element. Expected: LIST. Got: \xadU."); FFmpeg
+    # reads every AVI that one does, so it is left out ("0" disables a video backend).
+    os.environ.setdefault("OPENCV_VIDEOIO_PRIORITY_CV_MJPEG", "0")
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

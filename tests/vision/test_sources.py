@@ -331,6 +331,32 @@ def test_the_commands_keep_opencvs_own_warnings_out(tmp_path):
     ]
 
 
+@pytest.mark.parametrize("command", ["replay", "watch"])
+@pytest.mark.parametrize(("name", "fourcc"), [("clip.avi", "MJPG"), ("clip.mp4", "mp4v")])
+def test_a_cut_off_video_is_said_in_the_commands_one_line_alone(tmp_path, command, name, fourcc):
+    """A video cut off early: OpenCV's own AVI reader wrote its garbled line ("Unexpected
+    element. Expected: LIST. Got: \\xadU.") on stderr before the command's reason."""
+    import os
+    import subprocess
+    import sys
+
+    clip = tmp_path / name
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*fourcc), 10.0, (32, 24))
+    for v in range(3):
+        writer.write(_image(v * 40))
+    writer.release()
+    clip.write_bytes(clip.read_bytes()[: clip.stat().st_size // 4])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")}
+    run = subprocess.run(
+        [sys.executable, "-m", "kortbord", command, str(clip), "--game", "sten"],
+        capture_output=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.decode("utf-8", "replace").strip().splitlines() == [
+        f"kortbord {command}: cannot open video {str(clip)!r}: not a readable video file"
+    ]
+
+
 def test_folder_skips_a_picture_claiming_too_many_pixels(tmp_path):
     from tests.vision.test_recognizer_cli import _png_claiming
 
