@@ -438,6 +438,12 @@ class Recognizer:
 
         self.model_dir = Path(model_dir) if model_dir is not None else MODEL_DIR
         meta_path = self.model_dir / META_FILE
+        if not self.model_dir.is_dir():  # a file given: not "card_detector.onnx is missing"
+            why = "not a folder" if self.model_dir.exists() else "no such folder"
+            raise ModelError(
+                f"model folder {str(self.model_dir)!r}: {why} "
+                "(train with `kortbord train`, or use the models shipped in models/)"
+            )
         for name in (DETECTOR_FILE, CLASSIFIER_FILE, META_FILE):
             if not (self.model_dir / name).is_file():
                 raise ModelError(

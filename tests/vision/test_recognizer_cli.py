@@ -172,10 +172,31 @@ def test_a_file_system_refusal_is_said_in_words_not_an_errno(images, tmp_path, c
 
 def test_detect_without_models_is_a_clear_error(tmp_path, images, capsys):
     good, _, _ = images
-    rc = main(["detect", str(good), "--models", str(tmp_path / "nowhere")])
+    (tmp_path / "empty").mkdir()
+    rc = main(["detect", str(good), "--models", str(tmp_path / "empty")])
     _, err = capsys.readouterr()
     assert rc == 2
     assert "card_detector.onnx" in err and "missing" in err
+
+
+@pytest.mark.parametrize(
+    ("given", "says"), [("table.png", "not a folder"), ("nowhere", "no such folder")]
+)
+@pytest.mark.parametrize(
+    "command", [["detect", "table.png"], ["replay", "table.png", "--game", "sten"]]
+)
+def test_models_given_a_file_or_nothing_says_so_not_that_a_model_file_is_missing(
+    tmp_path, images, capsys, given, says, command
+):
+    """``--models photo.png`` said "model file 'photo.png/card_detector.onnx' is missing"."""
+    models = tmp_path / given
+    rc = main(
+        [*(str(tmp_path / a) if a == "table.png" else a for a in command), "--models", str(models)]
+    )
+    _, err = capsys.readouterr()
+    assert rc == 2
+    assert err.startswith(f"kortbord {command[0]}: model folder {str(models)!r}: {says} (train")
+    assert "card_detector.onnx" not in err
 
 
 @pytest.mark.parametrize(
