@@ -349,7 +349,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "+ 45 min, one after another; the shipped models took about 10 h with their "
         "fine-tunes), gpu (minutes on one big GPU), tiny (a smoke test)",
     )
-    p.add_argument("--device", default="cpu", help="cpu or a CUDA device number (default cpu)")
+    p.add_argument("--device", default="cpu", help="cpu, mps, cuda, 0, 0,1 or cuda:0 (default cpu)")
     p.add_argument(
         "--deck-dir",
         action="append",
@@ -486,6 +486,12 @@ def cmd_train(args: argparse.Namespace) -> int:
             )
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
+    from vision.train.run import check_device
+
+    try:
+        device = check_device(args.device)
+    except ValueError as e:
+        raise CommandError(f"--device {args.device!r}: {e}") from None
     import vision.train  # noqa: F401  (first: it keeps Ultralytics from asking DNS if it is online)
 
     try:
@@ -500,7 +506,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     opts = TrainOptions(
         out=args.out,
         profile=args.profile,
-        device=args.device,
+        device=device,
         deck_dirs=deck_dirs,
         only=args.only,
         install=args.install,

@@ -594,6 +594,38 @@ def test_train_names_a_bad_number_before_anything_loads(capsys, tmp_path, option
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("device", ["gpu", "cuda:x", "1.5", "", "0,", "cuda:", "cpu0"])
+def test_train_names_a_bad_device_before_anything_loads(capsys, tmp_path, device):
+    """``--device`` was passed on unchecked: a typo went on to torch and Ultralytics."""
+    rc = main(["train", "--device", device, "--out", str(tmp_path / "run")])
+    assert rc == 2 and capsys.readouterr().err.strip() == (
+        f"kortbord train: --device {device!r}: not a device "
+        "(give cpu, mps, cuda, a CUDA device number (0), several (0,1) or cuda:0)"
+    )
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "device", "torch_device"),
+    [
+        ("cpu", "cpu", "cpu"),
+        ("CPU", "cpu", "cpu"),
+        ("mps", "mps", "mps"),
+        ("cuda", "cuda", "cuda"),
+        ("0", "0", "cuda:0"),
+        ("1", "1", "cuda:1"),
+        ("0,1", "0,1", "cuda:0"),
+        ("cuda:1", "cuda:1", "cuda:1"),
+        ("0, 1", "0,1", "cuda:0"),
+    ],
+)
+def test_train_takes_the_devices_ultralytics_takes(given, device, torch_device):
+    """The classifiers train on one torch device: mps was made "cuda:mps", 0,1 "cuda:0,1"."""
+    from vision.train.run import _torch_device, check_device
+
+    assert check_device(given) == device and _torch_device(device) == torch_device
+
+
 class _SeesNothing:
     """A stand-in recognizer for ``eval``: no card in any photo."""
 

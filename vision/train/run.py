@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -335,8 +336,25 @@ def _start(opts: TrainOptions, name: str) -> str | None:
     return str(path)
 
 
+DEVICES = "cpu, mps, cuda, a CUDA device number (0), several (0,1) or cuda:0"
+_DEVICE = re.compile(r"cpu|mps|cuda|(cuda:)?\d+(,\d+)*")
+
+
+def check_device(given: str) -> str:
+    """Return the training device ``given`` as Ultralytics reads it (lower case, no spaces:
+    one of :data:`DEVICES`); raise ``ValueError`` for another, before torch loads (a typo
+    went on to torch and Ultralytics, which said it in their own words minutes later)."""
+    device = given.strip().lower().replace(" ", "")
+    if not _DEVICE.fullmatch(device):
+        raise ValueError(f"not a device (give {DEVICES})")
+    return device
+
+
 def _torch_device(device: str) -> str:
-    return "cpu" if device == "cpu" else (device if device.startswith("cuda") else f"cuda:{device}")
+    """Return the torch device the classifiers train on: the first of several CUDA devices."""
+    if device in ("cpu", "mps", "cuda"):
+        return device
+    return f"cuda:{device.removeprefix('cuda:').split(',')[0]}"
 
 
 def _preload_decks(deck_dirs) -> None:
