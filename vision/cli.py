@@ -105,13 +105,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
     results, failed, drawn = [], 0, set()
     for path in args.images:
         try:
-            frame, warning = read_image(path)
-        except ImageError as e:
+            frame = read_image(path)
+        except ImageError as e:  # a cut-off or damaged photo too: its cards would be wrong
             print(f"kortbord detect: {path}: {e}", file=sys.stderr)
             failed += 1
             continue
-        if warning:
-            print(f"kortbord detect: {path}: {warning}", file=sys.stderr)
         try:
             det = rec(frame)
         except (ValueError, cv2.error) as e:
@@ -280,11 +278,9 @@ def _photos(folder: Path, split: str, unscored: list[str]) -> list:
     kept = []
     for p in photos:
         try:
-            why = read_image(p.image)[1]
+            read_image(p.image)
         except ImageError as e:
-            why = str(e)
-        if why:
-            print(f"kortbord eval: {p.image}: {why}; not scored", file=sys.stderr)
+            print(f"kortbord eval: {p.image}: {e}; not scored", file=sys.stderr)
             unscored.append(str(p.image))
         else:
             kept.append(p)
@@ -628,11 +624,9 @@ def cmd_road(args: argparse.Namespace) -> int:
         annotate = None if args.annotate is None else _road_picture(args.annotate, args.image)
         if not args.truth or annotate:
             try:
-                frame, warning = read_image(args.image)
+                frame = read_image(args.image)
             except ImageError as e:
                 raise CommandError(f"{args.image}: {e}") from None
-            if warning:
-                print(f"kortbord road: {args.image}: {warning}", file=sys.stderr)
         notes: list[str] = []
         if args.truth:
             det = _image_truth(args.image, args.truth)

@@ -1,5 +1,6 @@
-"""Reading an image file for the commands: a clear reason for every file that is not one, and
-for anything else the system refused (``os_reason``)."""
+"""Reading a picture, from a file (the commands, a folder of frames) or its bytes (the web
+app's photos and phone frames): a clear reason for every one that is not a picture, or is
+cut off or damaged, and for anything else the system refused (``os_reason``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import stat
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,21 +43,27 @@ def check_file(path: str | Path) -> None:
         raise OSError(errno.EINVAL, NOT_A_FILE, str(path))
 
 
-def read_image(path: str | Path) -> tuple[Any, str | None]:
-    """Return ``(BGR image, warning or None)`` for an image file; raise :class:`ImageError`
-    naming why it cannot be read (missing, a folder, no permission, empty, not an image).
+class DamagedImage(ImageError):
+    """The file is an image cut off or damaged: its picture would be wrong in part."""
 
-    The warning says a JPEG or PNG is cut off or damaged: OpenCV reads such a file and
-    greys out what is missing, so a damaged photo would otherwise pass for a table with
-    fewer cards.
-    """
+
+CUT_OFF = "the file is cut off: part of the picture is missing"
+CUT_OFF_UNREADABLE = "the file is cut off: it cannot be read"
+
+
+def read_image(path: str | Path) -> Any:
+    """Return the BGR image ``(h, w, 3)`` in an image file; raise :class:`ImageError` naming
+    why it cannot be read (missing, a folder, no permission, empty, not an image) and
+    :class:`DamagedImage` for a JPEG or PNG cut off or damaged: OpenCV reads such a file and
+    greys out or garbles what is missing, so a damaged photo would pass for a table with
+    fewer cards."""
     p = Path(path)
     try:
         check_file(p)
         with p.open("rb") as f:
             head = f.read(8)
             f.seek(max(0, p.stat().st_size - 64))
-            tail = f.read().rstrip(b"\x00 \r\n")
+            tail = f.read()
     except FileNotFoundError:
         raise ImageError("no such file") from None
     except IsADirectoryError:
@@ -64,59 +72,83 @@ def read_image(path: str | Path) -> tuple[Any, str | None]:
         raise ImageError("permission denied") from None
     except OSError as e:
         raise ImageError(os_reason(e)) from None
+    return _judge(head, tail, *_decode(lambda: imread(p)))
+
+
+def decode_image(data: bytes) -> Any:
+    """Return the BGR image ``(h, w, 3)`` in an image file's bytes (a photo sent to the web
+    app, a phone's camera frame); raise as :func:`read_image` does."""
+    return _judge(bytes(data[:8]), bytes(data[-64:]), *_decode(lambda: imdecode(data)))
+
+
+def _judge(head: bytes, tail: bytes, image: Any, said: str | None) -> Any:
+    """Return ``image`` unless it is none, or the image library said it is damaged (``said``:
+    its words; None where they could not be heard). A file without its end marker is said
+    cut off; one whose library read it whole without a word is not (a phone's trailer after
+    a JPEG's end marker)."""
     if not head:
         raise ImageError("an empty file")
+    tail = tail.rstrip(b"\x00 \r\n")
     cut = (head.startswith(JPEG_START) and not tail.endswith(JPEG_END)) or (
         head.startswith(PNG_START) and not tail.endswith(PNG_END)
     )
-    image, said = _decode(p)
     if image is None or image.size == 0:
-        raise ImageError("the file is cut off: it cannot be read" if cut else NOT_AN_IMAGE)
-    if cut:
-        return image, "the file is cut off: part of the picture is missing"
+        if cut:
+            raise DamagedImage(CUT_OFF_UNREADABLE)
+        if said:  # e.g. libpng's "IDAT: CRC error" (a chunk's bytes changed)
+            raise DamagedImage(f"the file is damaged ({said.splitlines()[0]})")
+        raise ImageError(NOT_AN_IMAGE)
+    if cut and (said or said is None):
+        raise DamagedImage(CUT_OFF)
     if said:  # e.g. libjpeg's "Corrupt JPEG data: 12 extraneous bytes before marker 0xd9"
-        return image, f"the file is damaged ({said.splitlines()[0]})"
-    return image, None
+        raise DamagedImage(f"the file is damaged ({said.splitlines()[0]})")
+    return image
 
 
 _STDERR = threading.Lock()  # fd 2 is the process's: one decoding at a time borrows it
 
 
-def _decode(path: Path) -> tuple[Any, str]:
-    """Decode ``path`` with OpenCV; return the image (None if it cannot) and what the image
-    libraries said of damage on the process's stderr meanwhile. libjpeg and libpng write
-    their own lines there ("Premature end of JPEG file"), around the command's words: they
-    are kept and said as part of the command's warning instead. libpng's warnings (an odd
-    colour profile) are no damage and are left out. Another thread's words that land there
-    meanwhile (a server's request log) are no damage either: a library says its own again
-    when the file is decoded again, and those words go on to stderr as they were."""
+def _decode(decode: Callable[[], Any]) -> tuple[Any, str | None]:
+    """Decode with OpenCV (``decode()``); return the image (None if it cannot) and what the
+    image libraries said of damage on the process's stderr meanwhile (None where there is
+    no stderr to borrow). libjpeg and libpng write their own lines there ("Premature end of
+    JPEG file"), around the command's words: they are kept and said as the command's reason
+    instead. libpng's warnings (an odd colour profile) are no damage and are left out, but
+    for a chunk whose checksum is wrong. Another thread's words that land there meanwhile (a
+    server's request log) are no damage either: a library says its own again when the file
+    is decoded again, and those words go on to stderr as they were."""
     with _STDERR:
-        image, said = _decode_saying(path)
+        image, said = _decode_saying(decode)
         if said is None:  # no stderr to borrow: decoded as it is
-            return image, ""
+            return image, None
         if said:
-            again = _decode_saying(path)[1] or []
+            again = _decode_saying(decode)[1] or []
             stray = [line for line in said if line not in again]
             stray += [line for line in again if line not in said]
             said = [line for line in said if line in again]
             if stray:
                 os.write(2, ("\n".join(stray) + "\n").encode("utf-8", "replace"))
     said = [line.strip() for line in said if line.strip()]
-    return image, "\n".join(line for line in said if not line.startswith("libpng warning"))
+    said = [
+        line.removeprefix("libpng error: ").removeprefix("libpng warning: ")
+        for line in said
+        if not line.startswith("libpng warning") or "CRC error" in line
+    ]
+    return image, "\n".join(said)
 
 
-def _decode_saying(path: Path) -> tuple[Any, list[str] | None]:
-    """Decode ``path`` with the process's stderr borrowed; return the image and the lines
-    written there meanwhile (None when there is no stderr to borrow). Call with _STDERR held."""
+def _decode_saying(decode: Callable[[], Any]) -> tuple[Any, list[str] | None]:
+    """Decode with the process's stderr borrowed; return the image and the lines written
+    there meanwhile (None when there is no stderr to borrow). Call with _STDERR held."""
     with tempfile.TemporaryFile() as caught:
         try:
             sys.stderr.flush()
             saved = os.dup(2)
         except (OSError, ValueError):
-            return imread(path), None
+            return decode(), None
         os.dup2(caught.fileno(), 2)
         try:
-            image = imread(path)
+            image = decode()
         finally:
             os.dup2(saved, 2)
             os.close(saved)
@@ -130,8 +162,22 @@ def imread(path: str | Path) -> Any:
     raises on it rather than returning None)."""
     import cv2
 
+    return _opencv(lambda: cv2.imread(str(path), cv2.IMREAD_COLOR))
+
+
+def imdecode(data: bytes) -> Any:
+    """``cv2.imdecode`` in colour, as :func:`imread` reads a file."""
+    import cv2
+    import numpy as np
+
+    return _opencv(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))
+
+
+def _opencv(decode: Callable[[], Any]) -> Any:
+    import cv2
+
     try:
-        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+        return decode()
     except cv2.error as e:
         if "MAX_IMAGE" in str(e):
             raise ImageError(TOO_MANY_PIXELS) from None

@@ -378,12 +378,9 @@ class FolderSource(FrameSource):
             if self.closed:
                 return
             try:
-                image, damage = read_image(path)
-            except ImageError as e:  # not a picture, empty, billions of pixels claimed
+                image = read_image(path)
+            except ImageError as e:  # not a picture, empty, cut off, damaged, billions of pixels
                 self._say("skipped", f"skipped {path.name}: {e}", logging.WARNING)
-                continue
-            if damage:  # a cut-off frame's missing part, greyed, would hide its cards
-                self._say("skipped", f"skipped {path.name}: {damage}", logging.WARNING)
                 continue
             if not _valid_image(image):
                 self._say("skipped", f"skipped {path.name}: not a readable image", logging.WARNING)
@@ -445,8 +442,9 @@ class QueueSource(FrameSource):
             pass
 
     def frames(self) -> Iterator[Frame]:
-        """Yield the pushed frames, decoded, skipping (and saying) any that is no image."""
-        import cv2
+        """Yield the pushed frames, decoded, skipping (and saying) any that is no image or is
+        cut off or damaged."""
+        from vision.images import ImageError, decode_image
 
         index = 0
         while True:
@@ -460,14 +458,18 @@ class QueueSource(FrameSource):
             if item is None:
                 break
             t, data = item
+            why = "not a decodable image"
             if isinstance(data, bytes | bytearray | memoryview):
-                image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+                try:
+                    image = decode_image(bytes(data))
+                except ImageError as e:
+                    image, why = None, str(e)
             else:
                 image = data
             if not _valid_image(image):
                 self._say(
                     "skipped",
-                    f"skipped pushed frame {index}: not a decodable image "
+                    f"skipped pushed frame {index}: {why} "
                     f"({len(data) if isinstance(data, bytes) else type(data).__name__})",
                     logging.WARNING,
                 )

@@ -545,6 +545,7 @@ def say_camera(message: str, t: Translator) -> str:
 
 
 NOT_A_PICTURE = "That file is not a picture I can read (a JPEG or PNG)."
+DAMAGED_PICTURE = "The picture is cut off or damaged: take or send it again."
 EMPTY_PHOTO = "the photo is empty"
 TOO_MANY_PIXELS = "The picture has too many pixels: at most 100 million."
 # a 200 MP phone photo's bytes fit the 8 MB limit only heavily shrunk
@@ -600,19 +601,22 @@ def decode_picture(data: bytes, most_pixels: int | None = None) -> tuple[Any, st
         return None, TOO_MANY_PIXELS
     try:
         import cv2
-        import numpy as np
+
+        from vision.images import DamagedImage, ImageError, decode_image
     except ImportError:
         return None, NO_RECOGNIZER
     try:
         with _DECODING:
-            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-            if image is not None and most_pixels and image.shape[0] * image.shape[1] > most_pixels:
+            image = decode_image(data)
+            if most_pixels and image.shape[0] * image.shape[1] > most_pixels:
                 scale = (most_pixels / (image.shape[0] * image.shape[1])) ** 0.5
                 size = (max(1, int(image.shape[1] * scale)), max(1, int(image.shape[0] * scale)))
                 image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    except cv2.error:
-        image = None
-    return (None, NOT_A_PICTURE) if image is None else (image, None)
+    except DamagedImage:  # decoded, it is garbled or grey where bytes are missing
+        return None, DAMAGED_PICTURE
+    except (ImageError, cv2.error):
+        return None, NOT_A_PICTURE
+    return image, None
 
 
 def _read_photo(data: bytes, read: Callable[[Any], Any]) -> tuple[Any, str | None]:

@@ -236,6 +236,22 @@ def test_queue_source_decodes_pushed_jpegs_across_threads():
     assert src.status.state == "closed"
 
 
+def test_queue_source_skips_a_pushed_jpeg_damaged_in_the_middle_and_says_why():
+    """It was decoded garbled (a stretch of zeros) and followed as the table."""
+    picture = np.random.default_rng(1).integers(0, 255, (48, 64, 3), np.uint8)
+    data = cv2.imencode(".jpg", picture)[1].tobytes()
+    half = len(data) // 2
+    statuses = []
+    src = QueueSource(maxsize=8, on_status=statuses.append)
+    src.push(data[:half] + bytes(100) + data[half + 100 :], time=1.0)
+    src.push(data, time=2.0)
+    src.close()
+    assert [f.time for f in src.frames()] == [2.0]
+    skipped = [s.message for s in statuses if s.state == "skipped"]
+    assert len(skipped) == 1
+    assert skipped[0].startswith("skipped pushed frame 0: the file is damaged (Corrupt JPEG data")
+
+
 def test_queue_source_drops_oldest_when_full():
     src = QueueSource(maxsize=2)
     for v in range(5):

@@ -323,3 +323,24 @@ def test_a_new_tables_problem_does_not_say_a_long_field_back_whole(client, field
     if field == "road":
         said = _err(client.post(f"/api/tables/{t['id']}/road", json={"road": value}), 400)
         assert said == words
+
+
+def test_a_cut_off_or_damaged_picture_is_refused_not_read_garbled(client, make_table):
+    """A phone's frame or hand photo damaged in the middle decoded garbled and was read as
+    the table (its cards other than they lie); one cut off was "not a picture"."""
+    import cv2
+    import numpy as np
+
+    from webui.camera import DAMAGED_PICTURE
+
+    picture = np.random.default_rng(1).integers(0, 255, (240, 320, 3), np.uint8)
+    data = cv2.imencode(".jpg", picture)[1].tobytes()
+    half = len(data) // 2
+    t = make_table("sten", source="phone")
+    frame, photo = f"/api/tables/{t['id']}/frame", f"/api/p/{token(t, 0)}/photo"
+    for bad in (data[:half], data[:half] + bytes(300) + data[half + 300 :]):
+        said = _err(client.post(frame, data=bad, content_type="image/jpeg"), 400)
+        assert said == DAMAGED_PICTURE
+        hand = {"photo": (io.BytesIO(bad), "hand.jpg")}
+        assert _err(client.post(photo, data=hand), 400) == DAMAGED_PICTURE
+    _err(client.post(frame, data=data, content_type="image/jpeg"), 503)  # read: no camera here

@@ -10,7 +10,13 @@ import pytest
 from referee.cards import parse_card
 from tests.webui.conftest import token
 from webui import i18n, speech
-from webui.camera import EMPTY_PHOTO, NO_RECOGNIZER, NOT_A_PICTURE, SOURCE_SENTENCES
+from webui.camera import (
+    DAMAGED_PICTURE,
+    EMPTY_PHOTO,
+    NO_RECOGNIZER,
+    NOT_A_PICTURE,
+    SOURCE_SENTENCES,
+)
 from webui.games import CAMERA_TABLE
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
 from webui.snapshot import UNDONE
@@ -52,7 +58,7 @@ def assert_said_back(say, said, *langs: str, shown=lambda text: text) -> None:
 
 
 def used_keys() -> set[str]:
-    keys = {NO_RECOGNIZER, NOT_A_PICTURE, EMPTY_PHOTO}  # a photo's problems, via t(problem)
+    keys = {NO_RECOGNIZER, NOT_A_PICTURE, DAMAGED_PICTURE, EMPTY_PHOTO}  # a photo's problems
     keys |= {DEALT_ELSEWHERE, HAND_FULL}  # why a phone's noted dealt card was not taken
     keys |= {UNDONE, NOT_YOURS, LOG_READ}  # an undo: the cards to put back; why refused
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
