@@ -8,7 +8,10 @@ import os
 import socket
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from werkzeug.serving import WSGIRequestHandler
 
 DEFAULT_PORT = 5000
 
@@ -89,7 +92,9 @@ def lan_address() -> str:
 PER_DEVICE = 48  # connections one other device may hold open (a browser keeps at most six)
 
 
-def request_handler(per_device: int = PER_DEVICE, trust_this_computer: bool = True):
+def request_handler(
+    per_device: int = PER_DEVICE, trust_this_computer: bool = True
+) -> type[WSGIRequestHandler]:
     """Return the server's request handler class: a connection silent for 30 s is closed,
     and one device (an address other than this computer's) holds at most ``per_device``
     connections; more are closed unanswered. A guest's half-sent requests otherwise held a

@@ -261,7 +261,7 @@ def _given_names(form: dict[str, Any], count: int) -> list[str]:
 
 def _said(t: Translator | None = None) -> Translator:
     """Return ``t``, or (no page: a command line, a test) English."""
-    return t or (lambda text, **kw: text.format(**kw))
+    return t or i18n.english
 
 
 def _names(form: dict[str, Any], count: int, t: Translator | None = None) -> list[str]:

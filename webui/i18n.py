@@ -69,6 +69,12 @@ def lettered(text: str, letters: str) -> str:
     return _NAMED_RANKS.sub(letter, text)
 
 
+def english(text: str, **fields: Any) -> str:
+    """Return ``text`` (English, the catalogs' key) with its ``{fields}`` filled: what is said
+    where no page asks for a language (a command line, a test, the camera's log)."""
+    return text.format(**fields)
+
+
 def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Translator:
     """Return ``t(text, **fields)`` for ``lang``, naming cards with ``letters``."""
     table = catalog(lang if lang in LANGUAGES else DEFAULT)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from webui.camera import Reading
 
 log = logging.getLogger("kortbord.web.vision")
 DEFAULT_OUT_OF_SYNC = "the table does not match the game"  # an out-of-sync event that says nothing
@@ -153,7 +156,7 @@ def pipeline_reader(
     starts_at: float = 0.0,
     undos: Callable[[], int] | None = None,
     past: Callable[[int], list[tuple[Any, Any]]] | None = None,
-):
+) -> Callable[[Any], Reading] | None:
     """Return a frame → Reading function driven by the vision pipeline, or ``None``.
 
     ``current()`` returns the table's present referee state, so taps and corrections made on
@@ -351,9 +354,10 @@ def candidate_label(rules: Any, seq: Any, retracted: Any = (), by: int | None = 
     see, made by seat ``by`` (each page says it in its own language:
     :func:`webui.games.candidate_label`)."""
     from webui.games import candidate_label as label
+    from webui.i18n import english
 
     candidate = {"moves": [m.to_json() for m in seq], "retracted": [m.to_json() for m in retracted]}
-    return label(rules, {**candidate, "by": by}, lambda text, **kw: text.format(**kw))
+    return label(rules, {**candidate, "by": by}, english)
 
 
 def _small_jpeg(image: Any, encode) -> bytes | None:
