@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+# How long a test waits for what it asked the server (or the app's threads: a camera's worker,
+# another request) to do, in seconds: a busy two-core machine takes seconds over what an idle
+# one does at once. Each wait ends as its condition holds, so only a failing test waits this
+# long.
+WAIT_S = 30.0
 
 
 def free_port() -> int:
@@ -42,7 +47,7 @@ class Server:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> Server:
+    def start(self, timeout: float = WAIT_S) -> Server:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(
             [
@@ -86,7 +91,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill9()
 
-    def request(self, method: str, path: str, body: Any = None, timeout: float = 10.0):
+    def request(self, method: str, path: str, body: Any = None, timeout: float = WAIT_S):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
             headers = {"Content-Type": "application/json"} if body is not None else {}
@@ -106,7 +111,7 @@ class Server:
 
     def post_bytes(self, path: str, data: bytes, content_type: str) -> int:
         """POST raw bytes (a picture); return the status."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT_S)
         try:
             conn.request("POST", path, data, {"Content-Type": content_type})
             r = conn.getresponse()
@@ -119,7 +124,7 @@ class Server:
 class EventReader:
     """A server-sent-events client: read snapshots from one stream."""
 
-    def __init__(self, port: int, path: str, timeout: float = 10.0):
+    def __init__(self, port: int, path: str, timeout: float = WAIT_S):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
         self.resp = self.conn.getresponse()
