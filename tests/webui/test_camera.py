@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.webui.server import WAIT_S
 from webui import create_app, games
 from webui.camera import Reading, TableCamera
 
@@ -80,7 +81,7 @@ def _opener(monkeypatch, captures: list) -> None:
     monkeypatch.setattr(sources, "open_source", open_source)
 
 
-def _wait(poll: Callable[[], Any], until: Callable[[Any], bool], seconds: float = 10.0) -> Any:
+def _wait(poll: Callable[[], Any], until: Callable[[Any], bool], seconds: float = WAIT_S) -> Any:
     deadline = time.monotonic() + seconds
     value = poll()
     while not until(value) and time.monotonic() < deadline:
@@ -89,7 +90,7 @@ def _wait(poll: Callable[[], Any], until: Callable[[Any], bool], seconds: float 
     return value
 
 
-def _view(client, table_id: str, seconds: float = 10.0) -> bytes | None:
+def _view(client, table_id: str, seconds: float = WAIT_S) -> bytes | None:
     """Read the table's MJPEG viewer to its end; ``None`` if it is still open after
     ``seconds`` (a viewer that hangs)."""
     box: dict[str, bytes] = {}
@@ -174,7 +175,7 @@ def test_a_video_that_ends_damaged_says_how_much_was_read(camera_app, monkeypatc
     client = camera_app.test_client()
     table_id = _video_table(camera_app, f"video:{video}")
     cam = camera_app.extensions["kortbord.cameras"].ensure(table_id)
-    cam.thread.join(10)
+    cam.thread.join(WAIT_S)
     shown = client.get(f"/api/tables/{table_id}/camera").get_json()
     assert shown["state"] == "ended" and not shown["running"] and shown["frames"] == 3
     assert shown["message"] == f"end of {video} after 4 frames (1 could not be read)"
@@ -226,7 +227,7 @@ def test_a_video_whose_pictures_vanish_mid_game_is_not_said_to_have_just_ended(
     client = camera_app.test_client()
     table_id = _video_table(camera_app, f"video:{folder}")
     cam = camera_app.extensions["kortbord.cameras"].ensure(table_id)
-    cam.thread.join(10)
+    cam.thread.join(WAIT_S)
     shown = client.get(f"/api/tables/{table_id}").get_json()["camera"]
     assert shown["state"] == "ended"
     assert shown["message"] == "end of game after 4 frames (3 could not be read)"
@@ -285,7 +286,7 @@ def test_what_the_camera_waits_for_is_shown_as_soon_as_it_changes(camera_app, mo
             lambda: client.get(url).get_json()["camera"], lambda c, side=side: side in c["waiting"]
         )
         assert shown["waiting"] == f"the card on the {side}"
-        assert _wait(lambda: not page.queue.empty(), bool, 2.0), "the page was not woken"
+        assert _wait(lambda: not page.queue.empty(), bool), "the page was not woken"
 
 
 def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(
@@ -313,7 +314,7 @@ def test_a_picture_too_dark_to_read_is_said_on_the_page_until_the_light_is_back(
 
     def push(jpeg: bytes, until: Callable[[dict], bool], lang: str = "en") -> dict:
         """Send the picture (as a phone does, a steady view each) till the page shows it."""
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while True:
             r = client.post(f"{url}/frame?still=1", data=jpeg, content_type="image/jpeg")
             assert r.status_code == 200
@@ -393,12 +394,12 @@ def test_one_camera_thread_however_many_start_it_at_once(camera_app, monkeypatch
     for t in askers:
         t.start()
     for t in askers:
-        t.join(10)
+        t.join(WAIT_S)
     threads = _camera_threads(table_id)
     assert len(threads) == 1
     assert len(got) == 8 and all(cam is cams.get(table_id) for cam in got)
     assert client.post(f"/api/tables/{table_id}/source", json={"source": "none"}).status_code == 200
-    threads[0].join(5)
+    threads[0].join(WAIT_S)
     assert _camera_threads(table_id) == []
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from kortbord.cli import main
 from tests.webui.conftest import zone_map
-from tests.webui.server import ROOT, free_port
+from tests.webui.server import ROOT, WAIT_S, free_port
 from webui import create_app
 from webui.demo import AutoPlayer, VideoLoop, ensure_demo
 
@@ -257,7 +257,7 @@ def test_a_server_for_this_computer_says_how_to_let_phones_in_and_how_to_stop(tm
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline and proc.poll() is None:
             try:  # it answers once every line is printed
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -317,11 +317,11 @@ def test_the_demo_video_waits_for_a_page_to_watch_it(tmp_path):
     assert not started.wait(1.5)  # no page: the video is not started
     page = hub.broadcaster.subscribe(table_id)  # a page opens the table
     try:
-        assert started.wait(5)
+        assert started.wait(WAIT_S)
     finally:
         hub.broadcaster.unsubscribe(page)
         loop.stop.set()
-    loop.thread.join(5)
+    loop.thread.join(WAIT_S)
     assert not loop.thread.is_alive()
 
 
@@ -338,7 +338,7 @@ def test_a_picture_sent_from_a_phone_without_live_video_counts_as_a_steady_view(
     try:
         r = client.post(f"{url}/frame?still=1", data=jpeg, content_type="image/jpeg")
         assert r.status_code == 200
-        deadline, frames = time.monotonic() + 30, 0
+        deadline, frames = time.monotonic() + WAIT_S, 0
         while time.monotonic() < deadline and frames < 3:
             frames = client.get(f"{url}/camera").get_json()["frames"]
             time.sleep(0.05)
@@ -366,7 +366,7 @@ def test_a_phone_camera_streams_through_the_page(tmp_path):
             assert r.status_code == 200
             dropped.append(r.get_json()["dropped"])
         assert dropped == sorted(dropped) and dropped[-1] >= 12 - 4 - 2, dropped
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         status = {}
         while time.monotonic() < deadline:
             status = client.get(f"/api/tables/{t['id']}/camera").get_json()
@@ -402,7 +402,7 @@ def test_camera_readings_go_through_the_referee(tmp_path):
             {"label": "5♣", "moves": [{"kind": "draw"}, {"kind": "reveal", "card": "5C"}]}]}),
     ]  # fmt: skip
     cam = TableCamera(t["id"], lambda: iter(range(3)), lambda i: readings[i], cams._on_reading)
-    cam.start().thread.join(5)
+    cam.start().thread.join(WAIT_S)
     assert cam.frame_no == 2 and cam.jpeg == b"\xff\xd8\xff2" and cam.status == "ended"
     snap = client.get(f"/api/tables/{t['id']}").get_json()
     assert snap["moves_made"] == 2  # the good reading only
@@ -413,7 +413,7 @@ def test_camera_readings_go_through_the_referee(tmp_path):
     assert r.get_json()["moves_made"] == 4 and r.get_json()["prompt"] is None
 
 
-def _until(get, timeout: float = 5.0):
+def _until(get, timeout: float = WAIT_S):
     """Return ``get()`` once its camera waits for something (or at the timeout)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -469,20 +469,20 @@ def test_a_skipbo_camera_says_what_it_waits_for(tmp_path, monkeypatch):
     def frames():
         yield from range(30)
         halfway.set()
-        done.wait(10)
+        done.wait(WAIT_S)
         yield from range(30, 60)
 
     cam = TableCamera(t["id"], frames, lambda i: readings[i], lambda *a: None)
     cams.cameras[t["id"]] = cam
     cam.start()
-    assert halfway.wait(10)
+    assert halfway.wait(WAIT_S)
     url = f"/api/tables/{t['id']}"
     waiting = _until(lambda: client.get(url, headers={"Accept-Language": "nb"}).get_json())
     assert waiting["camera"]["waiting"] == (
         "ventet 2 grunnbunkekort med forsiden opp ved start, så 1"
     )
     done.set()
-    cam.thread.join(5)
+    cam.thread.join(WAIT_S)
     assert readings[-1].status == "camera"  # both in sight: the reader follows the game
     cams.stop_all()
 
@@ -963,6 +963,12 @@ def test_a_skipbo_camera_waits_for_a_hand_draw_entered_on_a_phone(tmp_path, monk
     assert all(r.prompt is None and not r.moves for r in readings)
 
 
+# How long a camera is given to follow a generated video of a dozen moves to its end, in
+# seconds: the recognizer reads every picture, a few seconds' work on an idle machine and
+# more than a minute's on a busy one.
+VIDEO_S = 120.0
+
+
 def test_a_recorded_game_goes_on_from_where_its_camera_stopped(tmp_path):
     """A table following a recorded video, its server stopped mid-game and started again (and
     its page opened again after the video's end), goes on from the last frame that made moves:
@@ -988,20 +994,26 @@ def test_a_recorded_game_goes_on_from_where_its_camera_stopped(tmp_path):
     def moves(hub, table_id: str) -> list[dict]:
         return [m["move"] for m in hub.get(table_id).moves]
 
+    def follow(cams, table_id: str) -> None:
+        """Follow the table's video to its end (the recognizer reads every picture)."""
+        camera = cams.ensure(table_id).thread
+        camera.join(VIDEO_S)
+        assert not camera.is_alive(), f"the camera still reads the video after {VIDEO_S} s"
+
     hub, cams = server()
     whole, cut = table(hub), table(hub)
-    cams.ensure(whole).thread.join(20)  # the video followed in one go
+    follow(cams, whole)  # the video followed in one go
     followed = moves(hub, whole)
     assert len(followed) >= 6
     cams.ensure(cut)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + VIDEO_S
     while len(moves(hub, cut)) < 3 and time.monotonic() < deadline:
         time.sleep(0.02)
     cams.stop_all()  # the server stopped mid-game
     assert 3 <= len(moves(hub, cut)) < len(followed)
     for _ in range(2):  # started again, and its page opened again after the video's end
         hub, cams = server()
-        cams.ensure(cut).thread.join(20)
+        follow(cams, cut)
         assert moves(hub, cut) == followed
         assert hub.get(cut).prompt is None  # nothing seen that the game did not explain
         cams.stop_all()

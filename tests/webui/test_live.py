@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.webui.server import EventReader, Server
+from tests.webui.server import WAIT_S, EventReader, Server
 from webui.live import Broadcaster, sse_stream
 
 
@@ -105,13 +105,13 @@ def test_kill_9_mid_play_loses_no_accepted_move(tmp_path):
             players = [threading.Thread(target=play) for _ in range(2)]
             for p in players:
                 p.start()
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + WAIT_S
             while len(acked) < 15 + 7 * cycle and time.monotonic() < deadline:
                 time.sleep(0.005)
             server.kill9()  # while both players are still sending moves
             stop.set()
             for p in players:
-                p.join(10)
+                p.join(WAIT_S)
             assert len(acked) >= 15, f"cycle {cycle}: only {len(acked)} moves confirmed"
             server.start()
             snap = server.get(f"/api/tables/{tid}")  # rebuilt by replaying the log

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tests.webui.conftest import new_table, token
+from tests.webui.server import WAIT_S
 from webui import access
 
 
@@ -263,7 +264,7 @@ def test_one_device_cannot_hold_every_connection(app):
     port = server.server_port
 
     def get() -> bytes:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as s:
             s.sendall(f"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
             return s.recv(64)
 
@@ -271,14 +272,14 @@ def test_one_device_cannot_hold_every_connection(app):
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
         for s in idle:
             s.sendall(b"GET / HTTP/1.1\r\n")  # and then nothing
-        deadline = time.monotonic() + 5  # each connection is counted in its own thread
+        deadline = time.monotonic() + WAIT_S  # each connection is counted in its own thread
         while handler.connections.get("127.0.0.1", 0) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert get() == b""  # a third connection of the device: closed unanswered
         idle.pop().close()
         # the server notices the closed one once its thread ends (it answers the half-sent
         # request first: on a busy machine that took longer than 50 tries in a row)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while not (answer := get()) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert answer.startswith(b"HTTP/1.1 200")

@@ -13,6 +13,7 @@ import pytest
 from referee import IllegalMove
 from referee.stigespill import layout_advice
 from tests.webui.conftest import token
+from tests.webui.server import WAIT_S
 from webui import create_app
 
 
@@ -430,10 +431,10 @@ def test_a_change_held_up_by_a_new_game_goes_to_the_new_game(app, make_table, mo
         monkeypatch.setattr(hub, "get", get_and_tell)
         waiting = threading.Thread(target=act)
         waiting.start()
-        assert fetched.wait(5)  # it holds the old game's runtime and waits for its lock
+        assert fetched.wait(WAIT_S)  # it holds the old game's runtime and waits for its lock
         monkeypatch.setattr(hub, "get", get)
         hub.restart(t["id"], old.rules.state_to_json(old.states[0]))
-    waiting.join(5)
+    waiting.join(WAIT_S)
     new = hub.get(t["id"])
     # the new game has nothing to undo yet
     assert results == ([new] if change == "play" else ["nothing to undo"])
@@ -676,18 +677,18 @@ def test_a_table_loaded_while_its_next_game_begins_shows_the_new_game(
         rt = load(self, table)
         if threading.current_thread() is look:
             replayed.set()
-            go_on.wait(5)
+            go_on.wait(WAIT_S)
         return rt
 
     def forget_while_the_look_ends(self, table_id):
         forget(self, table_id)
         go_on.set()
-        look.join(5)
+        look.join(WAIT_S)
 
     look = threading.Thread(target=lambda: looks.append(hub.get(t["id"])))
     monkeypatch.setattr(TableHub, "_load", slow_load)
     look.start()
-    assert replayed.wait(5)
+    assert replayed.wait(WAIT_S)
     monkeypatch.setattr(TableHub, "forget", forget_while_the_look_ends)
     started = hub.next_game(t["id"])
     monkeypatch.undo()
