@@ -1,0 +1,112 @@
+"""The pages on the narrowest phones (320, 360 and 390 px wide), in a real headless Chromium.
+
+The browser and the demo server are those of ``test_browser.py`` (this module's own
+instances); screenshots go to ``tests/artifacts/`` as there.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.webui import test_browser as tb
+
+pytestmark = pytest.mark.browser
+
+chromium = tb.chromium
+browser = tb.browser
+server = tb.server
+
+WIDTHS = [tb.NARROW_PHONE, tb.SMALL_PHONE, tb.PHONE]
+WIDTH_IDS = ["320", "360", "390"]
+
+
+def sten_table(server, players: int = 2) -> tuple[dict, list[str]]:
+    """A Sten table on the phones with six cards laid: ``(table, the players' tokens)``."""
+    names = ", ".join(["Anna", "Bo", "Cy", "Di"][:players])
+    status, t = server.post("/api/tables", {"game": "sten", "players": players, "names": names})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(6):  # cards laid, some places open to lay on
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        move = server.get(f"/api/p/{tokens[seat]}")["moves"][0]["move"]
+        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": move})[0] == 200
+    return t, tokens
+
+
+# Where each Sten row's places stand: the lines they take, and the board panel's corners.
+STEN_LINES_JS = """() => ({
+  lines: [...document.querySelectorAll('.sten-row')].map((r) => new Set(
+    [...r.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top))).size),
+  radius: parseFloat(getComputedStyle(document.querySelector('.board-panel')).borderTopLeftRadius),
+})"""
+
+
+@pytest.mark.parametrize("viewport", [*WIDTHS, tb.LAPTOP], ids=[*WIDTH_IDS, "laptop"])
+def test_a_narrow_phones_sten_places_are_a_finger_wide(browser, server, viewport):
+    """On a 320 px phone a Sten board's places were 38 px each way (the board 283 px wide
+    for seven places a line), under the 44 px a finger needs (43.6 px on a 360 or 390 px
+    phone, their taps 44). Below 360 px the board now takes the phone's whole width (its
+    panel's and the page's margins): each place takes a tap 44 px wide and tall, its card
+    readable (12 px or more), the board on one screen and nothing past the page's edge. A
+    laptop's board keeps a line a suit, a wider phone's its margins."""
+    t, tokens = sten_table(server)
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/p/{tokens[seat]}")  # the board whose places lay a card
+    page.wait_for_selector(".sten-grid button.card.playable")
+    board = page.evaluate(tb.STEN_BOARD_JS)
+    assert board["smallest_text"] >= 12, board
+    assert board["past_board"] <= 0 and board["past_page"] <= 0, board
+    assert board["board_height"] <= board["screen"], board
+    places = page.evaluate(tb.TAP_BOX_JS, ".sten-grid button.card")
+    small = [box for box in places if min(box[1:]) < 44]
+    assert places and not small, places
+    lines = page.evaluate(STEN_LINES_JS)
+    assert set(lines["lines"]) == {1 if viewport is tb.LAPTOP else 2}, lines
+    if viewport["width"] >= 360:  # the panel's rounded corners: it stands inside the page
+        assert lines["radius"] > 0, lines
+    name = {320: "320", 360: "360", 390: "390"}.get(viewport["width"], "laptop")
+    tb.shot(page, f"sten-board-{name}")
+    page.close()
+    assert not errors, errors
+
+
+# The Skip-Bo building piles and the draw pile as drawn: each card's left and right edge, in
+# order, and each label's.
+SKIPBO_BUILD_JS = """() => [...document.querySelectorAll('.sb-build > .pile')].map((p) => {
+  const c = p.querySelector('.card').getBoundingClientRect();
+  const l = p.querySelector('.pile-label').getBoundingClientRect();
+  return { card: [c.left, c.right], label: [l.left, l.right], text: p.textContent.trim() };
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+@pytest.mark.parametrize("viewport", WIDTHS, ids=WIDTH_IDS)
+def test_skipbo_building_piles_stand_apart_on_a_narrow_phone(browser, server, viewport, lang):
+    """On a 320 px phone in Norwegian ("NESTE: 1", "TREKKBUNKE") the four building piles
+    stood on each other, 3 px over the next each and no gap between them: their columns
+    were narrower than a card, and the cards did not narrow with them. They narrow now,
+    apart from each other and from the draw pile, in every language and width."""
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo"})
+    assert status == 201
+    language = {"Accept-Language": lang}
+    page = browser.new_page(
+        viewport=viewport, has_touch=True, is_mobile=True, extra_http_headers=language
+    )
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".sb-build .pile-label")
+    piles = page.evaluate(SKIPBO_BUILD_JS)
+    assert len(piles) == 5, piles
+    for a, b in itertools.pairwise(piles):
+        assert a["card"][1] + 2 <= b["card"][0], piles  # a gap between the cards
+        assert a["label"][1] <= b["label"][0], piles
+    assert all(p["card"][1] - p["card"][0] >= 36 for p in piles), piles  # still a card
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    if lang == "nb":
+        tb.shot(page, f"skipbo-building-piles-nb-{viewport['width']}")
+    page.close()
+    assert not errors, errors
