@@ -11,6 +11,7 @@ import itertools
 import pytest
 
 from tests.webui import test_browser as tb
+from tests.webui.conftest import zone_map
 
 pytestmark = pytest.mark.browser
 
@@ -108,5 +109,110 @@ def test_skipbo_building_piles_stand_apart_on_a_narrow_phone(browser, server, vi
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     if lang == "nb":
         tb.shot(page, f"skipbo-building-piles-nb-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+# The camera panel's picture as drawn, with its frame, and the markers' dots and touch targets:
+# their size on the screen, and how much of the picture a dot covers.
+ZONES_DRAWN_JS = """() => {
+  const frame = document.getElementById('cam-frame');
+  const picture = document.getElementById('camera').getBoundingClientRect();
+  const dots = [...document.querySelectorAll('#zones .zone-dot')];
+  const scale = picture.width / 640;
+  return {
+    frame: frame.getBoundingClientRect().width,
+    picture: picture.width,
+    scrolls: frame.scrollWidth > frame.clientWidth,
+    past_page: document.documentElement.scrollWidth - window.innerWidth,
+    dot_px: Math.max(...dots.map((d) => d.getBoundingClientRect().width)),
+    dot_of_picture: Math.max(...dots.map((d) => d.getBoundingClientRect().width / scale)),
+    targets: Math.min(...[...document.querySelectorAll('#zones .zone')].map((g) => {
+      const r = g.getBoundingClientRect();
+      return Math.round(Math.min(r.width, r.height) * 10) / 10; })),
+    button: document.getElementById('zones-zoom').innerText,
+  };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [tb.NARROW_PHONE, tb.SMALL_PHONE], ids=["320", "360"])
+def test_skipbo_zones_picture_is_enlarged_to_place_a_marker_precisely(browser, server, viewport):
+    """On a phone the camera's picture under the Skip-Bo zone markers was drawn as wide as the
+    panel (280-320 px for 640): each finger-sized marker covered a large part of a pile, and a
+    finger's move of 10 px moved it 20 picture pixels. "Enlarge the picture" draws it twice
+    as wide in its panel, scrolled sideways to the middle, the markers no larger than a
+    finger's touch (less of the picture under each): a drag moves a marker half as far on
+    the picture, and its name, held, stays in view at the picture's top. "Show the whole
+    picture" draws it whole again; the zones are confirmed as placed."""
+    page, errors, t, snap = tb.skipbo_zones_page(
+        browser, server, {**viewport, "height": 700}, has_touch=True, is_mobile=True
+    )
+    zones = zone_map(2)
+    zones["zones"][4]["center"] = [200, 12]  # player 1's stock at the picture's top
+    page.evaluate(
+        "s => sendSnapshot(s)",
+        {**snap, "version": 1, "zones": {"map": zones, "frame": [640, 400], "confirmed": False}},
+    )
+    page.wait_for_selector("#zones .zone")
+    whole = page.evaluate(ZONES_DRAWN_JS)
+    assert whole["picture"] == pytest.approx(whole["frame"], abs=1), whole
+    assert whole["button"] == "Enlarge the picture" and not whole["scrolls"], whole
+    page.evaluate("document.getElementById('camera').scrollIntoView({block: 'center'})")
+
+    def on_screen(i: int) -> tuple[float, float]:
+        box = page.locator(f"#zones .zone[data-i='{i}'] .zone-dot").bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def drag_right(i: int, px: float) -> float:
+        """Drag marker ``i`` ``px`` to the right with a finger: how far it moved on the picture."""
+        before = tb.zone_centre(page, i)[0]
+        x, y = on_screen(i)
+        tb.touch_drag(page, [(x, y), *[(x + px * k / 4, y) for k in range(1, 5)]])
+        return tb.zone_centre(page, i)[0] - before
+
+    moved_whole = drag_right(1, 40)  # building pile 2
+    page.click("#zones-zoom")
+    page.wait_for_function("document.getElementById('zones-zoom').innerText.includes('whole')")
+    big = page.evaluate(ZONES_DRAWN_JS)
+    assert big["picture"] >= 1.9 * big["frame"] and big["scrolls"], big
+    assert big["past_page"] <= 0 and big["targets"] >= 44, big
+    # no larger than a finger's touch on the screen (a pile's 0.6 at most): less of the
+    # picture under it
+    assert big["dot_px"] <= 44, (whole, big)
+    assert big["dot_of_picture"] <= 0.75 * whole["dot_of_picture"], (whole, big)
+    frame = page.locator("#cam-frame").bounding_box()
+    x, _ = on_screen(0)  # scrolled to the middle: building pile 1 (300 of 640) in view
+    assert frame["x"] < x < frame["x"] + frame["width"], (frame, x)
+    moved_big = drag_right(2, 40)  # building pile 3
+    assert moved_big == pytest.approx(moved_whole / 2, abs=2), (moved_whole, moved_big)
+    # the stock at the picture's top, held: its name stands inside the frame, not cut off
+    page.evaluate("document.getElementById('cam-frame').scrollLeft = 0")
+    x, y = on_screen(4)
+    held = {}
+
+    def look() -> None:
+        held["box"] = page.locator("#zone-tag").bounding_box()
+        held["text"] = page.locator("#zone-tag").inner_text()
+
+    tb.touch_drag(page, [(x, y), (x, y + 5), (x, y + 10)], hold=look)
+    assert held["text"] == "Player 1's stock", held
+    assert held["box"]["y"] >= page.locator("#cam-frame").bounding_box()["y"] - 0.5, held
+    placed = [tb.zone_centre(page, i) for i in range(len(zones["zones"]))]
+    page.click("#zones-zoom")
+    page.wait_for_function("document.getElementById('zones-zoom').innerText.includes('Enlarge')")
+    again = page.evaluate(ZONES_DRAWN_JS)
+    assert again["picture"] == pytest.approx(again["frame"], abs=1), again
+    assert not again["scrolls"] and again["targets"] >= 44, again
+    assert [tb.zone_centre(page, i) for i in range(len(placed))] == placed
+    page.click("#zones-zoom")  # confirmed while enlarged: as placed
+    page.click("#zones-confirm")
+    page.wait_for_function(
+        "document.getElementById('zones-text').textContent.includes('confirmed')"
+    )
+    confirmed = server.get(f"/api/tables/{t['id']}")["zones"]["map"]["zones"]
+    assert [z["center"] for z in confirmed] == placed
+    tb.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shown = tb.ARTIFACTS / f"skipbo-zones-enlarged-{viewport['width']}.png"
+    page.locator(".camera-panel").screenshot(path=str(shown))
     page.close()
     assert not errors, errors

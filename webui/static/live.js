@@ -889,7 +889,8 @@ const Kortbord = (() => {
     const half = tag.offsetWidth / 2;
     const x = Math.min(wrap.width - half, Math.max(half, d.left + d.width / 2 - wrap.left));
     tag.style.left = `${x}px`;
-    tag.style.top = `${d.top - wrap.top - ZONE_REACH_PX}px`;
+    const top = d.top - wrap.top - ZONE_REACH_PX;  // enlarged, the frame cuts off what is above it
+    tag.style.top = `${tag.closest(".zoomed") ? Math.max(tag.offsetHeight, top) : top}px`;
   }
 
   function hideZoneTag() {
@@ -1206,6 +1207,14 @@ const Kortbord = (() => {
     if ($("zones-confirm")) {
       $("zones-confirm").addEventListener("click", () => {
         if (zonesDraft && snap.zones) act("zones", { zones: zonesDraft, frame: snap.zones.frame });
+      });
+    }
+    if ($("zones-zoom")) {  // the picture enlarged (centred) or whole, its markers drawn anew
+      $("zones-zoom").addEventListener("click", () => {
+        $("zones-zoom").closest(".camera-panel").classList.toggle("zoomed");
+        const frame = $("cam-frame");
+        frame.scrollLeft = (frame.scrollWidth - frame.clientWidth) / 2;
+        renderZones();
       });
     }
     render();
