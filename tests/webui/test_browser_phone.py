@@ -216,3 +216,64 @@ def test_skipbo_zones_picture_is_enlarged_to_place_a_marker_precisely(browser, s
     page.locator(".camera-panel").screenshot(path=str(shown))
     page.close()
     assert not errors, errors
+
+
+def skipbo_game_played(server, names: str, stock: int = 5) -> dict:
+    """A Skip-Bo match of ``names`` whose first game is played out on the phones (a stock
+    play first, else any play, else the first move): the table."""
+    players = len(names.split(","))
+    body = {"game": "skipbo", "players": players, "names": names, "stock": stock}
+    status, t = server.post("/api/tables", {**body, "match_target": 500})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(2000):
+        snap = server.get(f"/api/tables/{t['id']}")
+        if snap["over"]:
+            return t
+        seat = snap["to_move"]
+        moves = [m["move"] for m in server.get(f"/api/p/{tokens[seat]}")["moves"]]
+        plays = [m for m in moves if m["kind"] == "play"]
+        pick = [m for m in plays if m["source"] == "stock"] or plays or moves
+        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": pick[0]})[0] == 200
+    raise AssertionError("the game did not end")
+
+
+# How far the page reaches past the screen's right edge, and each match table's box: its
+# width, how far it scrolls sideways and whether its last column can be brought into view.
+PAGE_WIDTH_JS = """() => ({
+  past_page: document.documentElement.scrollWidth - window.innerWidth,
+  tables: [...document.querySelectorAll('table.scores')].map((t) => {
+    const box = t.parentElement;
+    box.scrollLeft = box.scrollWidth;
+    const last = t.querySelector('thead th:last-child').getBoundingClientRect();
+    const shown = box.getBoundingClientRect();
+    return { width: Math.round(shown.width), scrolls: box.scrollWidth > box.clientWidth,
+             last_in_view: last.right <= shown.right + 1 && last.left >= shown.left - 1 };
+  }),
+})"""
+
+
+@pytest.mark.parametrize("viewport", WIDTHS, ids=WIDTH_IDS)
+def test_a_six_player_matchs_scores_fit_the_phone(browser, server, viewport):
+    """A Skip-Bo match of six players (Anne-Marie … Fredrikke) after its first game made
+    each page that shows its table of scores 560-570 px wide on a phone of 320-390 px: the
+    phone showed the whole page smaller, the board with it (the table page's one column took
+    the table's width). The pages fit the phone now; the table of scores scrolls sideways
+    in its own box, its last player's column brought into view by a swipe."""
+    names = "Anne-Marie, Bjørnar, Cecilie, Dagfinn, Eirik, Fredrikke"
+    t = skipbo_game_played(server, names)
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    for url in (t["url"], f"/matches/{t['id']}", t["players"][0]["url"]):
+        page.goto(f"{server.base}{url}")
+        page.wait_for_selector("table.scores")
+        shown = page.evaluate(PAGE_WIDTH_JS)
+        assert shown["past_page"] <= 0, (url, shown)
+        assert shown["tables"], (url, shown)
+        for table in shown["tables"]:
+            assert table["width"] <= viewport["width"] and table["last_in_view"], (url, shown)
+        if url == t["url"]:
+            board = page.locator(".board-panel").bounding_box()
+            assert board["x"] + board["width"] <= viewport["width"], (url, board)
+    page.close()
+    assert not errors, errors
