@@ -277,3 +277,41 @@ def test_a_six_player_matchs_scores_fit_the_phone(browser, server, viewport):
             assert board["x"] + board["width"] <= viewport["width"], (url, board)
     page.close()
     assert not errors, errors
+
+
+# Each player's line in a table's list of players: the pieces of it (name, what the player
+# holds, points) that are broken over two lines, or stand past the list's edge.
+PLAYER_LINES_JS = """() => [...document.querySelectorAll('#players .player')].flatMap((li) => {
+  const edge = li.getBoundingClientRect().right;
+  const lines = (c) => {
+    const text = document.createRange();
+    text.selectNodeContents(c);
+    return new Set([...text.getClientRects()].map((r) => Math.round(r.bottom))).size;
+  };
+  return [...li.children].filter((c) => c.textContent.trim() && (lines(c) > 1
+    || c.getBoundingClientRect().right > edge + 0.5)).map((c) => c.textContent);
+})"""
+
+
+@pytest.mark.parametrize("viewport", WIDTHS, ids=WIDTH_IDS)
+@pytest.mark.parametrize("game", ["skipbo", "sten"])
+def test_a_phones_list_of_players_breaks_no_word(browser, server, game, viewport):
+    """On a 320 px phone in Norwegian a Skip-Bo match's list of players read "0 / poeng",
+    "Grunnbunke / 30" and "Åse- / Marie", each broken over two lines, and with eight players
+    it stood 10 px past its panel. Each piece keeps one line now, the points going under
+    the rest where a line has no room for them."""
+    names = "Anne-Marie, Bjørnar, Cecilie, Åse-Marie, Eirik, Fredrikke, Gunnhild, Jens-Petter"
+    players = {"skipbo": 6, "sten": 8}[game]
+    body = {"game": game, "players": players, "names": ", ".join(names.split(", ")[:players])}
+    if game == "skipbo":  # a match: each player's points
+        body["match_target"] = 500
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=viewport, extra_http_headers={"Accept-Language": "nb"})
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#players .player")
+    assert page.evaluate(PLAYER_LINES_JS) == []
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    page.close()
+    assert not errors, errors
