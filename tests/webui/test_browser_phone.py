@@ -315,3 +315,32 @@ def test_a_phones_list_of_players_breaks_no_word(browser, server, game, viewport
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     page.close()
     assert not errors, errors
+
+
+# The new game form's game tabs: each one's name, on how many lines, and how far the tabs
+# reach past their bar.
+GAME_TABS_JS = """() => {
+  const bar = document.querySelector('.tabs').getBoundingClientRect();
+  return [...document.querySelectorAll('.tabs .tab')].map((tab) => {
+    const text = document.createRange();
+    text.selectNodeContents(tab);
+    const lines = new Set([...text.getClientRects()].map((r) => Math.round(r.bottom))).size;
+    return [tab.textContent.trim(), lines, tab.getBoundingClientRect().right <= bar.right];
+  });
+}"""
+
+
+@pytest.mark.parametrize("viewport", WIDTHS, ids=WIDTH_IDS)
+def test_the_new_game_tabs_name_each_game_on_one_line(browser, server, viewport):
+    """On a 320 px phone the new game form's tabs read "Stigespill", "Sten" and "Skip- / Bo",
+    the last broken over two lines in a tab as wide as "Sten"'s. Each name keeps one line
+    now, the tabs inside their bar."""
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    for lang in ("en", "nb", "da", "sv"):
+        page.goto(f"{server.base}/lang/{lang}?next=/new?game=skipbo")
+        page.wait_for_selector(".tabs .tab")
+        tabs = page.evaluate(GAME_TABS_JS)
+        assert len(tabs) == 3 and all(lines == 1 and inside for _, lines, inside in tabs), tabs
+    page.close()
+    assert not errors, errors
