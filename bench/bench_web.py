@@ -20,7 +20,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from bench import percentile
 
@@ -48,6 +51,17 @@ def _request(port: int, method: str, path: str, body=None):
         return r.status, json.loads(raw) if raw else None
     finally:
         conn.close()
+
+
+def draw(port: int, table_id: str) -> tuple[int, Any]:
+    """Post a draw on Stigespill table ``table_id``; return its status and answer (409: the
+    game had ended, and the next one is started instead)."""
+    status, snap = _request(
+        port, "POST", f"/api/tables/{table_id}/moves", {"move": {"kind": "draw"}}
+    )
+    if status == 409:
+        _request(port, "POST", f"/api/tables/{table_id}/next", {})
+    return status, snap
 
 
 class Watchers:
@@ -106,8 +120,10 @@ class Watchers:
             key.fileobj.close()
 
 
-def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) -> dict:
-    """Run the benchmark; return the figures."""
+@contextmanager
+def serving() -> Iterator[int]:
+    """Run ``kortbord serve`` on a free port of 127.0.0.1 with a fresh data folder; yield the
+    port once it answers, and stop it after."""
     port = _free_port()
     data = tempfile.mkdtemp(prefix="kortbord-bench-web-")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -125,6 +141,18 @@ def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) ->
                 break
             except OSError:
                 time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) -> dict:
+    """Run the benchmark; return the figures."""
+    with serving() as port:
         ids = []
         for k in range(tables):
             # eight tokens each: long games, so the watched table rarely restarts
@@ -145,14 +173,9 @@ def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) ->
             round_start = time.perf_counter()
             for k, tid in enumerate(ids):
                 t0 = time.perf_counter()
-                status, snap = _request(
-                    port, "POST", f"/api/tables/{tid}/moves", {"move": {"kind": "draw"}}
-                )
-                if status == 409:  # a game ended: the next one starts
-                    _request(port, "POST", f"/api/tables/{tid}/next", {})
-                    continue
+                status, snap = draw(port, tid)
                 if status != 200:
-                    errors += 1
+                    errors += status != 409
                     continue
                 made += 1
                 if k == 0:
@@ -190,12 +213,6 @@ def run(clients: int = CLIENTS, tables: int = TABLES, updates: int = UPDATES) ->
             "latency_max_ms": round(1000 * max(latencies), 1) if latencies else None,
             "goal_p95_ms": 1000,
         }
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def main(argv: list[str] | None = None) -> int:

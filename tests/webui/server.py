@@ -125,24 +125,35 @@ class EventReader:
     """A server-sent-events client: read snapshots from one stream."""
 
     def __init__(self, port: int, path: str, timeout: float = WAIT_S):
+        self.path, self.timeout = path, timeout
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
         self.resp = self.conn.getresponse()
         if self.resp.status != 200:
             raise RuntimeError(f"events: HTTP {self.resp.status}")
+        self.pings = 0  # keep-alives heard: the stream is open, nothing changed
 
     def next(self) -> dict[str, Any]:
-        """Return the next snapshot (blocks)."""
-        data = []
+        """Return the next snapshot the stream pushes, on this same connection (blocks, at
+        most ``timeout`` seconds; keep-alives are counted and passed over)."""
+        deadline = time.monotonic() + self.timeout
+        event, data = "message", []
         while True:
             line = self.resp.fp.readline()
             if not line:
                 raise EOFError("the event stream ended")
             line = line.decode().rstrip("\n")
-            if line.startswith("data: "):
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
                 data.append(line[6:])
             elif line == "" and data:
-                return json.loads("".join(data))
+                if event == "snapshot":
+                    return json.loads("".join(data))
+                self.pings += event == "ping"
+                event, data = "message", []
+            if time.monotonic() > deadline:  # only keep-alives came (each 15 s)
+                raise TimeoutError(f"{self.path}: no snapshot pushed in {self.timeout:.0f} s")
 
     def close(self) -> None:
         self.conn.close()
