@@ -16,6 +16,10 @@ from vision.sources import (
     open_source,
 )
 
+# How long OpenCV's FFmpeg reader waits by itself for a stream that sends nothing, at each try
+# (its open timeout's default), in seconds
+OPENCV_OWN_WAIT_S = 30.0
+
 
 def _image(value: int, h: int = 24, w: int = 32) -> np.ndarray:
     return np.full((h, w, 3), value, np.uint8)
@@ -423,4 +427,7 @@ def test_a_stream_that_accepts_but_never_answers_is_given_up_per_try(monkeypatch
             list(CaptureSource(url, live=True, first_tries=1).frames())
     finally:
         server.close()
-    assert time.monotonic() - start < 10
+    # not a speed target: the try ends at the 1 s asked for, far short of OpenCV's own wait
+    # (half of it: a busy machine's seconds over the 1 s still pass)
+    took = time.monotonic() - start
+    assert took < OPENCV_OWN_WAIT_S / 2, f"{took:.1f} s: the try waited as OpenCV does by itself"
