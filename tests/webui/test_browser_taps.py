@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.webui import test_browser
-from tests.webui.server import Server
-from tests.webui.test_browser import PHONE, TEST_EVENTS, on_turns_phone, watch_errors
+from tests.webui.server import WAIT_S, Server
+from tests.webui.test_browser import LIVE_MS, PHONE, TEST_EVENTS, on_turns_phone, watch_errors
 
 pytestmark = pytest.mark.browser
 chromium, browser = test_browser.chromium, test_browser.browser  # the same fixtures
@@ -31,7 +31,7 @@ def hold_moves(page) -> list:
 def next_held(page, held: list, seen: int = 0):
     """Wait until more than ``seen`` changes are held (the page is waited on meanwhile, which
     runs the route's handler); return the last one."""
-    for _ in range(600):
+    for _ in range(round(WAIT_S / 0.05)):
         if len(held) > seen:
             return held[-1]
         page.wait_for_timeout(50)
@@ -43,7 +43,7 @@ def sending(page) -> bool:
 
 
 def answered(page) -> None:
-    page.wait_for_function("!document.body.classList.contains('sending')", timeout=30000)
+    page.wait_for_function("!document.body.classList.contains('sending')", timeout=WAIT_S * 1000)
 
 
 def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browser, server):
@@ -60,7 +60,7 @@ def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browse
     page.click(three)  # a double tap
     assert page.locator("#toast.show").count() == 0
     page.click(five)  # another card, while the first waits
-    toast = page.wait_for_selector("#toast.show.bad", timeout=10000)
+    toast = page.wait_for_selector("#toast.show.bad", timeout=LIVE_MS)
     said = (
         "That tap was not taken: the tap before it was still waiting for the table's answer."
         " Tap again if you still want it."
@@ -69,7 +69,7 @@ def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browse
     assert len(held) == 1 and sending(page)
     first.continue_()
     answered(page)
-    page.wait_for_function("document.body.dataset.moves == 2", timeout=30000)
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=WAIT_S * 1000)
     log = server.get(f"/api/tables/{t['id']}/log")["moves"]
     assert [m["kind"] for m in log] == ["draw", "reveal"] and log[1]["card"] == "3S", log
     assert page.inner_text("#toast") == said  # still said once the first is answered
@@ -132,7 +132,7 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     assert len(held) == 1
     first.continue_()
     answered(page)
-    page.wait_for_function("document.body.dataset.moves == 1", timeout=30000)
+    page.wait_for_function("document.body.dataset.moves == 1", timeout=WAIT_S * 1000)
     assert page.locator(f"#hand button.card.selected[data-code='{b}']").count() >= 1
     assert page.inner_text("#moves p.small") == "Now tap where it goes"
     # b discarded ends the turn: c, picked while the discard waits, has no move after it
@@ -142,7 +142,7 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     assert page.locator(f"#hand button.card.selected[data-code='{c}']").count() >= 1
     discard.continue_()
     answered(page)
-    page.wait_for_function("document.body.dataset.moves == 2", timeout=30000)
+    page.wait_for_function("document.body.dataset.moves == 2", timeout=WAIT_S * 1000)
     assert page.locator("#hand button.card.selected").count() == 0
     said = "The card you picked has no move now, so it is no longer picked."
     assert page.inner_text("#toast.show.bad") == said
