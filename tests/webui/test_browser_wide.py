@@ -1,11 +1,13 @@
 """The pages as a family sees them on a laptop (1440×900, 1280×720) or a tablet (768×1024),
-in a real headless Chromium: the browser and demo server of ``test_browser.py``."""
+in a real headless Chromium: the browser and demo server of ``test_browser.py``, the taps'
+helpers of ``test_browser_taps.py``."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.webui import test_browser as tb
+from tests.webui import test_browser_taps as taps
 
 pytestmark = pytest.mark.browser
 chromium, browser, server = tb.chromium, tb.browser, tb.server  # this module's own instances
@@ -52,5 +54,51 @@ def test_a_skipbo_board_of_six_seats_them_two_a_line_on_a_laptop_or_tablet(
     board = page.evaluate("document.querySelector('.board-panel').getBoundingClientRect().height")
     assert board <= viewport["height"], board
     tb.shot(page, f"skipbo-six-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+# Each line the toast shows: its text and its box.
+TOAST_LINES_JS = """() => [...document.querySelectorAll('#toast .toast-line')].map((l) => {
+  const r = l.getBoundingClientRect();
+  return [l.innerText, r.top, r.bottom, r.left, r.right];
+})"""
+
+
+def test_two_things_said_at_once_are_both_read(browser, server):
+    """The page had one toast: a tap not taken ("Not made: …") and, when the answer came, the
+    card picked meanwhile let go were said one over the other, the first gone before it was
+    read. Each is a line of its own now, the later under the earlier, both on the screen."""
+    _, token, _, (b, c) = taps.skipbo_turn(server)
+    page = browser.new_page(viewport=SMALL_LAPTOP)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/p/{token}")
+    page.wait_for_selector(taps.card(b))
+    held = taps.hold_moves(page)
+    page.click(taps.card(b))
+    page.click(".fan.target >> nth=0")  # b discarded: the turn passes
+    discard = taps.next_held(page, held)
+    page.click(taps.card(c))  # picked while the discard waits
+    label = page.evaluate(
+        """c => Kortbord.snapshot().moves.find(m => m.move.kind === 'discard'
+             && m.move.card === c && m.move.pile === 1).label""",
+        c,
+    )
+    page.click(".fan.target >> nth=1")  # not made: the discard still waits
+    page.wait_for_selector("#toast.show.bad")
+    discard.continue_()
+    tb.settled(page)
+    page.wait_for_function("document.body.dataset.moves == 1", timeout=tb.LIVE_MS)
+    page.wait_for_function("document.querySelectorAll('#toast .toast-line').length == 2")
+    lines = page.evaluate(TOAST_LINES_JS)
+    assert [text for text, *_ in lines] == [
+        f"Not made: {label}. The tap before it was still waiting for the table's answer:"
+        " tap again if you still want it.",
+        "The card you picked has no move now, so it is no longer picked.",
+    ], lines
+    (_, _, bottom0, *_), (_, top1, bottom1, *_) = lines
+    assert bottom0 <= top1 and bottom1 <= SMALL_LAPTOP["height"], lines  # one under the other
+    assert all(left >= 0 and right <= SMALL_LAPTOP["width"] for *_, left, right in lines), lines
+    tb.shot(page, "toast-two-lines")
     page.close()
     assert not errors, errors

@@ -2,8 +2,9 @@
 "use strict";
 
 const Kortbord = (() => {
-  let cfg, snap, T, selected = null, source = null, toastTimer = null, sending = false, joinOpened = false;
+  let cfg, snap, T, selected = null, source = null, sending = false, joinOpened = false;
   let sent = null, untaken = null, pickedWhileSending = false;
+  const TOAST_LINES = 3;  // messages shown at once, the oldest going first
   const ANSWER_MS = 10000;  // a change not answered by then is given up (the page says so)
   const $ = (id) => document.getElementById(id);
   const el = (...a) => Board.el(...a);
@@ -130,14 +131,36 @@ const Kortbord = (() => {
   }
 
   // The toast's live region is on the page from the start, so its first message is said too;
-  // a refusal stays long enough to be read.
+  // a refusal stays long enough to be read. Each message is a line of its own with its own
+  // time: two said at once (a tap not taken, then a picked card let go) are both read, the
+  // later under the earlier. A message said again, or said again with more (a refusal that
+  // adds the tap not taken), takes the place of the line it repeats.
   function toast(msg, bad) {
     let box = $("toast");
     if (!box) { box = el("div", { id: "toast", class: "toast", role: "status" }); document.body.append(box); }
-    box.replaceChildren(...spokenNodes(msg));
-    box.className = "toast show" + (bad ? " bad" : "");
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.className = "toast"; }, bad ? 10000 : 4000);
+    for (const old of box.querySelectorAll(".toast-line")) {
+      if (String(msg).includes(old.dataset.msg)) dropLine(box, old);
+    }
+    const line = el("div", { class: "toast-line" + (bad ? " bad" : "") });
+    line.dataset.msg = String(msg);
+    line.replaceChildren(...spokenNodes(msg));
+    box.append(line);
+    const lines = box.querySelectorAll(".toast-line");
+    if (lines.length > TOAST_LINES) dropLine(box, lines[0]);
+    line.timer = setTimeout(() => dropLine(box, line), bad ? 10000 : 4000);
+    showLines(box);
+  }
+
+  function dropLine(box, line) {
+    clearTimeout(line.timer);
+    line.remove();
+    showLines(box);
+  }
+
+  function showLines(box) {
+    const lines = box.querySelectorAll(".toast-line");
+    const bad = box.querySelector(".toast-line.bad");
+    box.className = "toast" + (lines.length ? " show" : "") + (bad ? " bad" : "");
   }
 
   // ---- keyboard focus: kept through a redraw ---------------------------------------------
