@@ -102,3 +102,41 @@ def test_two_things_said_at_once_are_both_read(browser, server):
     tb.shot(page, "toast-two-lines")
     page.close()
     assert not errors, errors
+
+
+# The lines the heading's text ``word`` stands on (the tops of its pieces).
+WORD_LINES_JS = """(word) => {
+  const h = document.querySelector('h1'), range = document.createRange();
+  const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT), nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  let text = '';
+  const at = nodes.map((n) => { const start = text.length; text += n.data; return start; });
+  const from = text.indexOf(word), to = from + word.length;
+  const place = (i) => {
+    let k = at.length - 1;
+    while (at[k] > i) k--;
+    return [nodes[k], i - at[k]];
+  };
+  range.setStart(...place(from));
+  range.setEnd(...place(to - 1));
+  range.setEnd(range.endContainer, range.endOffset + 1);
+  const rects = [...range.getClientRects()].filter((r) => r.width);
+  return new Set(rects.map((r) => Math.round(r.top))).size;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_a_match_page_keeps_the_games_name_on_one_line_on_a_phone(browser, server, lang):
+    """On a 320 px phone a Skip-Bo match's page read "Race to 500 · Skip-" / "Bo", its
+    heading broken at the game's hyphen; each word of the table's name keeps one line."""
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "match_target": 500})
+    assert status == 201
+    page = browser.new_page(viewport=tb.NARROW_PHONE)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/lang/{lang}")
+    page.goto(f"{server.base}/matches/{t['id']}")
+    assert page.evaluate(WORD_LINES_JS, "Skip-Bo") == 1, page.inner_text("h1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= tb.NARROW_PHONE["width"]
+    tb.shot(page, f"match-title-320-{lang}")
+    page.close()
+    assert not errors, errors
