@@ -15,6 +15,7 @@ chromium, browser, server = tb.chromium, tb.browser, tb.server  # this module's 
 LAPTOP = {"width": 1440, "height": 900}
 SMALL_LAPTOP = {"width": 1280, "height": 720}
 TABLET = {"width": 768, "height": 1024}
+TABLET_WIDE = {"width": 1024, "height": 768}
 
 SIX = "Mamma, Pappa, Åse-Marie, Kristoffer, Ingrid, Bestefar"
 
@@ -90,6 +91,7 @@ def test_two_things_said_at_once_are_both_read(browser, server):
     tb.settled(page)
     page.wait_for_function("document.body.dataset.moves == 1", timeout=tb.LIVE_MS)
     page.wait_for_function("document.querySelectorAll('#toast .toast-line').length == 2")
+    page.wait_for_function("!document.getAnimations().length")  # not while it slides in
     lines = page.evaluate(TOAST_LINES_JS)
     assert [text for text, *_ in lines] == [
         f"Not made: {label}. The tap before it was still waiting for the table's answer:"
@@ -140,3 +142,4 @@ def test_a_match_page_keeps_the_games_name_on_one_line_on_a_phone(browser, serve
     tb.shot(page, f"match-title-320-{lang}")
     page.close()
     assert not errors, errors
+
