@@ -143,3 +143,45 @@ def test_a_match_page_keeps_the_games_name_on_one_line_on_a_phone(browser, serve
     page.close()
     assert not errors, errors
 
+
+# Where a table page's board stands, and how its pieces lie: the board's bottom edge; Sten's
+# lines a suit and its places' widths; Skip-Bo's seats a line.
+BOARD_JS = """() => {
+  const tops = (sel) => new Set([...document.querySelectorAll(sel)]
+    .map((e) => Math.round(e.getBoundingClientRect().top))).size;
+  return {
+    bottom: document.querySelector('.board-panel').getBoundingClientRect().bottom,
+    sten_lines: [...document.querySelectorAll('.sten-row')].map((r) => new Set(
+      [...r.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top))).size),
+    sten_narrowest: Math.min(...[...document.querySelectorAll('.sten-row .card')]
+      .map((c) => c.getBoundingClientRect().width)),
+    seat_lines: tops('.sb-player'),
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
+def test_a_tablet_laid_sideways_shows_the_whole_board(browser, server, game):
+    """On a 1024×768 tablet laid sideways the board had 612 px of the page's width: a
+    Stigespill road took five lines and its die pile stood under the screen (the board 827 px
+    tall), Sten's suits two lines each, and four Skip-Bo seats one a line (846 px). The board
+    has the larger share now (676 px): the road three lines of ten, a suit a line of places
+    44 px wide or more, the seats two a line, the whole board on the screen."""
+    players = {"stigespill": 6, "sten": 5, "skipbo": 4}[game]
+    names = ", ".join(SIX.split(", ")[:players])
+    status, t = server.post("/api/tables", {"game": game, "players": players, "names": names})
+    assert status == 201
+    page = browser.new_page(viewport=TABLET_WIDE)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".board-panel .card")
+    board = page.evaluate(BOARD_JS)
+    assert board["bottom"] <= TABLET_WIDE["height"], board
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET_WIDE["width"]
+    if game == "sten":
+        assert board["sten_lines"] == [1, 1, 1, 1] and board["sten_narrowest"] >= 44, board
+    if game == "skipbo":
+        assert board["seat_lines"] == 2, board
+    tb.shot(page, f"tablet-{game}-1024")
+    page.close()
+    assert not errors, errors
