@@ -19,6 +19,18 @@ TABLET_WIDE = {"width": 1024, "height": 768}
 
 SIX = "Mamma, Pappa, Åse-Marie, Kristoffer, Ingrid, Bestefar"
 
+
+def table_page(browser, server, body: dict, viewport: dict, seat: int | None = None):
+    """Make a table of ``body``; open its page, or seat ``seat``'s own: ``(page, errors)``."""
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    url = t["url"] if seat is None else t["players"][seat]["url"]
+    page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
+    return page, errors
+
+
 # Each Skip-Bo seat's place on the board: its left and top edge, and how far anything in it
 # reaches past its right edge.
 SKIPBO_SEATS_JS = """() => [...document.querySelectorAll('.sb-player')].map((s) => {
@@ -169,11 +181,8 @@ def test_a_tablet_laid_sideways_shows_the_whole_board(browser, server, game):
     44 px wide or more, the seats two a line, the whole board on the screen."""
     players = {"stigespill": 6, "sten": 5, "skipbo": 4}[game]
     names = ", ".join(SIX.split(", ")[:players])
-    status, t = server.post("/api/tables", {"game": game, "players": players, "names": names})
-    assert status == 201
-    page = browser.new_page(viewport=TABLET_WIDE)
-    errors = tb.watch_errors(page)
-    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    body = {"game": game, "players": players, "names": names}
+    page, errors = table_page(browser, server, body, TABLET_WIDE)
     page.wait_for_selector(".board-panel .card")
     board = page.evaluate(BOARD_JS)
     assert board["bottom"] <= TABLET_WIDE["height"], board
@@ -183,5 +192,41 @@ def test_a_tablet_laid_sideways_shows_the_whole_board(browser, server, game):
     if game == "skipbo":
         assert board["seat_lines"] == 2, board
     tb.shot(page, f"tablet-{game}-1024")
+    page.close()
+    assert not errors, errors
+
+
+# Where a player's page puts its board and its hand's panel (each box's edges).
+PLAYER_PAGE_JS = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const board = document.querySelector('.board-panel');
+  return { board: box(board), hand: box(document.querySelector('#moves').closest('.panel')) };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, SMALL_LAPTOP], ids=["1440x900", "1280x720"])
+@pytest.mark.parametrize("game", ["stigespill", "sten"])
+def test_a_players_page_on_a_laptop_shows_the_hand_beside_the_board(
+    browser, server, viewport, game
+):
+    """A player's page on a laptop was a phone's page made wide: the hand's panel across the
+    page (three cards in 920 px) and the board under it, its bottom under the screen (a
+    Stigespill road's die pile 1070 px down a 900 px screen). The hand and the moves stand
+    beside the board now, as the table page's panels do, the whole board on the screen."""
+    variant = {"variant": "strategy"} if game == "stigespill" else {}
+    names = "Mamma, Pappa, Åse-Marie, Kristoffer, Ingrid"
+    body = {"game": game, "players": 5, "names": names, **variant}
+    page, errors = table_page(browser, server, body, viewport, seat=0)
+    page.wait_for_selector("#hand .card")
+    where = page.evaluate(PLAYER_PAGE_JS)
+    (b_left, b_top, b_right, b_bottom), (h_left, h_top, _, _) = where["board"], where["hand"]
+    assert h_left >= b_right and abs(h_top - b_top) < 1, where  # side by side
+    assert b_bottom <= viewport["height"], where
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert b_right - b_left >= 700, where  # as wide as the table page's board
+    tb.shot(page, f"player-{game}-{viewport['width']}")
     page.close()
     assert not errors, errors
