@@ -233,3 +233,38 @@ def test_a_players_page_on_a_laptop_shows_the_hand_beside_the_board(
     tb.shot(page, f"player-{game}-{viewport['width']}")
     page.close()
     assert not errors, errors
+
+
+# The line on the players' list that holds the stone: the middle of its sign and of its words.
+STONE_JS = """() => [...document.querySelectorAll('#players .player')]
+  .filter((li) => li.querySelector('.stone'))
+  .map((li) => [li.querySelector('.stone'), li.querySelector('.stone + *')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return Math.round(r.top + r.height / 2);
+  }))"""
+
+
+def test_the_stones_sign_and_its_words_stay_together_beside_a_tablets_board(browser, server):
+    """On a 1024 px tablet laid sideways the players' list beside a Sten board is 275 px wide:
+    "Kristoffer Ås 10 kort ●" stood on one line and "har steinen" under it, at the left, the
+    stone's sign and its words apart. They are one piece now, on one line."""
+    names = "Kristoffer Ås, Margrethe Li, Åse-Marie Bø, Sebastian Ek, Bestefar Ola"
+    status, t = server.post("/api/tables", {"game": "sten", "players": 5, "names": names})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(200):  # until somebody says "Sten" and takes the stone
+        snap = server.get(f"/api/tables/{t['id']}")
+        if snap["view"].get("stone") is not None:
+            break
+        move = server.get(f"/api/p/{tokens[snap['to_move']]}")["moves"][-1]["move"]
+        assert server.post(f"/api/p/{tokens[snap['to_move']]}/moves", {"move": move})[0] == 200
+    page = browser.new_page(viewport=TABLET_WIDE)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/lang/nb")
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector("#players .stone")
+    (sign, words), *_ = page.evaluate(STONE_JS)
+    assert abs(sign - words) <= 2, (sign, words, page.inner_text("#players"))
+    tb.shot(page, "sten-stone-1024")
+    page.close()
+    assert not errors, errors

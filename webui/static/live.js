@@ -679,7 +679,11 @@ const Kortbord = (() => {
       if (noted) li.append(el("span", { class: "muted small", text: t("noted", { n: noted }) }));
       if (v.players && v.players[p.seat]) li.append(el("span", { class: "muted small", text: `${t("stock")} ${v.players[p.seat].stock_count}` }));
       if (v.tokens && v.tokens[p.seat]) li.append(el("span", { class: "muted small", text: t("to_go", { n: v.tokens[p.seat].distance }) }));
-      if (v.stone === p.seat) li.append(el("span", { class: "stone", title: t("stone"), text: "●" }), el("span", { class: "small", text: t("stone") }));
+      // the stone's sign and its words as one piece: a narrow list put the words under the sign
+      if (v.stone === p.seat) {
+        li.append(el("span", { class: "stone-said" }, el("span", { class: "stone", title: t("stone"), text: "●" }),
+          el("span", { class: "small", text: t("stone") })));
+      }
       if (snap.match) li.append(el("strong", { class: "score", text: `${snap.match.totals[p.seat]} ${t("points")}` }));
       ul.append(li);
     }
