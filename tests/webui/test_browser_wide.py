@@ -113,6 +113,9 @@ def test_two_things_said_at_once_are_both_read(browser, server):
     (_, _, bottom0, *_), (_, top1, bottom1, *_) = lines
     assert bottom0 <= top1 and bottom1 <= SMALL_LAPTOP["height"], lines  # one under the other
     assert all(left >= 0 and right <= SMALL_LAPTOP["width"] for *_, left, right in lines), lines
+    assert all(right - left <= 640 for *_, left, right in lines), (
+        lines
+    )  # a line short enough to read
     tb.shot(page, "toast-two-lines")
     page.close()
     assert not errors, errors
