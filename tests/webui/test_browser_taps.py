@@ -7,7 +7,14 @@ import pytest
 
 from tests.webui import test_browser
 from tests.webui.server import WAIT_S, Server
-from tests.webui.test_browser import LIVE_MS, PHONE, TEST_EVENTS, on_turns_phone, watch_errors
+from tests.webui.test_browser import (
+    LIVE_MS,
+    PHONE,
+    TEST_EVENTS,
+    on_turns_phone,
+    settled,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.browser
 chromium, browser = test_browser.chromium, test_browser.browser  # the same fixtures
@@ -42,10 +49,6 @@ def sending(page) -> bool:
     return page.evaluate("document.body.classList.contains('sending')")
 
 
-def answered(page) -> None:
-    page.wait_for_function("!document.body.classList.contains('sending')", timeout=WAIT_S * 1000)
-
-
 def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browser, server):
     """A tap made while the one before it waited for the table's answer was dropped without a
     word (a bar at the top only): the same die card tapped again is still one move, said
@@ -68,7 +71,7 @@ def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browse
     assert toast.inner_text() == said
     assert len(held) == 1 and sending(page)
     first.continue_()
-    answered(page)
+    settled(page)
     page.wait_for_function("document.body.dataset.moves == 2", timeout=WAIT_S * 1000)
     log = server.get(f"/api/tables/{t['id']}/log")["moves"]
     assert [m["kind"] for m in log] == ["draw", "reveal"] and log[1]["card"] == "3S", log
@@ -131,7 +134,7 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     )
     assert len(held) == 1
     first.continue_()
-    answered(page)
+    settled(page)
     page.wait_for_function("document.body.dataset.moves == 1", timeout=WAIT_S * 1000)
     assert page.locator(f"#hand button.card.selected[data-code='{b}']").count() >= 1
     assert page.inner_text("#moves p.small") == "Now tap where it goes"
@@ -141,7 +144,7 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     page.click(card(c))
     assert page.locator(f"#hand button.card.selected[data-code='{c}']").count() >= 1
     discard.continue_()
-    answered(page)
+    settled(page)
     page.wait_for_function("document.body.dataset.moves == 2", timeout=WAIT_S * 1000)
     assert page.locator("#hand button.card.selected").count() == 0
     said = "The card you picked has no move now, so it is no longer picked."
