@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from vision.detections import Detections
+    from vision.realphotos import PhotoFrame
 
 DEFAULT_DECKS = Path(__file__).resolve().parent.parent.parent / "shared" / "decks"
 
@@ -234,7 +237,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     decks = _deck_dirs(args.deck_dir) if args.synthetic_images > 0 else ()
     rec = _recognizer(args)
     report: dict = {}
-    unscored: list[str] = []
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
     if args.synthetic_images > 0:
         per = eval_synthetic(rec, args.synthetic_images, decks, log=log)
@@ -243,7 +245,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             total.add(t)
         report["synthetic"] = {"all": total.summary(), **{k: v.summary() for k, v in per.items()}}
     if (real / "test").is_dir():
-        test = _photos(real, "test", unscored)
+        skipped: list[dict] = []
+        test = list(_photos(real, "test", skipped))  # decoded once for every measure
         report["real_test"] = eval_real(rec, test).summary()
         if args.real_turned:
             report["real_test_turned"] = eval_real(rec, test, turns=(90, 180, 270)).summary()
@@ -253,38 +256,35 @@ def cmd_eval(args: argparse.Namespace) -> int:
             disturbed = eval_real_disturbed(rec, test)
             report["real_test_disturbed"] = {k: v.summary() for k, v in disturbed.items()}
         if args.real_train and (real / "train").is_dir():
-            report["real_train_ranks"] = eval_real_ranks(rec, _photos(real, "train", unscored))
+            report["real_train_ranks"] = eval_real_ranks(rec, _photos(real, "train", skipped))
+        report["real_skipped"] = skipped
     else:
         log(f"real photos: {real} not found; skipping the real-photo metrics")
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         _print_report(report)
-    return 1 if unscored else 0
+    return 1 if report.get("real_skipped") else 0
 
 
-def _photos(folder: Path, split: str, unscored: list[str]) -> list:
-    """Return the labelled photos of ``split`` that read whole; name each other one on
-    stderr and add it to ``unscored``: a photo that would not read was left out of the
+def _photos(folder: Path, split: str, skipped: list[dict]) -> Iterator[PhotoFrame]:
+    """Return an iterator of the labelled photos of ``split`` that read whole, with their
+    pixels; name each other one on stderr and add it to ``skipped`` (its ``image`` and
+    ``why``), which the report shows: a photo that would not read was left out of the
     metrics without a word."""
     from kortbord.cli import CommandError
-    from vision.images import ImageError, read_image
-    from vision.realphotos import RealPhotoError, load_split
+    from vision.realphotos import RealPhotoError, load_split, read_photos
 
     try:
         photos = load_split(folder, split)
     except RealPhotoError as e:
         raise CommandError(str(e)) from None
-    kept = []
-    for p in photos:
-        try:
-            read_image(p.image)
-        except ImageError as e:
-            print(f"kortbord eval: {p.image}: {e}; not scored", file=sys.stderr)
-            unscored.append(str(p.image))
-        else:
-            kept.append(p)
-    return kept
+
+    def unread(p, e) -> None:
+        print(f"kortbord eval: {p.image}: {e}; not scored", file=sys.stderr)
+        skipped.append({"image": str(p.image), "why": str(e)})
+
+    return read_photos(photos, unread)
 
 
 def _print_report(report: dict) -> None:
@@ -325,6 +325,10 @@ def _print_report(report: dict) -> None:
             f"Real photos (train split, ranks only): rank precision {s['rank_precision']:.4f}  "
             f"rank recall {s['rank_recall']:.4f}  box IoU>=0.8 {s['box_iou_ge_0.8']:.4f}"
         )
+    if report.get("real_skipped"):
+        print(f"Real photos not scored: {len(report['real_skipped'])}")
+        for s in report["real_skipped"]:
+            print(f"  {s['image']}: {s['why']}")
 
 
 # ---- train -----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import box_corners, turning
+from vision.images import ImageError, read_image
 
 RANK_WORDS = {
     "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
@@ -110,6 +112,30 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
         )
         photos.append(LabelledPhoto(image, boxes, ranks, full, may_be))
     return photos
+
+
+PhotoFrame = tuple[LabelledPhoto, np.ndarray]  # a labelled photo and its BGR pixels (h, w, 3)
+
+
+def read_photos(
+    photos: Iterable[LabelledPhoto],
+    unread: Callable[[LabelledPhoto, ImageError], object] | None = None,
+) -> Iterator[PhotoFrame]:
+    """Yield each photo with its pixels, decoded once by :func:`vision.images.read_image`.
+
+    A photo that does not read whole (missing, not an image, cut off or damaged: OpenCV
+    would read it grey or garbled in part, a table with fewer cards) is skipped and given to
+    ``unread`` with the reason; without ``unread`` it raises :class:`RealPhotoError` naming
+    the file."""
+    for p in photos:
+        try:
+            frame = read_image(p.image)
+        except ImageError as e:
+            if unread is None:
+                raise RealPhotoError(f"{p.image}: {e}") from None
+            unread(p, e)
+            continue
+        yield p, frame
 
 
 ANGLED_CANVAS = (90, 100, 110)  # BGR grey round a photo turned by other than quarter turns

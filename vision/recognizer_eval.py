@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import box_corners, box_iou, polygon_iou
-from vision.realphotos import LabelledPhoto, turn_photo
+from vision.realphotos import PhotoFrame, turn_photo
 from vision.recognizer import Recognition, Recognizer
 
 if TYPE_CHECKING:  # the scene generator is imported only where it renders
@@ -212,9 +212,10 @@ def eval_synthetic(
 
 
 def eval_real(
-    recognizer: Recognizer, photos: Sequence[LabelledPhoto], turns: Iterable[float] = (0,)
+    recognizer: Recognizer, photos: Iterable[PhotoFrame], turns: Iterable[float] = (0,)
 ) -> Tally:
-    """Score the recognizer on labelled real photos that have full codes, each turned
+    """Score the recognizer on labelled real photos (read by
+    :func:`vision.realphotos.read_photos`) that have full codes, each turned
     clockwise by each of ``turns`` degrees (quarter turns: a phone held sideways; other
     angles: cards lying at an angle, scored as :func:`score_real` says)."""
 
@@ -272,25 +273,21 @@ DISTURBANCES = {
 }
 
 
-def eval_real_disturbed(
-    recognizer: Recognizer, photos: Sequence[LabelledPhoto]
-) -> dict[str, Tally]:
-    """Score the recognizer on the labelled real photos under each of ``DISTURBANCES``."""
+def eval_real_disturbed(recognizer: Recognizer, photos: Sequence[PhotoFrame]) -> dict[str, Tally]:
+    """Score the recognizer on the labelled real photos (read by
+    :func:`vision.realphotos.read_photos`) under each of ``DISTURBANCES``."""
     return {
         name: _score_views(recognizer, photos, lambda f, b, d=disturb: [d(f, b)])
         for name, disturb in DISTURBANCES.items()
     }
 
 
-def _score_views(recognizer: Recognizer, photos, views) -> Tally:
+def _score_views(recognizer: Recognizer, photos: Iterable[PhotoFrame], views) -> Tally:
     """Score each view (``views(photo, boxes)`` yields ``(frame, boxes, angled)``) of each
     labelled photo that has full codes."""
     total = Tally()
-    for p in photos:
+    for p, photo in photos:
         if any(c is None for c in p.codes):
-            continue
-        photo = cv2.imread(str(p.image), cv2.IMREAD_COLOR)
-        if photo is None:
             continue
         for frame, boxes, angled in views(photo, np.asarray(p.boxes, np.float32)):
             t0 = time.perf_counter()
@@ -302,14 +299,13 @@ def _score_views(recognizer: Recognizer, photos, views) -> Tally:
     return total
 
 
-def eval_real_ranks(recognizer: Recognizer, photos: Sequence[LabelledPhoto]) -> dict:
-    """Score rank-only photos (the train split): rank precision/recall and box IoU."""
-    tp = fp = fn = 0
+def eval_real_ranks(recognizer: Recognizer, photos: Iterable[PhotoFrame]) -> dict:
+    """Score rank-only photos (the train split, read by
+    :func:`vision.realphotos.read_photos`): rank precision/recall and box IoU."""
+    tp = fp = fn = images = 0
     ious: list[float] = []
-    for p in photos:
-        frame = cv2.imread(str(p.image), cv2.IMREAD_COLOR)
-        if frame is None:
-            continue
+    for p, frame in photos:
+        images += 1
         rec = recognizer.recognize(frame)
         det = rec.detections
         ranks = [c[:-1] if c[-1] in "SHDC" and c != "JK" else c for c in det.codes]
@@ -336,7 +332,7 @@ def eval_real_ranks(recognizer: Recognizer, photos: Sequence[LabelledPhoto]) -> 
         ious += best.tolist()
     a = np.array(ious) if ious else np.zeros(1)
     return {
-        "images": len(photos),
+        "images": images,
         "rank_precision": round(tp / max(1, tp + fp), 4),
         "rank_recall": round(tp / max(1, tp + fn), 4),
         "box_iou_ge_0.8": round(float((a >= 0.8).mean()), 4),

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import cv2
 import numpy as np
 import pytest
 
 from vision import realphotos
-from vision.realphotos import DEFAULT_DIR, RealPhotoError, load_split, turn_photo
+from vision.realphotos import DEFAULT_DIR, RealPhotoError, load_split, read_photos, turn_photo
 
 VOC = """<annotation><filename>{name}.jpg</filename>{objects}</annotation>"""
 OBJ = """<object><name>{rank}</name><bndbox><xmin>{x}</xmin><ymin>10</ymin>
@@ -91,7 +92,7 @@ def test_real_photos_are_scored_turned_each_quarter_with_their_boxes_turned_alik
     cv2.imwrite(str(d / "a.png"), photo)
     (d / "a.xml").write_text(VOC.format(name="a", objects=OBJ.format(rank="king", x=10, x2=80)))
     (tmp_path / "test-codes.json").write_text(json.dumps({"a": ["KH"]}))
-    photos = load_split(tmp_path, "test")
+    photos = list(read_photos(load_split(tmp_path, "test")))
     for turns in ((0,), (90,), (180,), (270,), (0, 90, 180, 270)):
         s = eval_real(_BrightBoxes(), photos, turns).summary()
         n = len(turns)
@@ -102,7 +103,8 @@ def test_real_photos_are_scored_turned_each_quarter_with_their_boxes_turned_alik
     s = eval_real(_BrightBoxes(), photos, (15, 30, 45)).summary()
     assert (s["images"], s["cards_found_right"], s["false_positives"]) == (3, 3, 0)
     assert "box_iou_ge_0.8" not in s
-    frame, boxes = turn_photo(cv2.imread(str(photos[0].image)), photos[0].boxes, 45)
+    ((photo, pixels),) = photos
+    frame, boxes = turn_photo(pixels, photo.boxes, 45)
     assert frame.shape[:2] == (354, 354)  # (100 + 400) / √2 each way
     # Clockwise: the card at the photo's left goes up.
     assert (boxes[0, 1] + boxes[0, 3]) / 2 < frame.shape[0] / 2 - 50
@@ -133,7 +135,7 @@ def test_real_photos_are_scored_under_each_disturbance_with_their_boxes_moved_al
         )
     )
     (tmp_path / "test-codes.json").write_text(json.dumps({"a": ["KH"]}))
-    tallies = eval_real_disturbed(_LightBoxes(), load_split(tmp_path, "test"))
+    tallies = eval_real_disturbed(_LightBoxes(), list(read_photos(load_split(tmp_path, "test"))))
     assert list(tallies) == list(DISTURBANCES)
     for name, t in tallies.items():
         assert (t.images, t.tp, t.fp, t.fn) == (1, 1, 0, 0), name
@@ -146,3 +148,18 @@ def test_a_box_without_a_readable_corner_is_named_with_its_file(tmp_path, ymax):
     xml.write_text(xml.read_text().replace("<ymax>90</ymax>", ymax))
     with pytest.raises(RealPhotoError, match=r"a\.xml.*ymax"):
         realphotos.read_voc(xml)
+
+
+def test_a_photo_that_does_not_read_whole_is_skipped_and_said_or_named_in_an_error(tmp_path):
+    root = _photo_set(tmp_path / "cards", "test", {"a": ["ten"], "b": ["two"]})
+    cut = root / "test" / "b.jpg"
+    noise = np.random.default_rng(0).integers(0, 256, (100, 400, 3), np.uint8)
+    data = cv2.imencode(".jpg", noise)[1].tobytes()
+    cut.write_bytes(data[: len(data) // 2])  # OpenCV reads it, grey where bytes are missing
+    photos = load_split(root, "test")
+    said: list = []
+    ((photo, frame),) = read_photos(photos, lambda p, e: said.append((p.image, str(e))))
+    assert photo.image.name == "a.jpg" and frame.shape == (100, 400, 3)
+    assert said == [(cut, "the file is cut off: part of the picture is missing")]
+    with pytest.raises(RealPhotoError, match=rf"^{re.escape(str(cut))}: the file is cut off"):
+        list(read_photos(photos))

@@ -750,3 +750,73 @@ def test_eval_names_a_real_photo_label_it_cannot_read(
     err = capsys.readouterr().err
     assert err.startswith("kortbord eval: ") and says.format(root=tmp_path) in err
     assert err.count("\n") == 1
+
+
+class _SeesTheQueen:
+    """A stand-in recognizer for ``eval``: the queen of spades where :func:`_real_photos`
+    labels her, in every photo."""
+
+    def recognize(self, frame):
+        from vision.recognizer import Recognition
+
+        box = np.array([[10, 5, 40, 50]], np.float32)
+        quad = np.array([[[10, 5], [40, 5], [40, 50], [10, 50]]], np.float32)
+        return Recognition(Detections(quad, ("QS",), np.ones(1, np.float32)), box)
+
+
+def _cut_off_jpeg() -> bytes:
+    """A JPEG of noise with its second half gone."""
+    noise = np.random.default_rng(0).integers(0, 256, (60, 80, 3), np.uint8)
+    data = cv2.imencode(".jpg", noise)[1].tobytes()
+    return data[: len(data) // 2]
+
+
+def test_eval_reports_a_cut_off_real_photo_as_skipped_and_scores_the_others(
+    monkeypatch, tmp_path, capsys
+):
+    """It was named on stderr alone: the report, JSON or readable, did not say a photo was
+    left out, and counted only the photos it scored."""
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: _SeesTheQueen())
+    _real_photos(tmp_path, {"a": None, "b": _cut_off_jpeg(), "c": None})
+    bad = tmp_path / "test" / "b.jpg"
+    args = ["eval", "--synthetic-images", "0", "--real", str(tmp_path)]
+    assert main([*args, "--json"]) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    t = report["real_test"]
+    assert (t["images"], t["cards_found_right"], t["false_positives"], t["missed"]) == (2, 2, 0, 0)
+    (skipped,) = report["real_skipped"]
+    assert skipped["image"] == str(bad) and skipped["why"].startswith("the file is cut off")
+    assert err.strip() == f"kortbord eval: {bad}: {skipped['why']}; not scored"
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "Real photos (test split): images 2  precision 1.0000  recall 1.0000" in out
+    assert f"Real photos not scored: 1\n  {bad}: {skipped['why']}\n" in out
+
+
+def test_eval_decodes_each_real_photo_once(monkeypatch, tmp_path, capsys):
+    """Each was decoded to be checked, then again for each way it was scored: eleven times
+    with every test-split measure asked for."""
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: _SeesTheQueen())
+    _real_photos(tmp_path, {"a": None, "b": None})
+    (tmp_path / "test").rename(tmp_path / "train")
+    _real_photos(tmp_path, {"c": None, "d": None})
+    imread, decoded = cv2.imread, []
+
+    def counted(path, *flags):
+        decoded.append(path)
+        return imread(path, *flags)
+
+    monkeypatch.setattr(cv2, "imread", counted)
+    turned = ["--real-turned", "--real-angled", "--real-disturbed", "--real-train"]
+    rc = main(["eval", "--synthetic-images", "0", "--real", str(tmp_path), "--json", *turned])
+    photos = [tmp_path / "test" / "c.jpg", tmp_path / "test" / "d.jpg"]
+    photos += [tmp_path / "train" / "a.jpg", tmp_path / "train" / "b.jpg"]
+    assert sorted(decoded) == sorted(str(p) for p in photos)
+    report = json.loads(capsys.readouterr().out)
+    assert rc == 0 and report["real_train_ranks"]["images"] == 2
+    assert report["real_test_angled"]["images"] == 6 and report["real_test"]["images"] == 2

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.realphotos import DEFAULT_DIR, load_split, turn_photo
+from vision.realphotos import DEFAULT_DIR, load_split, read_photos, turn_photo
 from vision.recognizer import CROWDED, MODEL_DIR, Recognizer, int8_is_exact, models_present
 from vision.recognizer_eval import Tally, score_real, score_synthetic
 
@@ -155,8 +155,7 @@ def test_a_card_is_read_from_its_true_outline(recognizer):
 def test_shipped_models_run_on_real_photos(recognizer):
     photos = load_split(DEFAULT_DIR, "test")
     total = Tally()
-    for p in photos:
-        frame = cv2.imread(str(p.image))
+    for p, frame in read_photos(photos):
         rec = recognizer.recognize(frame)
         assert len(rec.visible_boxes) == len(rec.detections)
         total.add(score_real(rec, p.boxes, p.codes))
