@@ -139,25 +139,34 @@ def test_a_card_without_known_corners_teaches_neither_corners_nor_their_visibili
     assert float(loss) > 0.0 and float(obj) > 0.0
 
 
+def _real_train_set(root, photos: dict[str, bytes]):
+    """Write ``root/photos/train``: per file name its bytes and a VOC annotation of one king
+    at x 8..48, y 10..70; and ``root/data/data.yaml``, a pose dataset. Return the yaml."""
+    folder = root / "photos" / "train"
+    folder.mkdir(parents=True)
+    for name, data in photos.items():
+        (folder / name).write_bytes(data)
+        (folder / name).with_suffix(".xml").write_text(
+            f"<annotation><filename>{name}</filename><object><name>king</name><bndbox>"
+            "<xmin>8</xmin><ymin>10</ymin><xmax>48</xmax><ymax>70</ymax></bndbox></object>"
+            "</annotation>"
+        )
+    data = root / "data"
+    (data / "images" / "train").mkdir(parents=True)
+    yaml = data / "data.yaml"
+    yaml.write_text(f"path: {data}\ntrain: images/train\nval: images/val\n")
+    return yaml
+
+
 def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corners(tmp_path):
     import cv2
 
     from vision.train.detector import REAL_SPLIT, add_real_boxes
 
-    photos = tmp_path / "photos" / "train"
-    photos.mkdir(parents=True)
     photo = np.full((100, 80, 3), 90, np.uint8)
     photo[10:70, 8:48] = 255  # the card: x 8..48, y 10..70
-    cv2.imwrite(str(photos / "a.png"), photo)
-    (photos / "a.xml").write_text(
-        "<annotation><filename>a.png</filename><object><name>king</name><bndbox>"
-        "<xmin>8</xmin><ymin>10</ymin><xmax>48</xmax><ymax>70</ymax></bndbox></object>"
-        "</annotation>"
-    )
-    data = tmp_path / "data"
-    (data / "images" / "train").mkdir(parents=True)
-    yaml = data / "data.yaml"
-    yaml.write_text(f"path: {data}\ntrain: images/train\nval: images/val\n")
+    yaml = _real_train_set(tmp_path, {"a.png": cv2.imencode(".png", photo)[1].tobytes()})
+    data = yaml.parent
     assert add_real_boxes(yaml, tmp_path / "photos", log=lambda *_: None) == 4
     assert add_real_boxes(yaml, tmp_path / "photos", turns=(0, 90), log=lambda *_: None) == 2
     assert add_real_boxes(yaml, tmp_path / "photos", log=lambda *_: None) == 4
@@ -176,6 +185,23 @@ def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corne
         assert cy * h == pytest.approx((ys.min() + ys.max() + 1) / 2, abs=1)
         assert (bw * w, bh * h) == pytest.approx((np.ptp(xs) + 1, np.ptp(ys) + 1), abs=1.5)
     assert (h, w) == (80, 100)  # the last, a_90, lies on its side
+
+
+def test_a_cut_off_real_photo_stays_out_of_the_detector_training_set_and_is_named(tmp_path):
+    """OpenCV read it grey where its bytes were missing: its card, boxed as labelled, was
+    taught on a grey picture."""
+    import cv2
+
+    from vision.train.detector import REAL_SPLIT, add_real_boxes
+
+    noise = np.random.default_rng(0).integers(0, 256, (100, 80, 3), np.uint8)
+    data = cv2.imencode(".jpg", noise)[1].tobytes()
+    yaml = _real_train_set(tmp_path, {"a.jpg": data, "b.jpg": data[: len(data) // 2]})
+    said: list[str] = []
+    assert add_real_boxes(yaml, tmp_path / "photos", turns=(0,), log=said.append) == 1
+    assert [p.stem for p in (yaml.parent / "images" / REAL_SPLIT).iterdir()] == ["a_0"]
+    bad = tmp_path / "photos" / "train" / "b.jpg"
+    assert said[0].startswith(f"real photos: skipped {bad}: the file is cut off")
 
 
 # Ultralytics asks DNS whether it is online as it loads (one.one.one.one, dns.google) unless

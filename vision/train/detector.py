@@ -217,7 +217,7 @@ def add_real_boxes(
     recall). Real photos give whole-card boxes but no corners: their corners are written as
     unknown (``0 0 0``), which the pose loss skips. The validation split stays synthetic.
     """
-    from vision.realphotos import load_split, turn_photo
+    from vision.realphotos import load_split, read_photos, turn_photo
 
     data_yaml = Path(data_yaml)
     root = data_yaml.parent
@@ -225,12 +225,12 @@ def add_real_boxes(
     for d in (images, labels):
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)
+
+    def unread(photo, why) -> None:
+        log(f"real photos: skipped {photo.image}: {why}")
+
     added = 0
-    for photo in load_split(photos, "train"):
-        frame = cv2.imread(str(photo.image))
-        if frame is None:
-            log(f"real photos: skipped unreadable {photo.image}")
-            continue
+    for photo, frame in read_photos(load_split(photos, "train"), unread):
         for degrees in turns:
             turned, boxes = turn_photo(frame, photo.boxes, degrees)
             h, w = turned.shape[:2]
