@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from vision.detections import Detections
     from vision.realphotos import PhotoFrame
@@ -246,7 +246,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         report["synthetic"] = {"all": total.summary(), **{k: v.summary() for k, v in per.items()}}
     if (real / "test").is_dir():
         skipped: list[dict] = []
-        test = list(_photos(real, "test", skipped))  # decoded once for every measure
+        test: Iterable[PhotoFrame] = _photos(real, "test", skipped)
+        if args.real_turned or args.real_angled or args.real_disturbed:
+            # decoded once for every measure; read alone, the photos stream (a folder of
+            # 12-megapixel phone photos held at once would take 36 MB each)
+            test = list(test)
         report["real_test"] = eval_real(rec, test).summary()
         if args.real_turned:
             report["real_test_turned"] = eval_real(rec, test, turns=(90, 180, 270)).summary()

@@ -273,9 +273,10 @@ DISTURBANCES = {
 }
 
 
-def eval_real_disturbed(recognizer: Recognizer, photos: Sequence[PhotoFrame]) -> dict[str, Tally]:
+def eval_real_disturbed(recognizer: Recognizer, photos: Iterable[PhotoFrame]) -> dict[str, Tally]:
     """Score the recognizer on the labelled real photos (read by
     :func:`vision.realphotos.read_photos`) under each of ``DISTURBANCES``."""
+    photos = list(photos)  # scored once for each disturbance
     return {
         name: _score_views(recognizer, photos, lambda f, b, d=disturb: [d(f, b)])
         for name, disturb in DISTURBANCES.items()

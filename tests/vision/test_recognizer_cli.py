@@ -820,3 +820,28 @@ def test_eval_decodes_each_real_photo_once(monkeypatch, tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert rc == 0 and report["real_train_ranks"]["images"] == 2
     assert report["real_test_angled"]["images"] == 6 and report["real_test"]["images"] == 2
+
+
+def test_eval_of_the_real_photos_alone_holds_one_photo_at_a_time(monkeypatch, tmp_path, capsys):
+    """Decoded once and kept for every measure, a folder of phone photos would all be held
+    at once where one measure reads each photo once."""
+    import weakref
+
+    import vision.cli
+
+    class Holds(_SeesTheQueen):
+        def __init__(self) -> None:
+            self.frames: list[weakref.ref] = []
+            self.most = 0
+
+        def recognize(self, frame):
+            self.frames.append(weakref.ref(frame))
+            self.most = max(self.most, sum(f() is not None for f in self.frames))
+            return super().recognize(frame)
+
+    rec = Holds()
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: rec)
+    _real_photos(tmp_path, {"a": None, "b": None, "c": None})
+    assert main(["eval", "--synthetic-images", "0", "--real", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["real_test"]["images"] == 3
+    assert (len(rec.frames), rec.most) == (3, 1)
