@@ -31,6 +31,18 @@ def table_page(browser, server, body: dict, viewport: dict, seat: int | None = N
     return page, errors
 
 
+def skipbo_boards(page, server, players: int):
+    """Make a Skip-Bo table of ``players`` (the first of ``SIX``); open its page on ``page``,
+    then its first player's own, yielding as each has drawn its seats."""
+    names = ", ".join(SIX.split(", ")[:players])
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": players, "names": names})
+    assert status == 201
+    for url in (t["url"], t["players"][0]["url"]):
+        page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
+        page.wait_for_selector(".sb-player")
+        yield url
+
+
 # Each Skip-Bo seat's place on the board: its left and top edge, and how far anything in it
 # reaches past its right edge.
 SKIPBO_SEATS_JS = """() => [...document.querySelectorAll('.sb-player')].map((s) => {
@@ -51,13 +63,9 @@ def test_a_skipbo_board_of_six_seats_them_two_a_line_on_a_laptop_or_tablet(
     discard piles in the left third of a board 745 px wide: the board stood 1170 px tall, so
     on a 900 px laptop only three seats showed. Where the board has room the seats stand two
     a line, each seat's piles inside it, and the board (1440x900: 684 px) fits the screen."""
-    status, t = server.post("/api/tables", {"game": "skipbo", "players": 6, "names": SIX})
-    assert status == 201
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
-    for url in (t["url"], t["players"][0]["url"]):  # the table's page and a player's own
-        page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
-        page.wait_for_selector(".sb-player")
+    for _ in skipbo_boards(page, server, 6):
         seats = page.evaluate(SKIPBO_SEATS_JS)
         assert len(seats) == 6, seats
         assert len({left for left, _, _ in seats}) == 2, seats  # two seats a line
@@ -67,6 +75,43 @@ def test_a_skipbo_board_of_six_seats_them_two_a_line_on_a_laptop_or_tablet(
     board = page.evaluate("document.querySelector('.board-panel').getBoundingClientRect().height")
     assert board <= viewport["height"], board
     tb.shot(page, f"skipbo-six-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+# A Skip-Bo board's bottom edge, and what each seat says of its stock: the count shown on its
+# card or under it.
+SKIPBO_FIT_JS = """() => {
+  const shown = (e) => e && e.checkVisibility() ? e.textContent.trim() : null;
+  return {
+    bottom: document.querySelector('.board-panel').getBoundingClientRect().bottom,
+    seats_bottom: Math.max(...[...document.querySelectorAll('.sb-player')]
+      .map((s) => s.getBoundingClientRect().bottom)),
+    stock: [...document.querySelectorAll('.sb-player .pile.stock')].map((p) =>
+      [shown(p.querySelector('.card .badge')), shown(p.querySelector('.stock-count'))]),
+  };
+}"""
+
+
+@pytest.mark.parametrize("players", [5, 6])
+@pytest.mark.parametrize("viewport", [SMALL_LAPTOP, TABLET_WIDE], ids=["1280x720", "1024x768"])
+def test_a_skipbo_board_of_six_seats_fits_a_short_laptop(browser, server, viewport, players):
+    """On a 1280×720 laptop a Skip-Bo board of five or six seats (three lines of two) stood
+    past the screen: its last seats 44 px, its last move 93 px (45 px on a 1024×768 tablet
+    laid sideways), each seat as tall as its stock card with the count under it. The count is
+    on the stock card there, as the draw pile's: the whole board shows, and each seat still
+    says its stock's count; four seats keep the count under the card."""
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    for _ in skipbo_boards(page, server, players):
+        board = page.evaluate(SKIPBO_FIT_JS)
+        assert board["bottom"] <= viewport["height"], board
+        assert board["stock"] == [["20", None]] * players, board
+    tb.shot(page, f"skipbo-{players}-seats-{viewport['width']}x{viewport['height']}")
+    for _ in skipbo_boards(page, server, 4):
+        board = page.evaluate(SKIPBO_FIT_JS)
+        assert board["bottom"] <= viewport["height"], board
+        assert board["stock"] == [[None, "Stock 30"]] * 4, board
     page.close()
     assert not errors, errors
 

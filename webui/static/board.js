@@ -499,8 +499,10 @@ const Board = (() => {
       const mine = p.seat === v.turn || p.seat === me;
       const own = p.seat === v.turn ? "me" : String(p.seat);
       const stockKey = `stock:${p.seat === v.turn ? "me" : p.seat}`;
+      // its count under it, or where a board of three lines of seats is short of height
+      // (app.css) on it, as the draw pile's
       const stock = card(p.stock_top, { empty: p.stock_count ? "?" : "✓", cls: (p.stock_top || !p.stock_count ? "" : "back") + (sel === stockKey ? " selected" : ""),
-        onclick: pick(stockKey), pressed: sel === stockKey, key: stockKey,
+        onclick: pick(stockKey), pressed: sel === stockKey, key: stockKey, badge: p.stock_count || null,
         label: ctx.t("stock_label", { name: pl.name, top: p.stock_top ? said(p.stock_top) : "?",
           n: p.stock_count }) });
       const discards = el("div", { class: "sb-discards" });
