@@ -31,6 +31,9 @@ from webui.i18n import Translator
 from webui.speech import name_seats, pretty, say_named
 
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
+# The cards a Skip-Bo stock is dealt when the form leaves it to the rules, by the number of
+# players (eight play only as teams), for the form's own hint
+SKIPBO_STOCKS = {n: SkipBo(players=n, teams=n > 6).stock for n in (2, 3, 4, 5, 6, 8)}
 COLOUR_NAMES = {
     "red": "#d62828",
     "blue": "#1d4ed8",

@@ -1140,6 +1140,31 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert not errors, errors
 
 
+@pytest.mark.parametrize(("lang", "label"), [("en", "Cards in each stock pile"), ("nb", "Kort i")])
+def test_the_skipbo_forms_empty_stock_shows_the_usual_stock_for_the_players(
+    browser, server, lang, label
+):
+    """The Skip-Bo form's stock field was labelled "Stock size (empty: 30 for 2–4 players, 20
+    for 5–6, 12 for 8)". It asks for the cards in each stock pile and, left empty, shows the
+    number the players chosen get: 30 for two, 20 for five, 12 for eight (teams), none for
+    seven (not a Skip-Bo table)."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/lang/{lang}?next=/new?game=skipbo")
+    stock = page.locator("input[name=stock]")
+    assert page.locator("label", has=stock).inner_text().strip().startswith(label)
+    usual = {}
+    for players in ("2", "5", "7", "8", "4"):
+        page.fill("input[name=players]", players)
+        usual[players] = stock.get_attribute("placeholder")
+    assert usual == {"2": "30", "5": "20", "7": "", "8": "12", "4": "30"}, usual
+    stock.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"new-skipbo-stock-{lang}.png"))
+    page.close()
+    assert not errors, errors
+
+
 # The choices of the form's drop-down lists that a closed list cuts off (wider than the list
 # leaves its text beside its arrow, about 20 px): each with how many pixels do not show.
 CUT_CHOICES_JS = """() => [...document.querySelectorAll('#new-game select')]

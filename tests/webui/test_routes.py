@@ -72,19 +72,41 @@ def test_the_forms_players_field_takes_as_many_players_as_the_game_seats(client,
     assert r.status_code == 302 and r.location.startswith("/t/")
 
 
-def test_the_stock_fields_label_says_the_stock_an_empty_field_deals(client):
-    """The Skip-Bo form's stock label says what an empty field deals for every number of
+def test_the_stock_fields_hint_says_the_stock_an_empty_field_deals(client):
+    """The Skip-Bo form's stock field says what an empty field deals for every number of
     players it takes: eight players (teams) get 12 cards, not the 20 it said "for more"."""
     from referee.skipbo import SkipBo
 
     page = client.get("/new?game=skipbo").get_data(as_text=True)
-    label = re.search(r"Stock size \(empty: ([^)]*)\)", page)
-    assert label is not None
+    hint = re.search(r'<p [^>]*id="stock-usual">([^<]*)</p>', page)
+    assert hint is not None
     said = {}
-    for stock, low, high in re.findall(r"(\d+) for (\d+)(?:–(\d+))?", label.group(1)):
-        said |= {n: int(stock) for n in range(int(low), int(high or low) + 1)}
+    for stock, low, high, other in re.findall(
+        r"(\d+)(?: cards)? for (\d+)(?:–(\d+)| or (\d+))?", hint.group(1)
+    ):
+        said |= {n: int(stock) for n in range(int(low), int(high or other or low) + 1)}
     for players, teams in ((2, False), (3, False), (4, False), (5, False), (6, False), (8, True)):
-        assert said.get(players) == SkipBo(players=players, teams=teams).stock, label.group(0)
+        assert said.get(players) == SkipBo(players=players, teams=teams).stock, hint.group(0)
+
+
+def test_the_stock_field_reads_as_a_family_says_it_with_the_usual_stock_shown(client):
+    """The Skip-Bo form's stock field read "Stock size (empty: 30 for 2–4 players, 20 for
+    5–6, 12 for 8)", a programmer's note. It asks for the cards in each stock pile, says
+    the usual numbers under it, read with it, and shows the usual one for the players
+    chosen in the empty field; a refused form keeps both said."""
+    page = client.get("/new?game=skipbo").get_data(as_text=True)
+    assert "empty:" not in page and "Stock size" not in page
+    field = re.search(r'Cards in each stock pile\s*<input name="stock"[^>]*>', page, re.S)
+    assert field is not None
+    assert 'placeholder="30"' in field.group(0), field.group(0)  # two players at first
+    assert 'aria-describedby="stock-usual"' in field.group(0), field.group(0)
+    assert re.search(r'id="stock-usual">Leave it empty for the usual number: 30 cards', page)
+    r = client.post("/new", data={"game": "skipbo", "players": "5", "stock": "31"})
+    assert r.status_code == 400
+    field = re.search(r'<input name="stock"[^>]*>', r.get_data(as_text=True))
+    assert field is not None
+    assert 'placeholder="20"' in field.group(0), field.group(0)
+    assert 'aria-describedby="form-error stock-usual"' in field.group(0), field.group(0)
 
 
 @pytest.mark.parametrize(

@@ -191,6 +191,7 @@ def _form_page(
         "home/new.html",
         game=game,
         titles=games.GAME_TITLES,
+        stocks=games.SKIPBO_STOCKS,
         sources=SOURCES,
         typed=typed or {},
         error=error,

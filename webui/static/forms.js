@@ -43,6 +43,16 @@
     window.addEventListener("pageshow", () => { sentAt = 0; });
   }
 
+  // A Skip-Bo stock left empty is the usual one for the players chosen: its placeholder says
+  // how many cards that is.
+  const stock = document.querySelector("#new-game [name=stock]");
+  if (players && stock) {
+    const usual = JSON.parse(stock.dataset.usual);
+    const say = () => { stock.placeholder = usual[players.value] ?? ""; };
+    players.addEventListener("input", say);
+    say();
+  }
+
   // A solo player's tokens matter only with one player.
   const solo = document.getElementById("solo-tokens");
   if (players && solo) {
