@@ -4,6 +4,8 @@ helpers of ``test_browser_taps.py``."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from tests.webui import test_browser as tb
@@ -200,6 +202,65 @@ def test_a_match_page_keeps_the_games_name_on_one_line_on_a_phone(browser, serve
     assert page.evaluate(WORD_LINES_JS, "Skip-Bo") == 1, page.inner_text("h1")
     assert page.evaluate("document.documentElement.scrollWidth") <= tb.NARROW_PHONE["width"]
     tb.shot(page, f"match-title-320-{lang}")
+    page.close()
+    assert not errors, errors
+
+
+# The match chart's players' labels (text, box), the chart's box and how far right the lines'
+# ends (their dots) reach.
+CHART_LABELS_JS = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return {
+    labels: [...document.querySelectorAll('svg.race text.who')].map((t) => [t.textContent, box(t)]),
+    chart: box(document.querySelector('svg.race')),
+    ends: Math.max(...[...document.querySelectorAll('svg.race circle')].map((c) => box(c)[2])),
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    "totals",
+    [[410, 400], [480, 490, 470, 495, 485, 475], [0, 415, 0, 0, 0, 0]],
+    ids=["two-close", "six-near-the-target", "five-tied"],
+)
+@pytest.mark.parametrize("viewport", [tb.NARROW_PHONE, LAPTOP], ids=["320", "1440"])
+def test_the_match_charts_names_stand_apart_beside_their_lines_ends(
+    browser, server, viewport, totals
+):
+    """The match chart wrote each player's name and points left of their line's end, lifted
+    18 px over the next (its text 19 px tall): close totals' labels overlapped, lay over the
+    lines ("Cy 240" on Anna's and Bo's), and six near the target stood above the chart, cut
+    off. Each label stands right of the lines' ends now, nudged apart from its neighbours
+    around its own end's height, the highest total's on top, all inside the chart."""
+    from webui.matches import race_svg
+
+    names = SIX.split(", ")[: len(totals)]
+    games = [{"totals": [t // 2 for t in totals]}, {"totals": totals}]
+    match = {"target": 500, "sides": [[s] for s in range(len(totals))], "games": games}
+    colours = ["#d62828", "#1d4ed8", "#2a9d5c", "#b7791f", "#7c3aed", "#db2777"]
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/matches")  # the app's style; the chart in a panel of its own
+    page.evaluate(
+        """svg => { const chart = document.createElement('div');
+          chart.className = 'chart'; chart.innerHTML = svg;
+          document.querySelector('main section').replaceChildren(chart); }""",
+        race_svg(names, colours, match),
+    )
+    drawn = page.evaluate(CHART_LABELS_JS)
+    labels = sorted(drawn["labels"], key=lambda label: label[1][1])  # top to bottom
+    ranked = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    assert [text for text, _ in labels] == [f"{names[s]} {totals[s]}" for s in ranked], labels
+    for (_, above), (_, below) in itertools.pairwise(labels):
+        assert above[3] <= below[1], labels  # one under the other, not over it
+    left, top, right, bottom = drawn["chart"]
+    for _, (l_left, l_top, l_right, l_bottom) in labels:
+        assert l_left >= drawn["ends"], (labels, drawn["ends"])  # clear of the lines
+        assert left <= l_left and l_right <= right and top <= l_top and l_bottom <= bottom, drawn
+    tb.shot(page, f"match-chart-{len(totals)}-{totals[0]}-{viewport['width']}")
     page.close()
     assert not errors, errors
 

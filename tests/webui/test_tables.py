@@ -362,6 +362,27 @@ def test_the_race_chart_keeps_players_with_equal_totals_legible():
     assert labels[1][0] < tied[0]  # the leader's label stays highest
 
 
+def test_the_race_charts_labels_are_nudged_apart_around_their_own_heights():
+    """Labels wanted closer than a label's height are set one under the other around the
+    mean of their heights (not all lifted over the lowest), inside the chart; a name too
+    long for the chart's margin is cut short, its points kept."""
+    import re
+
+    from webui.matches import LABEL_GAP, race_svg, spread, text_width
+
+    assert spread([100, 100], 20, 0, 300) == [90, 110]
+    assert spread([50, 100, 104], 20, 0, 300) == [50, 92, 112]
+    assert spread([5, 6, 7], 20, 10, 300) == [10, 30, 50]  # kept inside the chart
+    assert spread([290, 295], 20, 0, 300) == [280, 300]
+    match = {"target": 500, "sides": [[0, 2], [1, 3]], "games": [{"totals": [250, 240] * 2}]}
+    names = ["Margrethe-Kristine", "Bestefar Ola", "Åse-Marie Bø", "Sebastian"]
+    svg = race_svg(names, ["#c22", "#23c", "#2a2", "#a70"], match)
+    labels = re.findall(r'<text[^>]*y="([\d.]+)"[^>]*data-seat="\d">([^<]*)<', svg)
+    assert [text for _, text in labels] == ["Margrethe… 250", "Bestefar O… 240"]
+    assert all(text_width(text) <= 420 * 0.45 - 22 for _, text in labels)
+    assert float(labels[1][0]) - float(labels[0][0]) >= LABEL_GAP
+
+
 def _contrast(a: str, b: str) -> float:
     """WCAG's contrast ratio of two #rrggbb colours."""
 

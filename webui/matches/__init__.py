@@ -14,7 +14,11 @@ from webui.tables import Runtime, TableNotFound, hub
 
 bp = Blueprint("matches", __name__, template_folder="templates")
 
-LABEL_GAP = 18  # px between two players' labels at the chart's right end
+LABEL_GAP = 22  # px from one label to the next at the chart's right: 16 px text, Å's ring above it
+LABEL_SIZE = 16  # px: app.css, .race .who
+# What a character of a label takes in its font's size, at most, in the widest of the page's
+# fonts (DejaVu Sans Bold); others take less, so a label never runs past the chart's edge
+NARROW, SLIM, WIDE = set("iljIJ.,:;'!|()"), set("ftr "), set("mwMWæÆœŒ&")
 
 
 PLOT = (251, 252, 251)  # app.css: .race .plot, under the players' names
@@ -42,6 +46,45 @@ def readable(colour: str, on: tuple[int, int, int] = PLOT) -> str:
     return "#" + "".join(f"{round(v):02x}" for v in rgb)
 
 
+def text_width(text: str, size: float = LABEL_SIZE) -> float:
+    """Return how wide ``text`` is drawn in bold at ``size`` px, at most (see NARROW)."""
+    em = 0.0
+    for c in text:
+        if c in NARROW:
+            em += 0.38
+        elif c in SLIM:
+            em += 0.5
+        elif c in WIDE:
+            em += 1.1
+        elif c == "-":
+            em += 0.43
+        elif c.isdigit() and c.isascii():
+            em += 0.7
+        elif c.isascii() or c in "ÅÄÖØÉÜåäöøéü":
+            em += 0.86 if c.isupper() else 0.72
+        else:
+            em += 1.0  # a letter of another script: as wide as its size
+    return em * size
+
+
+def spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Place labels wanted at the heights ``wanted`` (in order, top first) at least ``gap``
+    apart, each as near its own as may be, all within ``low``..``high`` where there is room:
+    labels that would overlap are set one under the other around their heights' mean."""
+    runs: list[list[Any]] = []  # labels set one under the other: [first, count, top]
+    for i in range(len(wanted)):
+        runs.append([i, 1, 0.0])
+        while True:
+            first, count, _ = runs[-1]
+            top = sum(wanted[first + k] - k * gap for k in range(count)) / count
+            runs[-1][2] = max(min(top, high - (count - 1) * gap), low)
+            if len(runs) < 2 or runs[-2][2] + runs[-2][1] * gap <= runs[-1][2]:
+                break
+            runs[-2][1] += count  # the run above reaches into this one: one run
+            runs.pop()
+    return [top + k * gap for _, count, top in runs for k in range(count)]
+
+
 def side_names(names: list[str], match: dict[str, Any]) -> list[str]:
     """Return the name of each side of a match: a player, or a team ("Anna & Cy")."""
     return [" & ".join(names[s] for s in side) for side in match["sides"]]
@@ -60,8 +103,18 @@ def race_svg(
     sides = [side[0] for side in match["sides"]]  # a side's totals are its first seat's
     names, target = side_names(names, match), match["target"]
     games = match["games"]
+    totals = games[-1]["totals"] if games else [0] * (max(sides) + 1)
     top = max([target, *(t for g in games for t in g["totals"])]) * 1.08
-    left, right, bottom, up = 44, 16, 34, 14
+    # The players' names stand right of their lines' ends, in a margin as wide as the longest
+    # (at most 45% of the chart: a longer name is cut short), where no line runs.
+    labels = [f" {totals[s]}" for s in sides]
+    most = width * 0.45 - 22
+    for k, name in enumerate(names):
+        while len(name) > 1 and text_width(name + labels[k]) > most:
+            name = name[:-2].rstrip(" &-") + "…"
+        labels[k] = name + labels[k]
+    left, bottom, up = 44, 34, 14
+    right = max(16, 22 + max(text_width(label) for label in labels))
     w, h = width - left - right, height - bottom - up
     n = max(len(games), 1)
 
@@ -103,21 +156,23 @@ def race_svg(
         )
         for px, py in pts[1:]:
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="{colour}"/>')
-        ends.append((pts[-1][1] - 8, s, k, colour))
-    # Every line ends at the same game, so the players' labels stack there; a label is
-    # lifted clear of the one below it (players with equal totals would print over each other).
+        ends.append((pts[-1][1], -totals[s], k, colour))
+    # Every line ends at the same game: each player's label stands at the height of their
+    # line's end, those of close totals nudged apart (a short stroke leads from the end to a
+    # label nudged away), the highest total's on top, all inside the chart.
+    ends.sort()
     lx = x(len(games))
-    anchor = "end" if lx > left + w * 0.6 else "start"
-    tx = lx - 6 if anchor == "end" else lx + 6
-    floor = float("inf")
-    for ly, s, k, colour in sorted(ends, reverse=True):
-        ly = min(ly, floor - LABEL_GAP)
-        floor = ly
-        total = games[-1]["totals"][s] if games else 0
-        parts.append(
-            f'<text x="{tx:.1f}" y="{ly:.1f}" class="who" text-anchor="{anchor}" '
-            f'fill="{readable(colour)}" data-seat="{s}">'
-            f"{escape(names[k])} {total}</text>"
+    middles = spread([end for end, *_ in ends], LABEL_GAP, LABEL_GAP / 2, height - LABEL_GAP / 2)
+    for (end, _, k, colour), middle in zip(ends, middles, strict=True):
+        s = sides[k]
+        if abs(middle - end) > 3:
+            parts.append(
+                f'<line x1="{lx + 6:.1f}" y1="{end:.1f}" x2="{lx + 15:.1f}" y2="{middle:.1f}" '
+                f'stroke="{colour}" stroke-width="1.5" class="leader"/>'
+            )
+        parts.append(  # its baseline a third of its size under its middle
+            f'<text x="{lx + 18:.1f}" y="{middle + 0.35 * LABEL_SIZE:.1f}" class="who" '
+            f'fill="{readable(colour)}" data-seat="{s}">{escape(labels[k])}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
