@@ -81,6 +81,52 @@ def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browse
     assert not errors, errors
 
 
+@pytest.mark.parametrize("what", ["undo", "redo"])
+def test_undo_tapped_again_while_the_first_waits_is_said_not_taken(browser, server, what):
+    """Undo tapped twice quickly undid one move and said nothing of the second tap: it was
+    taken for the same change, as a move's double tap is. A second Undo may mean one move
+    more, which would take back a move the page has not shown yet: it is not sent, now or
+    after the first one's answer, and said not taken, with how to undo one more; Redo alike."""
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo"})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(3):
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        move = server.get(f"/api/p/{tokens[seat]}")["moves"][0]["move"]
+        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": move})[0] == 200
+    if what == "redo":  # two moves undone, to redo
+        for _ in range(2):
+            assert server.post(f"/api/tables/{t['id']}/undo")[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(f"#{what}:not([disabled])")
+    made = 2  # the moves on the table after one undo of three (or one redo of two undone)
+    held: list = []
+    page.route(f"**/{what}", lambda route: held.append(route))
+    page.click(f"#{what}")
+    first = next_held(page, held)
+    page.click(f"#{what}")  # the second tap of a quick double tap
+    toast = page.wait_for_selector("#toast.show.bad", timeout=LIVE_MS)
+    word = what.capitalize()
+    said = (
+        f"That tap on {word} was not taken: the one before it was still waiting for the"
+        f" table's answer. Tap {word} again to {what} one more move."
+    )
+    assert toast.inner_text() == said
+    assert len(held) == 1 and sending(page)
+    first.continue_()
+    settled(page)
+    page.wait_for_function(f"document.body.dataset.moves == {made}", timeout=WAIT_S * 1000)
+    assert len(server.get(f"/api/tables/{t['id']}/log")["moves"]) == made
+    assert said in page.inner_text("#toast")  # still said once the first is answered
+    assert len(held) == 1, [r.request.url for r in held]
+    page.wait_for_function("!document.getAnimations().length")  # not while it slides in
+    test_browser.shot(page, f"{what}-tapped-twice")
+    page.close()
+    assert not errors, errors
+
+
 def card(code: str) -> str:
     """Where the first hand card ``code`` is (a hand may hold two alike)."""
     return f"#hand button.card[data-code='{code}'] >> nth=0"

@@ -50,10 +50,12 @@ const Kortbord = (() => {
   // not sent after the answer either: it was aimed at a page about to change (the turn
   // passes, a pile grows), and the live update often redraws the page before the answer
   // comes, so the second half of a double tap may land on another button than it meant.
+  // Undo (or redo) tapped again is said not taken too: it may mean a second undo, which
+  // would take back a move the page has not shown yet, so it is the user's to tap again.
   async function act(what, body) {
     const asked = JSON.stringify([what, body || {}]);
     if (sending) {
-      if (asked !== sent) notTaken(what, body);
+      if (asked !== sent || what === "undo" || what === "redo") notTaken(what, body);
       return null;
     }
     sent = asked;
@@ -98,7 +100,9 @@ const Kortbord = (() => {
   function notTaken(what, body) {
     const move = what === "moves" && body && body.move ? JSON.stringify(body.move) : null;
     const shown = move && snap.moves.find((m) => JSON.stringify(m.move) === move);
-    untaken = shown ? t("tap_not_taken_move", { move: shown.label }) : t("tap_not_taken");
+    if (shown) untaken = t("tap_not_taken_move", { move: shown.label });
+    else if (what === "undo" || what === "redo") untaken = t(`${what}_not_taken`);
+    else untaken = t("tap_not_taken");
     toast(untaken, true);
   }
 
