@@ -204,6 +204,46 @@ def test_a_cut_off_real_photo_stays_out_of_the_detector_training_set_and_is_name
     assert said[0].startswith(f"real photos: skipped {bad}: the file is cut off")
 
 
+def test_a_cut_off_real_photo_stays_out_of_the_classifiers_real_crops_and_is_named(
+    tmp_path, monkeypatch
+):
+    """The classifier's real cards and backgrounds were cut from photos read with a bare
+    cv2.imread: a cut-off photo came in grey where its bytes were missing."""
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    import cv2
+
+    import vision.train.real_crops as real_crops
+    from vision.train.classifier import ClassifierConfig, _real_batches
+
+    noise = np.random.default_rng(0).integers(0, 256, (100, 80, 3), np.uint8)
+    data = cv2.imencode(".jpg", noise)[1].tobytes()
+    _real_train_set(tmp_path, {"a.jpg": data, "b.jpg": data[: len(data) // 2], "c.jpg": data})
+    seen: dict[str, list] = {}
+
+    def find_real_cards(photos, recognizer):
+        seen["read"] = [(p.image.name, frame.shape) for p, frame in photos]
+        return [real_crops.RealCard(Path("a.jpg"), np.zeros((4, 2), np.float32), (0,))]
+
+    class Stream:
+        def __init__(self, cards, seed, photos=()):
+            seen["backgrounds"] = [p.image.name for p in photos]
+
+        def __iter__(self):
+            yield from ()
+
+    monkeypatch.setattr(real_crops, "find_real_cards", find_real_cards)
+    monkeypatch.setattr(real_crops, "RealCornerStream", Stream)
+    said: list[str] = []
+    config = ClassifierConfig(out=str(tmp_path / "run"), real_photos=str(tmp_path / "photos"))
+    _real_batches(config, 0, log=said.append)
+    assert seen == {
+        "read": [("a.jpg", (100, 80, 3)), ("c.jpg", (100, 80, 3))],
+        "backgrounds": ["a.jpg", "c.jpg"],
+    }
+    bad = tmp_path / "photos" / "train" / "b.jpg"
+    assert said[0].startswith(f"classifier: real photos: skipped {bad}: the file is cut off")
+
+
 # Ultralytics asks DNS whether it is online as it loads (one.one.one.one, dns.google) unless
 # YOLO_OFFLINE is set; this runs `kortbord train` in a fresh process whose DNS refuses and tells.
 OFFLINE_TRAIN = """

@@ -214,14 +214,21 @@ def train_classifier(config: ClassifierConfig, log: Callable[[str], None] = prin
 def _real_batches(config: ClassifierConfig, step: int, log=print) -> dict:
     """Find the real photos' cards with the detector and refiner in ``outline_models`` and
     return an endless iterator of their corner crops with the codes each may be."""
-    from vision.realphotos import load_split
+    from vision.realphotos import load_split, read_photos
     from vision.recognizer import Recognizer
     from vision.train.real_crops import RealCornerStream, find_real_cards
 
     assert config.real_photos, "asked for only with real photos"
     photos = load_split(config.real_photos, "train")
+    unread: set[Path] = set()
+
+    def skipped(photo, why) -> None:  # a cut-off photo would teach grey where bytes are missing
+        log(f"classifier: real photos: skipped {photo.image}: {why}")
+        unread.add(photo.image)
+
     rec = Recognizer(config.outline_models, threads=config.threads)
-    cards = find_real_cards(photos, rec)
+    cards = find_real_cards(read_photos(photos, skipped), rec)
+    photos = [p for p in photos if p.image not in unread]
     suited = sum(len(c.classes) == 1 for c in cards)
     log(f"classifier: {len(cards)} real cards from {len(photos)} photos ({suited} with a suit)")
     if not cards:

@@ -12,7 +12,7 @@ all four suits of its rank when the suit is unknown).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,10 +25,11 @@ from torch.utils.data import IterableDataset
 from referee.cards import RANKS
 from vision.crops import DEFAULT_SPEC, CropSpec, Pyramid, cut_corner
 from vision.geometry import box_iou
+from vision.images import read_image
 from vision.recognizer import BACKGROUND, CLASS_NAMES, Recognizer, readings
 
 if TYPE_CHECKING:
-    from vision.realphotos import LabelledPhoto
+    from vision.realphotos import PhotoFrame
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,12 @@ def _bbox(q: np.ndarray) -> np.ndarray:
 
 
 def find_real_cards(
-    photos: Sequence[LabelledPhoto], recognizer: Recognizer, min_iou: float = 0.75
+    photos: Iterable[PhotoFrame], recognizer: Recognizer, min_iou: float = 0.75
 ) -> list[RealCard]:
-    """Return the labelled cards of ``photos`` whose outline the recognizer finds well."""
+    """Return the labelled cards of ``photos`` (read by :func:`vision.realphotos.read_photos`)
+    whose outline the recognizer finds well."""
     out = []
-    for p in photos:
-        frame = cv2.imread(str(p.image), cv2.IMREAD_COLOR)
-        if frame is None:
-            continue
+    for p, frame in photos:
         cand = recognizer.find_cards(frame)
         if not len(cand):
             continue
@@ -109,11 +108,8 @@ class RealCornerStream(IterableDataset):
         frames: dict[Path, Pyramid] = {}
 
         def frame(path: Path) -> Pyramid:
-            if path not in frames:
-                image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise FileNotFoundError(f"{path} is not a readable image")
-                frames[path] = Pyramid(image)
+            if path not in frames:  # read whole before (read_photos): an error here is news
+                frames[path] = Pyramid(read_image(path))
             return frames[path]
 
         while True:
