@@ -75,7 +75,7 @@ def export_batched(
     model = model.cpu().eval()
     torch.onnx.export(
         model,
-        torch.zeros(1, *input_shape),
+        (torch.zeros(1, *input_shape),),  # the model's arguments
         str(path),
         input_names=[names[0]],
         output_names=[names[1]],
