@@ -16,7 +16,7 @@ from referee.cards import all_codes
 from vision.synth import corner_crop, face_for, random_scene, yolo_lines
 from vision.synth.camera import Camera, Effects, Lighting, look_at
 from vision.synth.dataset import BuildConfig, build, class_names
-from vision.synth.faces import DeckError, ImageDeck, ProceduralDeck, SkipBoDeck
+from vision.synth.faces import STANDARD_CODES, DeckError, ImageDeck, ProceduralDeck, SkipBoDeck
 from vision.synth.layouts import Layout, Placed
 from vision.synth.scene import Occluder, SceneSpec, render
 
@@ -233,6 +233,18 @@ def test_bad_deck_dir_names_missing_and_unreadable_cards(tmp_path, capsys):
     assert "4S.png" in capsys.readouterr().err
     with pytest.raises(DeckError, match="does not exist"):
         ImageDeck(tmp_path / "nope")
+
+
+def test_a_decks_jokers_and_backs_are_the_files_their_names_begin_with(tmp_path):
+    """JK2.png was neither a joker (the pattern asked for JK-…) nor a card: left out unsaid."""
+    src = ProceduralDeck(0)
+    for code in STANDARD_CODES:
+        cv2.imwrite(str(tmp_path / f"{code}.png"), src.face(code).image)
+    for name in ("JK.png", "JK2.png", "jk-red.png", "BACKblue.png", "BACK-red.png"):
+        cv2.imwrite(str(tmp_path / name), src.face("AS").image)
+    deck = ImageDeck(tmp_path)
+    assert [f.name for f in deck.joker_files] == ["JK.png", "JK2.png", "jk-red.png"]
+    assert [f.name for f in deck.back_files] == ["BACK-red.png", "BACKblue.png"]
 
 
 def test_a_pipe_among_a_decks_cards_is_unreadable_not_waited_on(tmp_path, make_pipe):

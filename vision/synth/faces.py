@@ -869,8 +869,9 @@ class SkipBoDeck(Deck):
         return skipbo_face(self.style_id, None)
 
 
-_JOKER_FILE = re.compile(r"^JK(-.+)?$", re.IGNORECASE)
-_BACK_FILE = re.compile(r"^BACK(-.+)?$", re.IGNORECASE)
+# A joker's or a back's file: JK.png, JK-1.png, JK2.png; BACK.png, BACK-red.png, BACKblue.png
+_JOKER_FILE = re.compile(r"^JK", re.IGNORECASE)
+_BACK_FILE = re.compile(r"^BACK", re.IGNORECASE)
 
 
 class ImageDeck(Deck):
@@ -930,7 +931,7 @@ class ImageDeck(Deck):
             raise DeckError(
                 f"deck folder {str(self.path)!r}: {'; '.join(parts)} "
                 "(expected one image per card named by code, e.g. QS.png, 10H.png; "
-                "JK-*.png and BACK-*.png are optional)"
+                "JK*.png and BACK*.png are optional)"
             )
         quads = _measure_index_quads(images)
         ref = next(iter(images.values()))
