@@ -34,9 +34,10 @@ from vision.recognizer import (
 
 FINE_TUNE_LR = 1e-3  # the classifier's rate when it starts from trained weights
 
-# Presets. "cpu" is the run that made the shipped models on this 2-core machine: the two
-# networks train side by side, each capped in wall-clock time (about 1.4 h in all, on a machine
-# shared with other work). "gpu" fills a few minutes of one large GPU with a 16-core host.
+# Presets. "cpu" is the base recipe of the shipped models on this 2-core machine: its stages
+# run one after another, each capped in wall-clock time (80 + 69 + 45 + 45 min, about 4 h; the
+# fine-tunes in models/README.md came on top). "gpu" fills a few minutes of one large GPU with
+# a 16-core host.
 PROFILES: dict[str, dict] = {
     "cpu": dict(
         images=900,
