@@ -1,6 +1,6 @@
-"""The pages as a family sees them on a laptop (1440×900, 1280×720) or a tablet (768×1024),
-in a real headless Chromium: the browser and demo server of ``test_browser.py``, the taps'
-helpers of ``test_browser_taps.py``."""
+"""The pages as a family sees them on a laptop (1440×900, 1366×768, 1280×720) or a tablet
+(768×1024), in a real headless Chromium: the browser and demo server of ``test_browser.py``,
+the taps' helpers of ``test_browser_taps.py``."""
 
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ chromium, browser, server = tb.chromium, tb.browser, tb.server  # this module's 
 
 LAPTOP = {"width": 1440, "height": 900}
 SMALL_LAPTOP = {"width": 1280, "height": 720}
+HD_LAPTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 768, "height": 1024}
 TABLET_WIDE = {"width": 1024, "height": 768}
 
 SIX = "Mamma, Pappa, Åse-Marie, Kristoffer, Ingrid, Bestefar"
+EIGHT = f"{SIX}, Solveig, Oddbjørn"
 
 
 def table_page(browser, server, body: dict, viewport: dict, seat: int | None = None):
@@ -33,12 +35,17 @@ def table_page(browser, server, body: dict, viewport: dict, seat: int | None = N
     return page, errors
 
 
-def skipbo_boards(page, server, players: int):
-    """Make a Skip-Bo table of ``players`` (the first of ``SIX``); open its page on ``page``,
-    then its first player's own, yielding as each has drawn its seats."""
-    names = ", ".join(SIX.split(", ")[:players])
-    status, t = server.post("/api/tables", {"game": "skipbo", "players": players, "names": names})
+def skipbo_boards(page, server, players: int, names: str = EIGHT, over: bool = False, **options):
+    """Make a Skip-Bo table of ``players`` (the first of ``names``; eight as teams of two), with
+    ``options`` for its form, its game played to the end where ``over``; open its page on
+    ``page``, then its first player's own, yielding as each has drawn its seats."""
+    names = ", ".join(names.split(", ")[:players])
+    body = {"game": "skipbo", "players": players, "names": names, "teams": players == 8, **options}
+    status, t = server.post("/api/tables", body)
     assert status == 201
+    if over:
+        tokens = [seat["url"].rsplit("/", 1)[1] for seat in t["players"]]
+        tb.greedy_skipbo(server, tokens, t["id"])
     for url in (t["url"], t["players"][0]["url"]):
         page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
         page.wait_for_selector(".sb-player")
@@ -95,25 +102,82 @@ SKIPBO_FIT_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("players", [5, 6])
-@pytest.mark.parametrize("viewport", [SMALL_LAPTOP, TABLET_WIDE], ids=["1280x720", "1024x768"])
+@pytest.mark.parametrize(
+    ("players", "viewport"),
+    [
+        *itertools.product([5, 6, 8], [SMALL_LAPTOP, HD_LAPTOP]),
+        *itertools.product([5, 6], [TABLET_WIDE]),
+    ],
+    ids=lambda v: f"{v['width']}x{v['height']}" if isinstance(v, dict) else f"{v} seats",
+)
 def test_a_skipbo_board_of_six_seats_fits_a_short_laptop(browser, server, viewport, players):
     """On a 1280×720 laptop a Skip-Bo board of five or six seats (three lines of two) stood
     past the screen: its last seats 44 px, its last move 93 px (45 px on a 1024×768 tablet
-    laid sideways), each seat as tall as its stock card with the count under it. The count is
-    on the stock card there, as the draw pile's: the whole board shows, and each seat still
-    says its stock's count; four seats keep the count under the card."""
+    laid sideways), each seat as tall as its stock card with the count under it; eight seats
+    (teams of two, four lines) by 120 px at 1280×720 and 72 px at 1366×768. The count is on
+    the stock card there, as the draw pile's, and on a laptop each seat's name stands beside
+    its cards: the whole board shows, and each seat still says its stock's count; four seats
+    keep the count under the card."""
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
+    stock = {5: "20", 6: "20", 8: "12"}[players]
     for _ in skipbo_boards(page, server, players):
         board = page.evaluate(SKIPBO_FIT_JS)
         assert board["bottom"] <= viewport["height"], board
-        assert board["stock"] == [["20", None]] * players, board
+        assert board["stock"] == [[stock, None]] * players, board
     tb.shot(page, f"skipbo-{players}-seats-{viewport['width']}x{viewport['height']}")
     for _ in skipbo_boards(page, server, 4):
         board = page.evaluate(SKIPBO_FIT_JS)
         assert board["bottom"] <= viewport["height"], board
         assert board["stock"] == [[None, "Stock 30"]] * 4, board
+    page.close()
+    assert not errors, errors
+
+
+# Names as a family writes them ("Bestemor Kari"): a game's last move, "Tante Ingrid plays 3
+# from stock onto building pile 4 (3); Bestemor Kari and Tante Ingrid won", takes two lines.
+FAMILY = (
+    "Bestemor Kari, Bestefar Ola, Mamma Sofie, Pappa Henrik, Tante Ingrid, Onkel Jonas, "
+    "Kusine Maja, Fetter Emil"
+)
+LONG_FIVE = (
+    "Bestemor Åse-Marie, Bestefar Kristoffer, Mamma Ingrid Sofie, Pappa Hans Petter, "
+    "Tante Mari-Louise"
+)
+# How many lines the last move takes.
+LAST_MOVE_LINES_JS = """() => {
+  const last = document.getElementById('last');
+  return Math.round(last.getBoundingClientRect().height
+    / parseFloat(getComputedStyle(last).lineHeight));
+}"""
+
+
+@pytest.mark.parametrize(
+    ("players", "names"),
+    [(5, LONG_FIVE), (6, FAMILY), (8, FAMILY)],
+    ids=["5", "6 teams", "8 teams"],
+)
+@pytest.mark.parametrize("viewport", [SMALL_LAPTOP, HD_LAPTOP], ids=["1280x720", "1366x768"])
+def test_a_skipbo_board_at_a_games_end_fits_a_short_laptop(
+    browser, server, viewport, players, names
+):
+    """At a game's end the last move ("…; Bestemor Kari and Tante Ingrid won") takes two lines
+    and discard piles stand up to four cards deep: on a 1280×720 laptop a board of five seats
+    stood up to 105 px past the screen, of six (teams) 122 px and of eight 332 px, each seat's
+    name line above its cards (two lines with its partner's name), the players' names heading
+    the page on two lines and the turn on a line of its own. Each seat's name, partner and
+    hand stand beside its cards there and the heading wraps beside the turn: the whole board
+    shows, each seat's piles inside it."""
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    options = {"teams": True} if players == 6 else {}
+    for _ in skipbo_boards(page, server, players, names, over=True, stock=5, **options):
+        assert page.evaluate(LAST_MOVE_LINES_JS) == 2, page.inner_text("#last")
+        board = page.evaluate(SKIPBO_FIT_JS)
+        assert board["bottom"] <= viewport["height"], board
+        seats = page.evaluate(SKIPBO_SEATS_JS)
+        assert all(past <= 0.5 for _, _, past in seats), seats
+    tb.shot(page, f"skipbo-{players}-seats-end-{viewport['width']}x{viewport['height']}")
     page.close()
     assert not errors, errors
 
