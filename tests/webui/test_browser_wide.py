@@ -270,19 +270,26 @@ def test_a_match_page_keeps_the_games_name_on_one_line_on_a_phone(browser, serve
     assert not errors, errors
 
 
-# The match chart's players' labels (text, box), the chart's box and how far right the lines'
-# ends (their dots) reach.
-CHART_LABELS_JS = """() => {
-  const box = (e) => {
+# A JavaScript helper for the snippets below: an element's box as [left, top, right, bottom].
+BOX_JS = """  const box = (e) => {
     const r = e.getBoundingClientRect();
     return [r.left, r.top, r.right, r.bottom];
-  };
+  };"""
+
+
+# The match chart's players' labels (text, box), the chart's box and how far right the lines'
+# ends (their dots) reach.
+CHART_LABELS_JS = (
+    "() => {\n"
+    + BOX_JS
+    + """
   return {
     labels: [...document.querySelectorAll('svg.race text.who')].map((t) => [t.textContent, box(t)]),
     chart: box(document.querySelector('svg.race')),
     ends: Math.max(...[...document.querySelectorAll('svg.race circle')].map((c) => box(c)[2])),
   };
 }"""
+)
 
 
 @pytest.mark.parametrize(
@@ -370,14 +377,14 @@ def test_a_tablet_laid_sideways_shows_the_whole_board(browser, server, game):
 
 
 # Where a player's page puts its board and its hand's panel (each box's edges).
-PLAYER_PAGE_JS = """() => {
-  const box = (e) => {
-    const r = e.getBoundingClientRect();
-    return [r.left, r.top, r.right, r.bottom];
-  };
+PLAYER_PAGE_JS = (
+    "() => {\n"
+    + BOX_JS
+    + """
   const board = document.querySelector('.board-panel');
   return { board: box(board), hand: box(document.querySelector('#moves').closest('.panel')) };
 }"""
+)
 
 
 @pytest.mark.parametrize(
