@@ -292,6 +292,24 @@ CHART_LABELS_JS = (
 )
 
 
+COLOURS = ["#d62828", "#1d4ed8", "#2a9d5c", "#b7791f", "#7c3aed", "#db2777"]
+
+
+def chart_page(browser, server, viewport: dict, svg: str):
+    """Open a page of the app's style with the match chart ``svg`` in a panel of its own:
+    ``(page, errors)``."""
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/matches")
+    page.evaluate(
+        """svg => { const chart = document.createElement('div');
+          chart.className = 'chart'; chart.innerHTML = svg;
+          document.querySelector('main section').replaceChildren(chart); }""",
+        svg,
+    )
+    return page, errors
+
+
 @pytest.mark.parametrize(
     "totals",
     [[410, 400], [480, 490, 470, 495, 485, 475], [0, 415, 0, 0, 0, 0]],
@@ -311,16 +329,7 @@ def test_the_match_charts_names_stand_apart_beside_their_lines_ends(
     names = SIX.split(", ")[: len(totals)]
     games = [{"totals": [t // 2 for t in totals]}, {"totals": totals}]
     match = {"target": 500, "sides": [[s] for s in range(len(totals))], "games": games}
-    colours = ["#d62828", "#1d4ed8", "#2a9d5c", "#b7791f", "#7c3aed", "#db2777"]
-    page = browser.new_page(viewport=viewport)
-    errors = tb.watch_errors(page)
-    page.goto(f"{server.base}/matches")  # the app's style; the chart in a panel of its own
-    page.evaluate(
-        """svg => { const chart = document.createElement('div');
-          chart.className = 'chart'; chart.innerHTML = svg;
-          document.querySelector('main section').replaceChildren(chart); }""",
-        race_svg(names, colours, match),
-    )
+    page, errors = chart_page(browser, server, viewport, race_svg(names, COLOURS, match))
     drawn = page.evaluate(CHART_LABELS_JS)
     labels = sorted(drawn["labels"], key=lambda label: label[1][1])  # top to bottom
     ranked = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
@@ -332,6 +341,70 @@ def test_the_match_charts_names_stand_apart_beside_their_lines_ends(
         assert l_left >= drawn["ends"], (labels, drawn["ends"])  # clear of the lines
         assert left <= l_left and l_right <= right and top <= l_top and l_bottom <= bottom, drawn
     tb.shot(page, f"match-chart-{len(totals)}-{totals[0]}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+# The match chart's players' labels (each line's text and box, the label's tooltip), the
+# chart's box, how far right the lines' ends reach, and whether each line is what shows at
+# its middle (nothing drawn over it).
+CHART_LINES_JS = (
+    "() => {\n"
+    + BOX_JS
+    + """
+  const svg = document.querySelector('svg.race');
+  const shown = (e) => {
+    const [l, t, r, b] = box(e);
+    const top = document.elementFromPoint((l + r) / 2, (t + b) / 2);
+    return top?.closest('text') === e.closest('text');
+  };
+  return {
+    labels: [...svg.querySelectorAll('text.who')].map((t) => ({
+      seat: t.dataset.seat,
+      lines: [...(t.querySelector('tspan') ? t.querySelectorAll('tspan') : [t])]
+        .map((l) => [l.textContent, box(l), shown(l)]),
+      box: box(t),
+      tip: t.parentElement.querySelector(':scope > title')?.textContent ?? null,
+    })),
+    chart: box(svg),
+    ends: Math.max(...[...svg.querySelectorAll('circle')].map((c) => box(c)[2])),
+  };
+}"""
+)
+
+
+@pytest.mark.parametrize("totals", [[250, 240], [410, 120]], ids=["close", "apart"])
+@pytest.mark.parametrize("viewport", [tb.SMALL_PHONE, SMALL_LAPTOP], ids=["360", "1280"])
+def test_the_match_charts_team_labels_show_both_partners(browser, server, viewport, totals):
+    """Two teams of long names ("Bestefar Ole & Mormor Kari") had their labels on the match
+    chart cut from the end ("Bestefar Ole… 250", "Oddbjørn… 240"): the second partner never
+    showed. Each partner has a line of the label now, the team's points on the last, a name
+    too long for a line told by its given name, the whole name the label's tooltip; no label
+    over another or over the lines, all inside the chart, on a phone and on a laptop."""
+    from webui.matches import race_svg
+
+    names = ["Bestefar Ole", "Oddbjørn", "Mormor Kari", "Åse-Marie Bø"]
+    games = [{"totals": [t // 2 for t in totals] * 2}, {"totals": totals * 2}]
+    match = {"target": 500, "sides": [[0, 2], [1, 3]], "games": games}
+    page, errors = chart_page(browser, server, viewport, race_svg(names, COLOURS, match))
+    drawn = page.evaluate(CHART_LINES_JS)
+    labels = {label["seat"]: label for label in drawn["labels"]}
+    texts = {seat: [text for text, _, _ in label["lines"]] for seat, label in labels.items()}
+    assert texts == {
+        "0": ["Bestefar Ole &", f"Mormor Kari {totals[0]}"],
+        "1": ["Oddbjørn &", f"Åse-Marie {totals[1]}"],
+    }, texts
+    assert labels["0"]["tip"] == f"Bestefar Ole & Mormor Kari {totals[0]}"
+    assert labels["1"]["tip"] == f"Oddbjørn & Åse-Marie Bø {totals[1]}"
+    left, top, right, bottom = drawn["chart"]
+    for label in labels.values():
+        for text, (l_left, l_top, l_right, l_bottom), shown in label["lines"]:
+            assert shown, (text, drawn)  # nothing drawn over it
+            assert l_left >= drawn["ends"], (text, drawn)  # clear of the lines
+            assert left <= l_left and l_right <= right and top <= l_top and l_bottom <= bottom
+    above, below = sorted((label["box"] for label in labels.values()), key=lambda b: b[1])
+    assert above[3] <= below[1], drawn  # one under the other, not over it
+    tb.shot(page, f"match-chart-teams-{totals[0]}-{viewport['width']}")
     page.close()
     assert not errors, errors
 

@@ -364,8 +364,8 @@ def test_the_race_chart_keeps_players_with_equal_totals_legible():
 
 def test_the_race_charts_labels_are_nudged_apart_around_their_own_heights():
     """Labels wanted closer than a label's height are set one under the other around the
-    mean of their heights (not all lifted over the lowest), inside the chart; a name too
-    long for the chart's margin is cut short, its points kept."""
+    mean of their heights (not all lifted over the lowest), inside the chart; a player's name
+    too long for the chart's margin is cut short, its points kept."""
     import re
 
     from webui.matches import LABEL_GAP, race_svg, spread, text_width
@@ -374,13 +374,134 @@ def test_the_race_charts_labels_are_nudged_apart_around_their_own_heights():
     assert spread([50, 100, 104], 20, 0, 300) == [50, 92, 112]
     assert spread([5, 6, 7], 20, 10, 300) == [10, 30, 50]  # kept inside the chart
     assert spread([290, 295], 20, 0, 300) == [280, 300]
-    match = {"target": 500, "sides": [[0, 2], [1, 3]], "games": [{"totals": [250, 240] * 2}]}
-    names = ["Margrethe-Kristine", "Bestefar Ola", "Åse-Marie Bø", "Sebastian"]
-    svg = race_svg(names, ["#c22", "#23c", "#2a2", "#a70"], match)
+    match = {"target": 500, "sides": [[0], [1]], "games": [{"totals": [250, 240]}]}
+    svg = race_svg(["Margrethe-Kristine", "Sebastian"], ["#c22", "#23c"], match)
     labels = re.findall(r'<text[^>]*y="([\d.]+)"[^>]*data-seat="\d">([^<]*)<', svg)
-    assert [text for _, text in labels] == ["Margrethe… 250", "Bestefar O… 240"]
+    assert [text for _, text in labels] == ["Margrethe… 250", "Sebastian 240"]
     assert all(text_width(text) <= 420 * 0.45 - 22 for _, text in labels)
     assert float(labels[1][0]) - float(labels[0][0]) >= LABEL_GAP
+
+
+def _chart_labels(svg: str) -> dict[int, tuple[list[str], list[float], str | None]]:
+    """Each side's label on a race chart, by its first seat: its lines, their baselines and
+    its tooltip (None without one)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg)
+    tips = {id(g.find(f"{ns}text")): g.findtext(f"{ns}title") for g in root.iter(f"{ns}g")}
+    labels = {}
+    for text in root.iter(f"{ns}text"):
+        if text.get("class") != "who":
+            continue
+        lines = list(text.iter(f"{ns}tspan")) or [text]
+        labels[int(text.get("data-seat"))] = (
+            [line.text or "" for line in lines],
+            [float(line.get("y")) for line in lines],
+            tips.get(id(text)),
+        )
+    return labels
+
+
+def test_a_teams_label_on_the_race_chart_names_every_partner():
+    """A team's name too long for the chart's margin was cut from its end ("Bestefar O…
+    240"): the second partner never showed. Its partners stand one a line now ("Bestefar Ole
+    &", "Mormor Kari 250"), a partner's name too long for a line told by their given name
+    ("Åse-Marie" for Åse-Marie Bø), the whole name in the label's tooltip; a team whose name
+    fits is drawn as before. No label runs into another or out of the chart."""
+    import itertools
+
+    from webui.matches import LABEL_GAP, LABEL_LINE, LABEL_SIZE, race_svg, text_width
+
+    names = ["Bestefar Ole", "Oddbjørn", "Anna", "Mormor Kari", "Åse-Marie Bø", "Bo"]
+    colours = ["#c22", "#23c", "#2a2", "#a70", "#777", "#0aa"]
+    for totals in ([250, 240, 245], [480, 120, 100], [100, 100, 100]):
+        games = [{"totals": [t // 2 for t in totals] * 2}, {"totals": totals * 2}]
+        match = {"target": 500, "sides": [[0, 3], [1, 4], [2, 5]], "games": games}
+        svg = race_svg(names, colours, match)
+        labels = _chart_labels(svg)
+        assert labels[0][0] == ["Bestefar Ole &", f"Mormor Kari {totals[0]}"], labels
+        assert labels[1][0] == ["Oddbjørn &", f"Åse-Marie {totals[1]}"], labels
+        assert labels[0][2] == f"Bestefar Ole & Mormor Kari {totals[0]}"
+        assert labels[1][2] == f"Oddbjørn & Åse-Marie Bø {totals[1]}"
+        # a team whose name fits: one line, no tooltip, written as it was
+        assert labels[2] == ([f"Anna & Bo {totals[2]}"], labels[2][1], None)
+        assert re.search(rf'class="who" fill="#2a2" data-seat="2">Anna &amp; Bo {totals[2]}<', svg)
+        # every line inside the chart, clear of the lines' ends and of each other
+        x = float(re.search(r'<text x="([\d.]+)"[^>]*class="who"', svg).group(1))
+        ends = max(float(cx) for cx in re.findall(r'<circle cx="([\d.]+)"', svg))
+        assert x > ends + 4  # the dots' radius
+        lines = sorted((y, seat) for seat, (texts, ys, _) in labels.items() for y in ys)
+        for text in (t for texts, _, _ in labels.values() for t in texts):
+            assert x + text_width(text) <= 420, text
+        for (above, a), (below, b) in itertools.pairwise(lines):
+            assert below - above >= (LABEL_LINE if a == b else LABEL_GAP), (lines, totals)
+        assert lines[0][0] - LABEL_SIZE >= 0 and lines[-1][0] + 0.3 * LABEL_SIZE <= 260
+
+
+@pytest.mark.parametrize(
+    ("partners", "lines"),
+    [
+        (["Anna", "Bo"], ["Anna & Bo 240"]),  # fits: as it was
+        (["Bestefar Ole", "Mormor Kari"], ["Bestefar Ole &", "Mormor Kari 240"]),
+        (["Bestefar Oddbjørn", "Mormor Kari"], ["Oddbjørn &", "Mormor Kari 240"]),
+        (["Bedstemor Ellen Sørensen", "Morfar Åke"], ["Ellen &", "Morfar Åke 240"]),  # da
+        (["Mormor Kerstin Öberg", "Moffa Göran"], ["Kerstin &", "Moffa Göran 240"]),  # sv
+        (["Margrethe-Kristine", "Sebastian"], ["Margrethe-K… &", "Sebastian 240"]),
+        (["Farmor Ingrid Hansen"], ["Ingrid 240"]),  # a player alone: the given name
+        (["Margrethe-Kristine"], ["Margrethe… 240"]),  # one word: cut short as before
+    ],
+)
+def test_a_sides_label_names_each_partner_in_the_charts_margin(partners, lines):
+    """A side's label is its name and points on one line where they fit the margin (167 px
+    of the chart's 420), else one line a partner, a name too long for its line told by its
+    given name (the first word that is no family title: "Bestefar", "Bedstemor", "Mormor"),
+    cut short with … where even that is too long."""
+    from webui.matches import label_lines, text_width
+
+    assert label_lines(partners, 240, 167, partners) == lines
+    assert all(text_width(line) <= 167 for line in lines)
+
+
+def test_a_partner_is_not_told_by_a_given_name_another_player_has():
+    """Two players of the chart named Oddbjørn: a partner too long for a line is cut short
+    ("Bestefar Od… &"), not shortened to an "Oddbjørn" that names either."""
+    from webui.matches import label_lines
+
+    everyone = ["Bestefar Oddbjørn", "Mormor Kari", "Oddbjørn", "Ida"]
+    assert label_lines(everyone[:2], 240, 167, everyone) == ["Bestefar Od… &", "Mormor Kari 240"]
+    assert label_lines(everyone[:2], 240, 167, everyone[:2]) == ["Oddbjørn &", "Mormor Kari 240"]
+
+
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [
+        ("Bestefar Ole", "Ole"),
+        ("Kari Nordmann", "Kari"),
+        ("Tante Åse-Marie", "Åse-Marie"),
+        ("bedstemor Ellen", "Ellen"),
+        ("Moffa Göran", "Göran"),
+        ("Mormor", "Mormor"),  # a title alone is the name
+        ("Mamma Pappa", "Mamma Pappa"),
+        ("Sebastian", "Sebastian"),
+    ],
+)
+def test_a_players_short_name_is_their_first_word_that_is_no_family_title(name, short):
+    from webui.matches import short_name
+
+    assert short_name(name) == short
+
+
+def test_labels_of_two_lines_are_spread_by_their_whole_height():
+    """A label of two lines (``taller`` by its second line) keeps its neighbours clear of
+    both lines, and stays inside the chart by both."""
+    from webui.matches import spread
+
+    assert spread([100, 100], 20, 0, 300, [20, 0]) == [85, 115]
+    assert spread([100, 100, 100], 20, 0, 300, [0, 20, 0]) == [70, 100, 130]
+    assert spread([5], 20, 10, 300, [20]) == [20]
+    assert spread([300, 300], 20, 0, 300, [0, 20]) == [260, 290]
+    assert spread([50, 100, 104], 20, 0, 300, [0, 0, 0]) == [50, 92, 112]  # as one-line labels
 
 
 def _contrast(a: str, b: str) -> float:

@@ -16,10 +16,21 @@ bp = Blueprint("matches", __name__, template_folder="templates")
 
 LABEL_GAP = 22  # px from one label to the next at the chart's right: 16 px text, Å's ring above it
 LABEL_SIZE = 16  # px: app.css, .race .who
+LABEL_LINE = 19  # px from a label's line to its next (a team's partners): the text's own height
+LABEL_ROOM = 6  # px more around a label of two lines, that its lines read as one label
 # What a character of a label takes in its font's size, at most, in the widest of the page's
 # fonts (DejaVu Sans Bold); others take less, so a label never runs past the chart's edge
 NARROW, SLIM, WIDE = set("iljIJ.,:;'!|()"), set("ftr "), set("mwMWæÆœŒ&")
 
+
+# Words a family writes before a player's name ("Bestefar Ole", "Tante Åse", "Mormor Kari"):
+# a name shortened to one word keeps the word after them, the one that tells two grandfathers
+# apart (Norwegian, Danish, Swedish and English)
+FAMILY_TITLES = frozenset(
+    "bestefar bestemor besta oldefar oldemor morfar mormor farfar farmor bedstefar bedstemor "
+    "moffa mommo tante onkel moster faster morbror farbror mamma pappa mor far "
+    "grandma grandpa granny grandad nana uncle aunt auntie mum mom dad".split()
+)
 
 PLOT = (251, 252, 251)  # app.css: .race .plot, under the players' names
 
@@ -67,22 +78,78 @@ def text_width(text: str, size: float = LABEL_SIZE) -> float:
     return em * size
 
 
-def spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
-    """Place labels wanted at the heights ``wanted`` (in order, top first) at least ``gap``
-    apart, each as near its own as may be, all within ``low``..``high`` where there is room:
-    labels that would overlap are set one under the other around their heights' mean."""
+def spread(
+    wanted: list[float],
+    gap: float,
+    low: float,
+    high: float,
+    taller: list[float] | None = None,
+) -> list[float]:
+    """Place labels wanted at the heights ``wanted`` (their middles, in order, top first) at
+    least ``gap`` apart, each as near its own as may be, all within ``low``..``high`` where
+    there is room: labels that would overlap are set one under the other around their
+    heights' mean. ``taller`` is how much taller than one line each label is (a label of two
+    lines: the step between them); ``gap``, ``low`` and ``high`` are a one-line label's."""
+    more = taller or [0.0] * len(wanted)
+
+    def below(first: int, k: int) -> float:  # label first + k's middle under label first's
+        return sum(gap + (more[first + j] + more[first + j + 1]) / 2 for j in range(k))
+
     runs: list[list[Any]] = []  # labels set one under the other: [first, count, top]
     for i in range(len(wanted)):
         runs.append([i, 1, 0.0])
         while True:
             first, count, _ = runs[-1]
-            top = sum(wanted[first + k] - k * gap for k in range(count)) / count
-            runs[-1][2] = max(min(top, high - (count - 1) * gap), low)
-            if len(runs) < 2 or runs[-2][2] + runs[-2][1] * gap <= runs[-1][2]:
+            steps = [below(first, k) for k in range(count)]
+            top = sum(wanted[first + k] - steps[k] for k in range(count)) / count
+            lowest = high - more[first + count - 1] / 2 - steps[-1]
+            runs[-1][2] = max(min(top, lowest), low + more[first] / 2)
+            if len(runs) < 2:
+                break
+            above, n, at = runs[-2]
+            last = above + n - 1  # the run above's last label, and the room it needs under it
+            if at + below(above, n - 1) + gap + (more[last] + more[first]) / 2 <= runs[-1][2]:
                 break
             runs[-2][1] += count  # the run above reaches into this one: one run
             runs.pop()
-    return [top + k * gap for _, count, top in runs for k in range(count)]
+    return [top + below(first, k) for first, count, top in runs for k in range(count)]
+
+
+def short_name(name: str) -> str:
+    """Return the one word of ``name`` that names its player most briefly: the first that is
+    no family title ("Bestefar Ole" → "Ole", "Kari Nordmann" → "Kari"); a name of one word, or
+    of titles alone ("Mormor"), as it is."""
+    words = name.split()
+    given = [w for w in words if w.casefold().rstrip(".") not in FAMILY_TITLES]
+    return given[0] if len(words) > 1 and given else name
+
+
+def cut(text: str, end: str, most: float) -> str:
+    """Return ``text + end`` at most ``most`` px wide: ``text`` cut short with … if need be."""
+    while len(text) > 1 and text_width(text + end) > most:
+        text = text[:-2].rstrip(" &-") + "…"
+    return text + end
+
+
+def label_lines(partners: list[str], points: int, most: float, everyone: list[str]) -> list[str]:
+    """Return the lines of a side's label at its line's end, each at most ``most`` px wide:
+    one line of its name and points where it fits ("Anna & Bo 240"); else a team's partners
+    one a line ("Bestefar Ole &", "Mormor Kari 240"). A name too long for its line is told by
+    its short name ("Oddbjørn 95" for Bestefar Oddbjørn Hansen) unless another of
+    ``everyone`` (the chart's players) has that one too, and cut short with … if even that
+    is too long ("Margrethe-Kri… &"): every partner keeps a line of their own."""
+    score = f" {points}"
+    if text_width(" & ".join(partners) + score) <= most:
+        return [" & ".join(partners) + score]
+    lines = []
+    for i, name in enumerate(partners):
+        end = score if i == len(partners) - 1 else " &"
+        short = short_name(name)
+        shared = any(short_name(o).casefold() == short.casefold() for o in everyone if o != name)
+        if text_width(name + end) > most and not shared:
+            name = short
+        lines.append(cut(name, end, most))
+    return lines
 
 
 def side_names(names: list[str], match: dict[str, Any]) -> list[str]:
@@ -101,20 +168,20 @@ def race_svg(
     """Draw the race to the target: one line of running totals per side (a player, or a
     team in team play: partners score alike), the target dashed."""
     sides = [side[0] for side in match["sides"]]  # a side's totals are its first seat's
-    names, target = side_names(names, match), match["target"]
+    wholes, target = side_names(names, match), match["target"]
     games = match["games"]
     totals = games[-1]["totals"] if games else [0] * (max(sides) + 1)
     top = max([target, *(t for g in games for t in g["totals"])]) * 1.08
     # The players' names stand right of their lines' ends, in a margin as wide as the longest
-    # (at most 45% of the chart: a longer name is cut short), where no line runs.
-    labels = [f" {totals[s]}" for s in sides]
+    # (at most 45% of the chart: a team's partners one a line, a longer name told by its short
+    # name or cut short), where no line runs.
     most = width * 0.45 - 22
-    for k, name in enumerate(names):
-        while len(name) > 1 and text_width(name + labels[k]) > most:
-            name = name[:-2].rstrip(" &-") + "…"
-        labels[k] = name + labels[k]
+    labels = [
+        label_lines([names[s] for s in side], totals[side[0]], most, names)
+        for side in match["sides"]
+    ]
     left, bottom, up = 44, 34, 14
-    right = max(16, 22 + max(text_width(label) for label in labels))
+    right = max(16, 22 + max(text_width(line) for label in labels for line in label))
     w, h = width - left - right, height - bottom - up
     n = max(len(games), 1)
 
@@ -162,18 +229,34 @@ def race_svg(
     # label nudged away), the highest total's on top, all inside the chart.
     ends.sort()
     lx = x(len(games))
-    middles = spread([end for end, *_ in ends], LABEL_GAP, LABEL_GAP / 2, height - LABEL_GAP / 2)
+    wanted = [end for end, *_ in ends]
+    # a team's label, a line a partner, is taller by its lines after the first and some room
+    lines_of = [len(labels[k]) for *_, k, _ in ends]
+    taller = [(n - 1) * LABEL_LINE + LABEL_ROOM if n > 1 else 0.0 for n in lines_of]
+    middles = spread(wanted, LABEL_GAP, LABEL_GAP / 2, height - LABEL_GAP / 2, taller)
     for (end, _, k, colour), middle in zip(ends, middles, strict=True):
-        s = sides[k]
+        s, lines = sides[k], labels[k]
         if abs(middle - end) > 3:
             parts.append(
                 f'<line x1="{lx + 6:.1f}" y1="{end:.1f}" x2="{lx + 15:.1f}" y2="{middle:.1f}" '
                 f'stroke="{colour}" stroke-width="1.5" class="leader"/>'
             )
-        parts.append(  # its baseline a third of its size under its middle
-            f'<text x="{lx + 18:.1f}" y="{middle + 0.35 * LABEL_SIZE:.1f}" class="who" '
-            f'fill="{readable(colour)}" data-seat="{s}">{escape(labels[k])}</text>'
+        # each line's baseline a third of its size under its middle
+        first = middle - (len(lines) - 1) * LABEL_LINE / 2 + 0.35 * LABEL_SIZE
+        text = escape(lines[0])
+        if len(lines) > 1:  # a team's partners, one a line
+            text = "".join(
+                f'<tspan x="{lx + 18:.1f}" y="{first + i * LABEL_LINE:.1f}">{escape(line)}</tspan>'
+                for i, line in enumerate(lines)
+            )
+        label = (
+            f'<text x="{lx + 18:.1f}" y="{first:.1f}" class="who" '
+            f'fill="{readable(colour)}" data-seat="{s}">{text}</text>'
         )
+        whole = f"{wholes[k]} {totals[s]}"
+        if lines != [whole]:  # shortened or on two lines: the whole name as its tooltip
+            label = f"<g><title>{escape(whole)}</title>{label}</g>"
+        parts.append(label)
     parts.append("</svg>")
     return "".join(parts)
 
