@@ -463,3 +463,44 @@ def test_a_card_on_a_pile_gets_an_outline_drawn_partly_round_the_card_below():
         # card's, the others the top card's own.
         assert (near_top | near_below).all()
         assert near_below.any() and near_top.any()
+
+
+def test_a_cut_off_rendered_scene_is_read_as_none_and_said_once(tmp_path):
+    """The refiner and the detector's int8 calibration read the scenes a run rendered with a
+    bare cv2.imread: one a stopped run left half-written came in grey where it was cut."""
+    import cv2
+
+    from vision.train.loop import read_scene
+
+    noise = np.random.default_rng(1).integers(0, 256, (60, 90, 3), np.uint8)
+    data = cv2.imencode(".jpg", noise)[1].tobytes()
+    (tmp_path / "whole.jpg").write_bytes(data)
+    (tmp_path / "cut.jpg").write_bytes(data[: len(data) // 2])
+    said: list[str] = []
+    skipped: set[Path] = set()
+    assert read_scene(tmp_path / "whole.jpg", skipped, said.append).shape == (60, 90, 3)
+    assert read_scene(tmp_path / "cut.jpg", skipped, said.append) is None
+    assert read_scene(tmp_path / "cut.jpg", skipped, said.append) is None  # an endless stream
+    assert len(said) == 1 and said[0].startswith(f"skipped {tmp_path / 'cut.jpg'}: the file is cut")
+
+
+def test_the_refiners_validation_set_leaves_out_a_cut_off_scene_and_says_so(tmp_path):
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    from vision.synth.dataset import BuildConfig, build
+    from vision.train.refiner import scene_cards, validation_set
+
+    build(
+        BuildConfig(tmp_path / "data", 24, seed=2, size=(320, 180), targets="cards", progress=False)
+    )
+    files = sorted((tmp_path / "data" / "truth" / "val").glob("*.json")) or sorted(
+        (tmp_path / "data" / "truth" / "train").glob("*.json")
+    )
+    whole = validation_set(tmp_path / "data", tmp_path / "whole.npz")
+    image, cards, _ = scene_cards(files[0])
+    assert cards
+    data = image.read_bytes()
+    image.write_bytes(data[: len(data) // 2])
+    said: list[str] = []
+    cut = validation_set(tmp_path / "data", tmp_path / "cut.npz", log=said.append)
+    assert len(cut[0]) == len(whole[0]) - len(cards)
+    assert len(said) == 1 and said[0].startswith(f"skipped {image}: the file is cut off")

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.train.loop import read_scene
+
 if TYPE_CHECKING:
     from vision.synth.scene import CardLabel, Scene
 
@@ -436,7 +438,8 @@ def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
     shutil.copyfile(path, plain)
     images = sorted((Path(out) / "data" / "images").rglob("*.jpg"))[:32]
     target = Path(out) / "card_detector.onnx"
-    calibration = [cv2.imread(str(p)) for p in images]
+    skipped: set[Path] = set()
+    calibration = [read_scene(p, skipped) for p in images]
     quantize_detector(plain, target, [im for im in calibration if im is not None], imgsz)
     return target
 

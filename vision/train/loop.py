@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from vision.images import ImageError, read_image
 
 if TYPE_CHECKING:  # torch is the train extra's
     from torch import nn, optim
@@ -21,6 +24,19 @@ def conv_block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
     )
+
+
+def read_scene(path: Path, skipped: set[Path], log: Callable[[str], Any] = print) -> Any:
+    """Return the BGR image of a rendered scene, or None where it does not read whole (a run
+    stopped while writing it: OpenCV would give its missing part grey to train on), said once
+    a file (``skipped`` holds those said)."""
+    try:
+        return read_image(path)
+    except ImageError as e:
+        if path not in skipped:
+            skipped.add(path)
+            log(f"skipped {path}: {e}")
+        return None
 
 
 @dataclass

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -36,6 +37,7 @@ from vision.train.loop import (
     conv_block,
     export_batched,
     quantize_convs,
+    read_scene,
     resume,
     stream_loader,
 )
@@ -168,6 +170,7 @@ class SceneStream(IterableDataset):
 
     def __init__(self, data: Path, seed: int, per_scene: int = 6, buffer: int = 512) -> None:
         self.data, self.seed, self.per_scene, self.buffer = data, seed, per_scene, buffer
+        self.skipped: set[Path] = set()
 
     def __iter__(self):
         cv2.setNumThreads(1)
@@ -178,7 +181,7 @@ class SceneStream(IterableDataset):
             random.Random(int(rng.integers(1 << 30))).shuffle(files)
             for f in files:
                 image_path, cards, below = scene_cards(f)
-                image = cv2.imread(str(image_path))
+                image = read_scene(image_path, self.skipped)
                 if image is None or not cards:
                     continue
                 pool.extend(samples_of(image, cards, rng, self.per_scene, below))
@@ -193,18 +196,21 @@ class SceneStream(IterableDataset):
                     )
 
 
-def validation_set(data: Path, cache: Path, size: int = 1500) -> tuple[np.ndarray, ...]:
+def validation_set(
+    data: Path, cache: Path, size: int = 1500, log: Callable[[str], Any] = print
+) -> tuple[np.ndarray, ...]:
     """Return fixed ``(patches, targets, rough, truth)`` from the val scenes."""
     if cache.is_file():
         z = np.load(cache)
         return z["x"], z["y"], z["rough"], z["truth"]
     rng = np.random.default_rng(777)
     xs, ys, roughs, truths = [], [], [], []
+    skipped: set[Path] = set()
     files = sorted((data / "truth" / "val").glob("*.json"))
     files = files or sorted((data / "truth" / "train").glob("*.json"))  # a tiny build
     for f in files:
         image_path, cards, _ = scene_cards(f)
-        image = cv2.imread(str(image_path))
+        image = read_scene(image_path, skipped, log)
         if image is None or not cards:
             continue
         pyr = Pyramid(image)
@@ -281,7 +287,7 @@ def train_refiner(config: RefinerConfig, log: Callable[[str], None] = print) -> 
     step, spent = resume(ckpt_path, model, opt)
     if step:
         log(f"refiner: resuming at step {step}")
-    val = validation_set(data, out / "refiner_val.npz")
+    val = validation_set(data, out / "refiner_val.npz", log=log)
     loader = stream_loader(SceneStream(data, config.seed + step), config.batch, config.workers, 8)
     sched = Schedule(config.lr, config.steps, config.time_limit_s, 0.03, spent)
     history = []
