@@ -105,8 +105,7 @@ SKIPBO_FIT_JS = """() => {
 @pytest.mark.parametrize(
     ("players", "viewport"),
     [
-        *itertools.product([5, 6, 8], [SMALL_LAPTOP, HD_LAPTOP]),
-        *itertools.product([5, 6], [TABLET_WIDE]),
+        *itertools.product([5, 6, 8], [SMALL_LAPTOP, HD_LAPTOP, TABLET_WIDE]),
     ],
     ids=lambda v: f"{v['width']}x{v['height']}" if isinstance(v, dict) else f"{v} seats",
 )
@@ -114,10 +113,12 @@ def test_a_skipbo_board_of_six_seats_fits_a_short_laptop(browser, server, viewpo
     """On a 1280×720 laptop a Skip-Bo board of five or six seats (three lines of two) stood
     past the screen: its last seats 44 px, its last move 93 px (45 px on a 1024×768 tablet
     laid sideways), each seat as tall as its stock card with the count under it; eight seats
-    (teams of two, four lines) by 120 px at 1280×720 and 72 px at 1366×768. The count is on
-    the stock card there, as the draw pile's, and on a laptop each seat's name stands beside
-    its cards: the whole board shows, and each seat still says its stock's count; four seats
-    keep the count under the card."""
+    (teams of two, four lines) by 120 px at 1280×720, 72 px at 1366×768 and 138 px at
+    1024×768 (the board 784 px tall). The count is on the stock card there, as the draw
+    pile's, on a laptop each seat's name stands beside its cards, and on the tablet eight
+    seats' stock cards are as large as their discard piles, each hand's count beside them:
+    the whole board shows, each seat's piles inside it, and each seat still says its stock's
+    count; four seats keep the count under the card."""
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
     stock = {5: "20", 6: "20", 8: "12"}[players]
@@ -125,6 +126,8 @@ def test_a_skipbo_board_of_six_seats_fits_a_short_laptop(browser, server, viewpo
         board = page.evaluate(SKIPBO_FIT_JS)
         assert board["bottom"] <= viewport["height"], board
         assert board["stock"] == [[stock, None]] * players, board
+        seats = page.evaluate(SKIPBO_SEATS_JS)
+        assert all(past <= 0.5 for _, _, past in seats), seats
     tb.shot(page, f"skipbo-{players}-seats-{viewport['width']}x{viewport['height']}")
     for _ in skipbo_boards(page, server, 4):
         board = page.evaluate(SKIPBO_FIT_JS)
