@@ -185,6 +185,77 @@ def test_a_skipbo_board_at_a_games_end_fits_a_short_laptop(
     assert not errors, errors
 
 
+# Eight names as long as a family writes them in full (17 or 18 characters each).
+LONG_EIGHT = (
+    "Bestemor Åse Lund, Bestefar Ola Berg, Mamma Sofie Dahlby, Pappa Henrik Moene, "
+    "Tante Ingrid Holm, Onkel Jonas Stein, Kusine Maja Nilsen, Fetter Emil Hansen"
+)
+# The last move's lines: those its text takes, those shown; its font's size.
+LAST_MOVE_JS = """() => {
+  const last = document.getElementById('last'), style = getComputedStyle(last);
+  const line = parseFloat(style.lineHeight);
+  return { text: Math.round(last.scrollHeight / line), shown: Math.round(last.clientHeight / line),
+    px: parseFloat(style.fontSize) };
+}"""
+
+
+def skipbo_ends(page, server, names: str, last: str):
+    """Make a Skip-Bo table of eight ``names`` (teams of two), play its game to the end, then
+    open its page on ``page``, then its first player's own, each shown the game's end with
+    ``last`` (its ``{a}`` and ``{b}`` the winners) as its last move, yielding the text shown."""
+    body = {"game": "skipbo", "players": 8, "names": names, "teams": True, "stock": 5}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    tokens = [seat["url"].rsplit("/", 1)[1] for seat in t["players"]]
+    tb.greedy_skipbo(server, tokens, t["id"])
+    page.add_init_script(tb.TEST_EVENTS)
+    pages = {t["url"]: f"/api/tables/{t['id']}", t["players"][0]["url"]: f"/api/p/{tokens[0]}"}
+    for url, api in pages.items():
+        page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
+        page.wait_for_function("window.testEvents && window.testEvents.heard.snapshot")
+        snap = server.get(api)
+        a, b = snap["winner_names"]
+        snap["last"] = last.format(a=a, b=b)
+        page.evaluate("(s) => window.sendSnapshot(s)", snap)
+        page.wait_for_selector(".sb-player")
+        yield snap["last"]
+
+
+@pytest.mark.parametrize("viewport", [SMALL_LAPTOP, HD_LAPTOP], ids=["1280x720", "1366x768"])
+def test_a_skipbo_board_of_eight_long_names_fits_a_short_laptop_at_the_games_end(
+    browser, server, viewport
+):
+    """Eight seats named as a family writes them in full ("Bestemor Åse Lund") at a game's end
+    whose last move took three lines ("…, which reaches 12 and is set aside; Bestemor Åse Lund
+    and Tante Ingrid Holm won"): on a 1280×720 laptop the board stood 14 px past the screen on
+    a player's page and 76 px on the table's, its heading of eight names four lines tall (up
+    to 34 px at 1366×768). The last move shows two lines there, all three under the pointer
+    (or a finger), and the table's heading one line, the names on their seats under it: the
+    whole board shows, its text as large as before."""
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    last = (
+        "{b} plays Skip-Bo from {a}'s stock onto building pile 1, which reaches 12 and is set"
+        " aside; {a} and {b} won"
+    )  # a sentence the referee says at a game's end
+    for said in skipbo_ends(page, server, LONG_EIGHT, last):
+        board = page.evaluate(SKIPBO_FIT_JS)
+        assert board["bottom"] <= viewport["height"], board
+        shown = page.evaluate(LAST_MOVE_JS)
+        assert shown["text"] == 3 and shown["shown"] == 2 and shown["px"] >= 16, shown
+        assert page.inner_text("#last") == said  # whole, for a screen reader
+        shown_names = page.locator(".sb-who > strong").all_inner_texts()
+        assert sorted(shown_names) == sorted(LONG_EIGHT.split(", ")), shown_names
+        page.hover("#last")
+        assert page.evaluate(LAST_MOVE_JS)["shown"] == 3  # whole under the pointer or a finger
+        page.mouse.move(0, 0)
+        seats = page.evaluate(SKIPBO_SEATS_JS)
+        assert all(past <= 0.5 for _, _, past in seats), seats
+    tb.shot(page, f"skipbo-8-long-names-end-{viewport['width']}x{viewport['height']}")
+    page.close()
+    assert not errors, errors
+
+
 # Each line the toast shows: its text and its box.
 TOAST_LINES_JS = """() => [...document.querySelectorAll('#toast .toast-line')].map((l) => {
   const r = l.getBoundingClientRect();
