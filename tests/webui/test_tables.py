@@ -481,6 +481,11 @@ def test_a_partner_is_not_told_by_a_given_name_another_player_has():
         ("Tante Åse-Marie", "Åse-Marie"),
         ("bedstemor Ellen", "Ellen"),
         ("Moffa Göran", "Göran"),
+        ("Kusine Maja Nilsen", "Maja"),  # cousins, as an eight-seat table names them
+        ("Fetter Emil Hansen", "Emil"),
+        ("Fætter Anders", "Anders"),
+        ("Kusin Lova", "Lova"),
+        ("Svigermor Randi", "Randi"),
         ("Mormor", "Mormor"),  # a title alone is the name
         ("Mamma Pappa", "Mamma Pappa"),
         ("Sebastian", "Sebastian"),

@@ -25,11 +25,15 @@ NARROW, SLIM, WIDE = set("iljIJ.,:;'!|()"), set("ftr "), set("mwMWæÆœŒ&")
 
 # Words a family writes before a player's name ("Bestefar Ole", "Tante Åse", "Mormor Kari"):
 # a name shortened to one word keeps the word after them, the one that tells two grandfathers
-# apart (Norwegian, Danish, Swedish and English)
+# apart (Norwegian, Danish, Swedish and English; not "Bror", a Swedish given name too)
 FAMILY_TITLES = frozenset(
     "bestefar bestemor besta oldefar oldemor morfar mormor farfar farmor bedstefar bedstemor "
     "moffa mommo tante onkel moster faster morbror farbror mamma pappa mor far "
-    "grandma grandpa granny grandad nana uncle aunt auntie mum mom dad".split()
+    "kusine fetter fætter kusin søskenbarn søster syster storebror lillebror "
+    "storesøster lillesøster storasyster lillasyster svoger svigerinne svigerfar svigermor "
+    "svärfar svärmor gudfar gudmor "
+    "grandma grandpa granny grandad granddad nana uncle aunt auntie mum mom dad cousin "
+    "brother sister".split()
 )
 
 PLOT = (251, 252, 251)  # app.css: .race .plot, under the players' names
