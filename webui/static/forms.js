@@ -11,16 +11,34 @@
     button.addEventListener("click", () => history.back());
   }
 
-  // Sten's dealer is one of the players named (the last by default; the next game's deal
-  // passes on by itself).
-  const sel = document.getElementById("dealer");
   const players = document.querySelector("#new-game [name=players]");
   const names = document.querySelector("#new-game [name=names]");
+  const typedNames = () => names.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+
+  // More names typed than players: the players are as many as the names (up to the most the
+  // game takes), and what follows the players (the dealer's list, the usual stock) follows
+  // them; the form refused the names after Start. Fewer names leave the number as it is:
+  // the seats left over are "Player N".
+  if (players && names) {
+    names.addEventListener("input", () => {
+      const n = Math.min(typedNames().length, +players.max || Infinity);
+      if (n > (+players.value || 0)) {
+        players.value = String(n);
+        players.dispatchEvent(new Event("input"));
+      }
+    });
+  }
+
+  // Sten's dealer is one of the players named (the last, as the players change, until one
+  // is chosen; the next game's deal passes on by itself).
+  const sel = document.getElementById("dealer");
   if (sel && players && names) {
+    let chosen = sel.dataset.typed || "";  // a refused form's choice is kept
+    sel.addEventListener("change", () => { chosen = sel.value; });
     const fill = () => {
       const n = Math.max(0, Math.min(10, +players.value || 0));
-      const given = names.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-      const keep = sel.value || sel.dataset.typed || String(n);
+      const given = typedNames();
+      const keep = chosen || String(n);
       sel.replaceChildren(...Array.from({ length: n }, (_, k) =>
         new Option(given[k] || sel.dataset.player.replace("{n}", k + 1), String(k + 1))));
       sel.value = +keep >= 1 && +keep <= n ? keep : String(n);
