@@ -372,6 +372,30 @@ def parse_setup(game: Any, form: dict[str, Any], t: Translator | None = None) ->
     return Setup(game, rules.config, names, options, match_target, colours)
 
 
+def form_of(table: dict[str, Any], t: Translator) -> dict[str, Any]:
+    """Return the new-game form's fields that set up a table like ``table`` (read back by
+    :func:`parse_setup`), for a match again with the same players: its name, players and
+    their names (said with ``t``, the seats left unnamed at the end left out), its cards and
+    its game's choices; not its road, its dealer or its camera."""
+    config, options = table["config"], table["options"]
+    players = config["players"]
+    form: dict[str, Any] = {"name": given_name(table, t) or "", "players": players}
+    form |= {"deal": options.get("deal", "app"), "open": "1" if options.get("open") else ""}
+    if players > 1:  # a solo player's names are their tokens'
+        names = shown_names([p["name"] for p in table["players"]], t)
+        while names and names[-1] == t("Player {n}", n=len(names)):
+            names.pop()
+        form["names"] = ", ".join(names)
+    if table["game"] == "stigespill":
+        form |= {"variant": config["variant"], "road_shape": options.get("road_shape", "auto")}
+    elif table["game"] == "skipbo":
+        form |= {k: config[k] for k in ("match_target", "deck", "empty_draw")}
+        form["teams"] = "1" if config.get("teams") else ""
+        if config["stock"] != SKIPBO_STOCKS.get(players):  # the usual one follows the players
+            form["stock"] = config["stock"]
+    return form
+
+
 def next_rules(rules: Rules, state: Any = None, options: dict[str, Any] | None = None) -> Rules:
     """Return the rules of a table's next game (``state``: the last game's end, ``options``:
     the table's): in Sten the deal passes to the next seat (clockwise), which changes who

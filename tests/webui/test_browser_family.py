@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.webui import test_browser, test_browser_taps
-from tests.webui.test_browser import PHONE, watch_errors
+from tests.webui.test_browser import LIVE_MS, PHONE, watch_errors
 
 pytestmark = pytest.mark.browser
 chromium, browser = test_browser.chromium, test_browser.browser  # the same fixtures
@@ -67,5 +67,44 @@ def test_the_players_follow_the_names_typed(browser, server, game):
     page.wait_for_selector("body[data-moves]")
     table = server.get(f"/api/tables/{page.url.rsplit('/', 1)[1]}")["table"]
     assert [p["name"] for p in table["players"]] == ["Mor", "Far", "Ida", "Jon", "Eva"]
+    assert not errors, errors
+    page.close()
+
+
+def test_a_match_over_starts_a_new_one_with_the_same_players(browser, server):
+    """A Skip-Bo match played to its end offered "New game": a blank form, where the family
+    typed again how many they were, their names, the target and every choice. It now offers
+    a new match with the same players, on the form filled in as the match was set up (its
+    name, players, names, stock, target, deck, draw pile's end, cards, camera)."""
+    setup = {"game": "skipbo", "name": "Kitchen", "players": 3, "names": "Mor, Far, Ida"}
+    setup |= {"stock": 5, "match_target": 25, "deck": "improvised", "empty_draw": "end"}
+    status, t = server.post("/api/tables", {**setup, "open": True, "source": "phone"})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    while True:  # a stalled game scores only the stocks' 5s: the match may take another
+        test_browser.greedy_skipbo(server, tokens, t["id"])
+        if server.get(f"/api/tables/{t['id']}")["match"]["over"]:
+            break
+        assert server.post(f"/api/tables/{t['id']}/next", {})[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#moves a.btn", timeout=LIVE_MS)
+    assert page.inner_text("#moves a.btn") == "New match with the same players"
+    page.click("#moves a.btn")  # (a locator's: a live update may draw the page anew)
+    page.wait_for_selector("#new-game")
+    typed = page.evaluate(
+        "Object.fromEntries([...new FormData(document.getElementById('new-game'))]"
+        ".filter(([k, v]) => typeof v === 'string' && v !== ''))"
+    )
+    assert typed == {**{k: str(v) for k, v in setup.items()}, "deal": "app", "open": "1"} | {
+        "source": "phone",
+        "webcam_index": "0",
+    }
+    page.click("button[type=submit]")
+    page.wait_for_selector("body[data-moves]")
+    new = server.get(f"/api/tables/{page.url.rsplit('/', 1)[1]}")
+    assert new["table"]["id"] != t["id"] and new["moves_made"] == 0
+    assert [p["name"] for p in new["table"]["players"]] == ["Mor", "Far", "Ida"]
     assert not errors, errors
     page.close()

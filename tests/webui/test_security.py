@@ -214,6 +214,19 @@ def test_a_guest_on_the_lan_sees_no_names_in_the_lists(lan_app):
     assert token(t, 0) not in guest.get("/").get_data(as_text=True)
 
 
+def test_a_guest_on_the_lan_gets_no_names_on_a_form_filled_in_as_a_table(lan_app):
+    """A new match with the same players fills the form in with their names: not for a guest
+    who may not see who plays at that table (a blank form), as for one who joined it."""
+    host = lan_app.test_client()
+    t = new_table(host, "skipbo", names="Mor, Ida", match_target=100)
+    url = f"/new?game=skipbo&again={t['id']}"
+    assert 'value="Mor, Ida"' in host.get(url).get_data(as_text=True)
+    guest = guest_of(lan_app)
+    assert "Mor" not in guest.get(url).get_data(as_text=True)
+    guest.post(f"/t/{t['id']}/join", data={"code": t["join_code"]})  # one of the family
+    assert 'value="Mor, Ida"' in guest.get(url).get_data(as_text=True)
+
+
 def test_on_the_lan_only_this_computer_or_the_tables_host_removes_it_from_the_list(lan_app):
     """A guest who joined a table plays at it, but may not take it off the family's list;
     this computer may, and so may the phone that started the table (its host)."""

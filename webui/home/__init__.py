@@ -150,8 +150,28 @@ def restore(table_id: str) -> BaseResponse:
 
 @bp.get("/new")
 def new_form() -> str:
-    """Show the new-game form for one game."""
-    return _form_page(request.args.get("game", "skipbo"))
+    """Show the new-game form for one game; ``again``: a table's id, the form filled in as
+    that table was set up (a match again with the same players)."""
+    again = _set_up_like(request.args.get("again"))
+    return _form_page(again.pop("game", None) or request.args.get("game", "skipbo"), again)
+
+
+def _set_up_like(table_id: str | None) -> dict[str, Any]:
+    """Return the form's fields (``game`` among them) as table ``table_id`` was set up, its
+    camera too; nothing where there is no such table, or this request may not see who plays
+    at it."""
+    table = hub().store.table(table_id) if table_id else None
+    if table is None or not access.may_list(table):
+        return {}
+    form = {"game": table["game"], **games.form_of(table, i18n.t)}
+    source = table["source"]
+    if source.startswith("webcam:"):
+        form |= {"source": "webcam", "webcam_index": source.removeprefix("webcam:")}
+    elif re.match(r"(rtsp|https?)://", source):
+        form |= {"source": "stream", "stream_url": source}
+    elif source in SOURCES:
+        form["source"] = source
+    return form
 
 
 # The form field a set-up problem is about, by its words (first match wins: "3 names for 2

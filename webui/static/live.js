@@ -447,9 +447,10 @@ const Kortbord = (() => {
     box.replaceChildren();
     if (snap.over) {
       const m = snap.match;
-      if (m && m.over) {  // nothing left to play here: say so, and where a new match starts
+      if (m && m.over) {  // nothing left to play here: say so, and start a match again
+        const again = `/new?game=${snap.table.game}&again=${encodeURIComponent(snap.table.id)}`;
         box.append(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => player(s).name).join(", ") })}` }),
-          el("a", { class: "btn", href: `/new?game=${snap.table.game}`, text: t("new_game") }));
+          el("a", { class: "btn", href: again, text: t("match_again") }));
       } else if (cfg.mode === "table") {
         box.append(el("button", { class: "btn btn-big", type: "button", id: "next-game", text: t("next_game"),
           onclick: () => act("next", {}) }));
