@@ -53,12 +53,19 @@ def skipbo_boards(page, server, players: int, names: str = EIGHT, over: bool = F
 
 
 # Each Skip-Bo seat's place on the board: its left and top edge, and how far anything in it
-# reaches past its right edge.
+# reaches past its right or bottom edge: a box, or its text where the box is too narrow for a
+# line that does not wrap.
 SKIPBO_SEATS_JS = """() => [...document.querySelectorAll('.sb-player')].map((s) => {
   const r = s.getBoundingClientRect();
-  const rights = [...s.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right);
-  const past = Math.max(...rights);
-  return [Math.round(r.left), Math.round(r.top), past - r.right];
+  const boxes = [...s.querySelectorAll('*')].map((e) => e.getBoundingClientRect());
+  const texts = document.createTreeWalker(s, NodeFilter.SHOW_TEXT);
+  for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    boxes.push(...range.getClientRects());
+  }
+  const past = Math.max(...boxes.map((b) => Math.max(b.right - r.right, b.bottom - r.bottom)));
+  return [Math.round(r.left), Math.round(r.top), past];
 })"""
 
 
@@ -199,10 +206,11 @@ LAST_MOVE_JS = """() => {
 }"""
 
 
-def skipbo_ends(page, server, names: str, last: str):
+def skipbo_ends(page, server, names: str, last: str, discards: list[list[str]] | None = None):
     """Make a Skip-Bo table of eight ``names`` (teams of two), play its game to the end, then
     open its page on ``page``, then its first player's own, each shown the game's end with
-    ``last`` (its ``{a}`` and ``{b}`` the winners) as its last move, yielding the text shown."""
+    ``last`` (its ``{a}`` and ``{b}`` the winners) as its last move, and each seat's discard
+    piles ``discards`` where given, yielding the text shown."""
     body = {"game": "skipbo", "players": 8, "names": names, "teams": True, "stock": 5}
     status, t = server.post("/api/tables", body)
     assert status == 201
@@ -216,12 +224,22 @@ def skipbo_ends(page, server, names: str, last: str):
         snap = server.get(api)
         a, b = snap["winner_names"]
         snap["last"] = last.format(a=a, b=b)
+        for seat in snap["view"]["players"] if discards else ():
+            seat["discards"] = discards
         page.evaluate("(s) => window.sendSnapshot(s)", snap)
         page.wait_for_selector(".sb-player")
         yield snap["last"]
 
 
-@pytest.mark.parametrize("viewport", [SMALL_LAPTOP, HD_LAPTOP], ids=["1280x720", "1366x768"])
+# Discard piles as deep as a board shows them (four cards), on every seat: a game's end.
+DEEP_DISCARDS = [["SB9", "SB8", "SB7", "SB6"], ["SB5"], [], ["SB12", "SB11"]]
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [SMALL_LAPTOP, HD_LAPTOP, TABLET_WIDE],
+    ids=["1280x720", "1366x768", "1024x768"],
+)
 def test_a_skipbo_board_of_eight_long_names_fits_a_short_laptop_at_the_games_end(
     browser, server, viewport
 ):
@@ -229,16 +247,19 @@ def test_a_skipbo_board_of_eight_long_names_fits_a_short_laptop_at_the_games_end
     whose last move took three lines ("…, which reaches 12 and is set aside; Bestemor Åse Lund
     and Tante Ingrid Holm won"): on a 1280×720 laptop the board stood 14 px past the screen on
     a player's page and 76 px on the table's, its heading of eight names four lines tall (up
-    to 34 px at 1366×768). The last move shows two lines there, all three under the pointer
-    (or a finger), and the table's heading one line, the names on their seats under it: the
-    whole board shows, its text as large as before."""
+    to 34 px at 1366×768); on a 1024×768 tablet laid sideways, discard piles four cards deep,
+    330 px on the table's page (its heading seven lines tall) and 190 px on a player's, each
+    seat's name, partner and cards on lines of their own. The last move shows two lines
+    there, all three under the pointer (or a finger), and the table's heading one line, the
+    names on their seats under it: the whole board shows, nothing past its seat's edge, its
+    text as large as before."""
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
     last = (
         "{b} plays Skip-Bo from {a}'s stock onto building pile 1, which reaches 12 and is set"
         " aside; {a} and {b} won"
     )  # a sentence the referee says at a game's end
-    for said in skipbo_ends(page, server, LONG_EIGHT, last):
+    for said in skipbo_ends(page, server, LONG_EIGHT, last, DEEP_DISCARDS):
         board = page.evaluate(SKIPBO_FIT_JS)
         assert board["bottom"] <= viewport["height"], board
         shown = page.evaluate(LAST_MOVE_JS)
@@ -246,11 +267,15 @@ def test_a_skipbo_board_of_eight_long_names_fits_a_short_laptop_at_the_games_end
         assert page.inner_text("#last") == said  # whole, for a screen reader
         shown_names = page.locator(".sb-who > strong").all_inner_texts()
         assert sorted(shown_names) == sorted(LONG_EIGHT.split(", ")), shown_names
+        names_px = page.eval_on_selector_all(
+            ".sb-who > strong", "(es) => es.map((e) => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert min(names_px) >= 16, names_px
+        seats = page.evaluate(SKIPBO_SEATS_JS)
+        assert all(past <= 0.5 for _, _, past in seats), seats
         page.hover("#last")
         assert page.evaluate(LAST_MOVE_JS)["shown"] == 3  # whole under the pointer or a finger
         page.mouse.move(0, 0)
-        seats = page.evaluate(SKIPBO_SEATS_JS)
-        assert all(past <= 0.5 for _, _, past in seats), seats
     tb.shot(page, f"skipbo-8-long-names-end-{viewport['width']}x{viewport['height']}")
     page.close()
     assert not errors, errors
