@@ -235,6 +235,16 @@ def skipbo_ends(page, server, names: str, last: str, discards: list[list[str]] |
 DEEP_DISCARDS = [["SB9", "SB8", "SB7", "SB6"], ["SB5"], [], ["SB12", "SB11"]]
 
 
+def tab_to(page, selector: str) -> bool:
+    """Press Tab from the page's top until ``selector`` has the focus: whether it came."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return True
+    return False
+
+
 @pytest.mark.parametrize(
     "viewport",
     [SMALL_LAPTOP, HD_LAPTOP, TABLET_WIDE],
@@ -250,9 +260,9 @@ def test_a_skipbo_board_of_eight_long_names_fits_a_short_laptop_at_the_games_end
     to 34 px at 1366×768); on a 1024×768 tablet laid sideways, discard piles four cards deep,
     330 px on the table's page (its heading seven lines tall) and 190 px on a player's, each
     seat's name, partner and cards on lines of their own. The last move shows two lines
-    there, all three under the pointer (or a finger), and the table's heading one line, the
-    names on their seats under it: the whole board shows, nothing past its seat's edge, its
-    text as large as before."""
+    there, all three under the pointer (or a finger) and under the keyboard's focus (Tab),
+    and the table's heading one line, the names on their seats under it: the whole board
+    shows, nothing past its seat's edge, its text as large as before."""
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
     last = (
@@ -276,6 +286,14 @@ def test_a_skipbo_board_of_eight_long_names_fits_a_short_laptop_at_the_games_end
         page.hover("#last")
         assert page.evaluate(LAST_MOVE_JS)["shown"] == 3  # whole under the pointer or a finger
         page.mouse.move(0, 0)
+        assert page.evaluate(LAST_MOVE_JS)["shown"] == 2
+        assert tab_to(page, "#last"), "the last move cannot be reached with Tab"
+        assert page.evaluate(LAST_MOVE_JS)["shown"] == 3  # whole under the keyboard's focus
+        # said once where it takes the focus, as a paragraph: no name beside its text
+        assert page.locator("#last").aria_snapshot() == f"- paragraph: {said}"
+        tb.shot(page, f"skipbo-8-long-names-end-focus-{viewport['width']}x{viewport['height']}")
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(LAST_MOVE_JS)["shown"] == 2
     tb.shot(page, f"skipbo-8-long-names-end-{viewport['width']}x{viewport['height']}")
     page.close()
     assert not errors, errors
