@@ -280,3 +280,60 @@ def test_a_move_list_the_page_opens_stays_closed_once_the_user_closes_it(browser
     assert live.list_open()
     live.page.close()
     assert not live.errors, live.errors
+
+
+# Classic Stigespill on one device for everyone, the app dealing: the family taps the draw.
+STIGE_ONE_DEVICE = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "open": True}
+SMALL_ANDROID = {"width": 360, "height": 740}
+DRAW = "button.move[data-kind=draw]"
+# The draw button's box on the screen as it stands (scrolled as it is), and how far the page is
+# scrolled.
+DRAW_BOX_JS = f"""() => {{
+  const r = document.querySelector("{DRAW}").getBoundingClientRect();
+  return {{ top: r.top, bottom: r.bottom, left: r.left, right: r.right, scrolled: scrollY }};
+}}"""
+
+
+def stige_page(browser, server, viewport: dict, lang: str):
+    """Open a new one-device Stigespill table's page in ``lang``: ``(table, page, errors)``."""
+    status, t = server.post("/api/tables", STIGE_ONE_DEVICE)
+    assert status == 201
+    headers = {"Accept-Language": lang}
+    page = browser.new_page(viewport=viewport, has_touch=True, extra_http_headers=headers)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(DRAW)
+    return t, page, errors
+
+
+def tap_draw(page) -> dict:
+    """Tap the draw button as a finger does (scrolled to first where it is out of sight) and
+    wait for the table's answer; return the button's box as it was tapped."""
+    made = int(page.evaluate("document.body.dataset.moves"))
+    page.locator(DRAW).scroll_into_view_if_needed()
+    box = page.evaluate(DRAW_BOX_JS)
+    page.mouse.click((box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2)
+    page.wait_for_function(f"document.body.dataset.moves > {made}", timeout=LIVE_MS)
+    settled(page)
+    return box
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+def test_the_draw_button_is_on_a_phones_first_screen(browser, server, viewport, lang):
+    """On a 390×844 phone the Stigespill table's one button, "Draw a die card", stood at the
+    first screen's bottom edge, cut off (on a 360×740 phone 180 px under it), below the
+    board and the classic game's hint. It stands under the road now, by the die pile: whole
+    on the first screen, unscrolled, at the start and as the game goes on."""
+    _, page, errors = stige_page(browser, server, viewport, lang)
+    for turn in range(6):
+        page.evaluate("window.scrollTo(0, 0)")
+        box = page.evaluate(DRAW_BOX_JS)
+        assert box["scrolled"] == 0, box
+        assert 0 <= box["top"] and box["bottom"] <= viewport["height"], (turn, box)
+        assert 0 <= box["left"] and box["right"] <= viewport["width"], (turn, box)
+        tap_draw(page)
+    if lang == "nb":
+        test_browser.shot(page, f"stige-draw-in-sight-{viewport['width']}")
+    page.close()
+    assert not errors, errors

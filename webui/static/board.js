@@ -363,8 +363,8 @@ const Board = (() => {
         label.setAttribute("lengthAdjust", "spacingAndGlyphs");
       }
     }
-    // the die and discard piles; when the app deals, a tap on the die pile draws (on a phone
-    // the move's button is below the board)
+    // the die and discard piles; when the app deals, a tap on the die pile draws. The table
+    // page puts its own move beside them (``pile-do``: the classic draw, then "Next game").
     const last = v.discard.length ? v.discard[v.discard.length - 1] : null;
     const draw = snap.table.deal === "table" ? null : snap.moves.find((m) => m.move.kind === "draw");
     const pileWords = `${ctx.t("die_pile")}: ${ctx.t("cards", { n: v.die_pile })}`;
@@ -375,6 +375,7 @@ const Board = (() => {
         el("span", { class: "pile-label", text: ctx.t("die_pile") })),
       el("div", { class: "pile" }, card(last, { empty: "–", badge: v.discard.length || null }),
         el("span", { class: "pile-label", text: ctx.t("discard") })),
+      el("div", { class: "pile-do" }),
       el("div", { class: "legend" },
         el("span", { class: "legend-ladder", text: `▲ ${ctx.t("ladder")}` }),
         el("span", { class: "legend-snake", text: `▼ ${ctx.t("snake")}` }))));

@@ -442,9 +442,19 @@ const Kortbord = (() => {
     if (cfg.mode === "table" && snap.moves_made === 0 && !joinOpened && box) joinOpened = box.open = true;
   }
 
+  // Classic Stigespill on the table's page, the app dealing: its one move, the draw, stands
+  // under the road by the die pile (below the board, a phone's first screen cut it off).
+  // Its place in the board, else null.
+  function pileSlot() {
+    if (cfg.mode !== "table" || snap.table.game !== "stigespill" || snap.table.deal === "table"
+      || snap.view.variant !== "classic") return null;
+    return $("board").querySelector(".pile-do");
+  }
+
   function renderMoves() {
     const box = $("moves");
     box.replaceChildren();
+    const slot = pileSlot();
     if (snap.over) {
       const m = snap.match;
       if (m && m.over) {  // nothing left to play here: say so, and start a match again
@@ -523,7 +533,9 @@ const Kortbord = (() => {
       const othersCard = noted && k === "lay" && !noted.has(m.move.card);
       const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
         || (sevenFirst() && k === "lay" && !(othersCard && wholeHand)));
-      if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label,
+      if (slot && k === "draw") slot.append(el("button", { class: "btn btn-big btn-light move", type: "button",
+        "data-kind": k, text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
+      else if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label,
         "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       else if (othersCard) others.push(m);
       else rest.push(m);
