@@ -285,6 +285,7 @@ def test_a_move_list_the_page_opens_stays_closed_once_the_user_closes_it(browser
 # Classic Stigespill on one device for everyone, the app dealing: the family taps the draw.
 STIGE_ONE_DEVICE = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "open": True}
 SMALL_ANDROID = {"width": 360, "height": 740}
+SHORT_LAPTOP = {"width": 1366, "height": 768}
 DRAW = "button.move[data-kind=draw]"
 # The draw button's box on the screen as it stands (scrolled as it is), and how far the page is
 # scrolled.
@@ -292,6 +293,13 @@ DRAW_BOX_JS = f"""() => {{
   const r = document.querySelector("{DRAW}").getBoundingClientRect();
   return {{ top: r.top, bottom: r.bottom, left: r.left, right: r.right, scrolled: scrollY }};
 }}"""
+# What stands at each of the given points of the screen: the button's (or link's) id, else
+# the element's tag and class.
+AT_POINTS_JS = """(points) => points.map(([x, y]) => {
+  const e = document.elementFromPoint(x, y);
+  const control = e && e.closest('button, a');
+  return control ? control.id || control.className : e ? `${e.tagName} ${e.className}` : null;
+})"""
 
 
 def stige_page(browser, server, viewport: dict, lang: str):
@@ -335,5 +343,38 @@ def test_the_draw_button_is_on_a_phones_first_screen(browser, server, viewport, 
         tap_draw(page)
     if lang == "nb":
         test_browser.shot(page, f"stige-draw-in-sight-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    "viewport, lang",
+    [(PHONE, "en"), (SMALL_ANDROID, "en"), (SMALL_ANDROID, "sv"), (SHORT_LAPTOP, "da")],
+    ids=["390x844-en", "360x740-en", "360x740-sv", "1366x768-da"],
+)
+def test_a_quick_second_tap_on_the_winning_draw_does_not_undo_it(browser, server, viewport, lang):
+    """The draw that won the game took the hint away and the draw button with it: the Undo
+    button moved up into their place, and a child's quick second tap on "Draw a die card"
+    took the win back. "Next game" takes the draw button's place now: no point of the
+    button the finger tapped has Undo (or Redo) under it after the win."""
+    t, page, errors = stige_page(browser, server, viewport, lang)
+    # played on to a token 6 steps or fewer from the goal (nobody wins on the way: a draw
+    # moves 6 at most and a ladder ends on the road), then by tapping the draw to the end
+    while max(k["position"] for k in server.get(f"/api/tables/{t['id']}")["view"]["tokens"]) < 23:
+        assert server.post(f"/api/tables/{t['id']}/moves", {"move": {"kind": "draw"}})[0] == 200
+    made = server.get(f"/api/tables/{t['id']}")["moves_made"]
+    page.wait_for_function(f"document.body.dataset.moves >= {made}", timeout=LIVE_MS)
+    for _ in range(200):
+        box = tap_draw(page)
+        if page.locator("#next-game").count():
+            break
+    assert server.get(f"/api/tables/{t['id']}")["over"]
+    inset = 4  # the button's corners and edges, a little inside, and its middle
+    xs = (box["left"] + inset, (box["left"] + box["right"]) / 2, box["right"] - inset)
+    ys = (box["top"] + inset, (box["top"] + box["bottom"]) / 2, box["bottom"] - inset)
+    under = page.evaluate(AT_POINTS_JS, [[x, y] for y in ys for x in xs])
+    assert not {"undo", "redo"} & set(under), under
+    assert under[4] == "next-game", under  # the middle
+    test_browser.shot(page, f"stige-won-next-game-{viewport['width']}-{lang}")
     page.close()
     assert not errors, errors

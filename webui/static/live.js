@@ -443,8 +443,9 @@ const Kortbord = (() => {
   }
 
   // Classic Stigespill on the table's page, the app dealing: its one move, the draw, stands
-  // under the road by the die pile (below the board, a phone's first screen cut it off).
-  // Its place in the board, else null.
+  // under the road by the die pile (below the board, a phone's first screen cut it off), and
+  // when the game ends "Next game" takes its place, so a child's quick second tap never
+  // lands on Undo. Its place in the board, else null.
   function pileSlot() {
     if (cfg.mode !== "table" || snap.table.game !== "stigespill" || snap.table.deal === "table"
       || snap.view.variant !== "classic") return null;
@@ -462,8 +463,8 @@ const Kortbord = (() => {
         box.append(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => player(s).name).join(", ") })}` }),
           el("a", { class: "btn", href: again, text: t("match_again") }));
       } else if (cfg.mode === "table") {
-        box.append(el("button", { class: "btn btn-big", type: "button", id: "next-game", text: t("next_game"),
-          onclick: () => act("next", {}) }));
+        (slot || box).append(el("button", { class: slot ? "btn btn-big btn-light" : "btn btn-big", type: "button",
+          id: "next-game", text: t("next_game"), onclick: () => act("next", {}) }));
       } else {  // a player's page: the table's page starts the next game
         box.append(el("p", { class: "muted", id: "next-on-table", text: t("next_on_table") }));
       }
