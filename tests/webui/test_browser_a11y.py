@@ -1,0 +1,179 @@
+"""Accessibility of every page a family meets, in a real headless Chromium: axe-core's rules
+(WCAG 2.2 A and AA, and its best practices) over each page and state, on a phone and a
+laptop, in English and Norwegian, and each page's language said as the one it is written in.
+
+axe-core comes from the dev extra's ``axe-playwright-python``, which ships ``axe.min.js``
+inside its wheel: nothing is fetched when the tests run. The browser and its fixtures are
+``test_browser.py``'s."""
+
+from __future__ import annotations
+
+import http.client
+from collections.abc import Callable
+
+import pytest
+
+from tests.webui import test_browser as tb
+from tests.webui.server import WAIT_S, Server
+
+pytestmark = pytest.mark.browser
+chromium, browser = tb.chromium, tb.browser  # this module's own instances
+
+# axe's rules for WCAG 2.0-2.2, levels A and AA, and its best practices (landmarks, headings
+# in order, one main heading)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+Act = Callable[..., None] | None
+
+
+@pytest.fixture(scope="module")
+def axe():
+    sync = pytest.importorskip(
+        "axe_playwright_python.sync_playwright", reason="axe-core comes with the dev extra"
+    )
+    return sync.Axe()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("a11y") / "data").start()
+    yield s
+    s.stop()
+
+
+def play_out(server: Server, table: dict) -> None:
+    """Play ``table``'s game to its end: the table's own move where it has one (a draw),
+    else the first lay or play of the player on turn (a stock card first), else any move."""
+    tokens = [p["url"].rsplit("/", 1)[1] for p in table["players"]]
+    for _ in range(3000):
+        snap = server.get(f"/api/tables/{table['id']}")
+        if snap["over"]:
+            return
+        if snap["moves"]:
+            path, move = f"/api/tables/{table['id']}/moves", snap["moves"][0]["move"]
+        else:
+            path = f"/api/p/{tokens[snap['to_move']]}/moves"
+            moves = [m["move"] for m in server.get(f"/api/p/{tokens[snap['to_move']]}")["moves"]]
+            plays = [m for m in moves if m["kind"] in ("play", "lay", "go_out")]
+            move = ([m for m in plays if m.get("source") == "stock"] or plays or moves)[0]
+        status, body = server.post(path, {"move": move})
+        assert status == 200, body
+    raise AssertionError("the game did not end")
+
+
+def pick_a_card(page) -> None:
+    page.click("#hand button.card >> nth=0")
+    page.wait_for_selector(".fan.target")
+
+
+def a_move_not_sent(page) -> None:
+    """Tap a move while the table cannot be reached: the toast says it was not sent."""
+    page.route("**/moves", lambda route: route.abort())
+    page.click("#moves button >> nth=0")
+    page.wait_for_selector("#toast.show")
+
+
+def boxes_open(page) -> None:
+    page.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")
+
+
+def language_menu_open(page) -> None:
+    page.click(".langs summary")
+
+
+def a_form_refused(page) -> None:
+    page.fill("input[name=names]", "A, B, C, D")  # four names for two players
+    page.click("button[type=submit]")
+    page.wait_for_selector("#form-error")
+
+
+@pytest.fixture(scope="module")
+def pages(server) -> dict[str, tuple[str, Act]]:
+    """Every page a family meets, each in the states worth checking: ``name: (path, act)``,
+    ``act`` bringing the state about once the page is open."""
+    shown: dict[str, tuple[str, Act]] = {"home": ("/", None)}
+    shown["languages"] = ("/", language_menu_open)
+    for game in ("stigespill", "sten", "skipbo"):
+        shown[f"new {game}"] = (f"/new?game={game}", None)
+    shown["new, refused"] = ("/new?game=sten", a_form_refused)
+    options = {
+        "stigespill": {"variant": "strategy"},
+        "stigespill classic": {},
+        "stigespill, real cards": {"deal": "table"},
+        "sten": {},
+        "sten, real cards": {"deal": "table"},
+        "sten, one device": {"open": "1"},
+        "skipbo": {"stock": 5, "match_target": 500},
+        "skipbo, real cards": {"deal": "table"},
+        "stigespill, phone camera": {"source": "phone"},
+    }
+    made = {}
+    for name, form in options.items():
+        body = {"game": name.split(",")[0].split()[0], "players": 2, "names": "Anna, Bo", **form}
+        status, made[name] = server.post("/api/tables", body)
+        assert status == 201, made[name]
+        on_turn = server.get(f"/api/tables/{made[name]['id']}")["to_move"] or 0
+        shown[f"table {name}"] = (made[name]["url"], boxes_open)
+        shown[f"phone {name}"] = (made[name]["players"][on_turn]["url"], boxes_open)
+    shown["phone skipbo, a card picked"] = (shown["phone skipbo"][0], pick_a_card)
+    shown["table stigespill, not sent"] = (made["stigespill classic"]["url"], a_move_not_sent)
+    status, refused = server.post("/api/tables", {"game": "skipbo", "players": 2})
+    server.post(f"/api/tables/{refused['id']}/moves", {"move": {"kind": "end_turn"}})  # 409
+    shown["table skipbo, a move refused"] = (refused["url"], None)
+    for game in ("stigespill", "sten", "skipbo"):
+        status, t = server.post(
+            "/api/tables", {"game": game, "players": 2, "names": "Cy, Di", "stock": 5}
+        )
+        play_out(server, t)
+        shown[f"table {game}, over"] = (t["url"], None)
+        shown[f"phone {game}, over"] = (t["players"][0]["url"], None)
+    shown["match"] = (f"/matches/{t['id']}", None)
+    shown["matches"] = ("/matches", None)
+    shown["remove"] = (f"/t/{made['sten']['id']}/remove", None)
+    removed = made["sten, one device"]["id"]
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT_S)
+    conn.request("POST", f"/t/{removed}/remove")
+    answer = conn.getresponse()
+    conn.close()
+    assert answer.status == 302, answer.status
+    shown["home, a table removed"] = (answer.getheader("Location"), boxes_open)  # its Undo
+    shown["not found"] = ("/t/none-such", None)
+    return shown
+
+
+def violations(axe, page) -> list[str]:
+    """What axe finds wrong on ``page``: one line for each rule broken, and where."""
+    found = axe.run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+        for v in found.response["violations"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [(tb.PHONE, "en"), (tb.PHONE, "nb"), (tb.LAPTOP, "en")],
+    ids=["phone-en", "phone-nb", "laptop-en"],
+)
+def test_every_page_passes_axe(browser, server, pages, axe, viewport, lang):
+    """Every page and state passes axe-core's WCAG A and AA rules and best practices, and says
+    it is written in the language it is shown in."""
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server.base}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    found = {}
+    for name, (path, act) in pages.items():
+        page.goto(f"{server.base}{path}", wait_until="domcontentloaded")
+        if path.startswith(("/t/", "/p/")) and "remove" not in path and "none" not in path:
+            page.wait_for_function("document.body.dataset.version !== undefined")
+        if act:
+            act(page)
+        said = page.evaluate("document.documentElement.lang")
+        wrong = violations(axe, page) + ([f"html lang={said!r}"] if said != lang else [])
+        if wrong:
+            found[name] = wrong
+    context.close()
+    assert not found, "\n".join(f"{name}: {v}" for name, vs in found.items() for v in vs)
+    assert not errors, errors
