@@ -177,3 +177,34 @@ def test_every_page_passes_axe(browser, server, pages, axe, viewport, lang):
     context.close()
     assert not found, "\n".join(f"{name}: {v}" for name, vs in found.items() for v in vs)
     assert not errors, errors
+
+
+# The live region (or alert) that says what appears in an element, if any: its role or
+# aria-live, else null
+LIVE_REGION_JS = """(e) => {
+  const region = e.closest('[role=status], [role=alert], [role=log], [aria-live]');
+  if (!region || region.getAttribute('aria-live') === 'off') return null;
+  return region.getAttribute('aria-live') || region.getAttribute('role');
+}"""
+
+
+def test_a_hand_photos_answer_is_said(browser, server):
+    """A Sten player at a real table who sends a photo of their hand heard nothing of the
+    answer ("No card was recognised…", the cards read, or why the photo was refused): it
+    was written into a plain paragraph. It is said now, as a status message."""
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "deal": "table"})
+    assert status == 201
+    page = browser.new_page(viewport=tb.PHONE)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['players'][0]['url']}")
+    page.click("#photo-box summary")
+    with page.expect_response("**/photo"):
+        page.set_input_files(
+            "#photo", {"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": b"not a picture"}
+        )
+    page.wait_for_function("document.getElementById('photo-msg').textContent !== ''")
+    assert page.eval_on_selector("#photo-msg", LIVE_REGION_JS) in ("polite", "status"), (
+        page.inner_text("#photo-msg")
+    )
+    page.close()
+    assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
