@@ -208,3 +208,32 @@ def test_a_hand_photos_answer_is_said(browser, server):
     )
     page.close()
     assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
+
+
+def test_a_wrong_join_code_is_said_first_and_marks_the_field(browser, tmp_path):
+    """A guest on the home network who typed a wrong join code got the page again with "That
+    code is not right." in a paragraph: not said, not focused, the field not marked. The
+    reason is an alert now that takes the focus, as the new-game form's does, and the field
+    is marked wrong and described by it; the page's title names the table to join."""
+    server = Server(tmp_path / "data", extra=["--lan", "--host", "127.0.0.1"]).start()
+    try:
+        status, t = server.post("/api/tables", {"game": "sten", "players": 2, "name": "Hytta"})
+        assert status == 201
+        page = browser.new_page(viewport=tb.PHONE)  # a guest: not the table's host
+        errors = tb.watch_errors(page)
+        page.goto(f"{server.base}{t['url']}")
+        assert page.title() == "Join Hytta · Kortbord"
+        page.fill("input[name=code]", "000 000" if t["join_code"] != "000000" else "111 111")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#form-error")
+        focused = page.evaluate("[document.activeElement.id, document.activeElement.role]")
+        field = page.locator("input[name=code]")
+        marked = [field.get_attribute(a) for a in ("aria-invalid", "aria-describedby")]
+        said = page.inner_text("#form-error")
+        page.close()
+    finally:
+        server.stop()
+    assert said == "That code is not right."
+    assert focused == ["form-error", "alert"], focused
+    assert marked == ["true", "form-error"], marked
+    assert [e for e in errors if "403 (FORBIDDEN)" not in e] == [], errors
