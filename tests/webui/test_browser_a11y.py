@@ -60,6 +60,19 @@ def play_out(server: Server, table: dict) -> None:
     raise AssertionError("the game did not end")
 
 
+def remove_table(server: Server, table_id: str) -> str:
+    """Take a table off the home page's list, as its page that asks does; return where the
+    answer leads (the home page that says so, with an Undo)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT_S)
+    try:
+        conn.request("POST", f"/t/{table_id}/remove")
+        answer = conn.getresponse()
+        assert answer.status == 302, answer.status
+        return answer.getheader("Location")
+    finally:
+        conn.close()
+
+
 def pick_a_card(page) -> None:
     page.click("#hand button.card >> nth=0")
     page.wait_for_selector(".fan.target")
@@ -129,13 +142,8 @@ def pages(server) -> dict[str, tuple[str, Act]]:
     shown["match"] = (f"/matches/{t['id']}", None)
     shown["matches"] = ("/matches", None)
     shown["remove"] = (f"/t/{made['sten']['id']}/remove", None)
-    removed = made["sten, one device"]["id"]
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT_S)
-    conn.request("POST", f"/t/{removed}/remove")
-    answer = conn.getresponse()
-    conn.close()
-    assert answer.status == 302, answer.status
-    shown["home, a table removed"] = (answer.getheader("Location"), boxes_open)  # its Undo
+    home = remove_table(server, made["sten, one device"]["id"])
+    shown["home, a table removed"] = (home, boxes_open)  # its Undo
     shown["not found"] = ("/t/none-such", None)
     return shown
 
@@ -237,3 +245,42 @@ def test_a_wrong_join_code_is_said_first_and_marks_the_field(browser, tmp_path):
     assert focused == ["form-error", "alert"], focused
     assert marked == ["true", "form-error"], marked
     assert [e for e in errors if "403 (FORBIDDEN)" not in e] == [], errors
+
+
+def test_a_phones_small_controls_take_a_finger_each_way(browser, server):
+    """On a phone the language menu's button took a tap 37 px wide; the folded boxes ("All
+    moves", "Players' own pages", "Photograph your hand", "Removed tables") 40-43 px tall, as
+    did the moves' buttons and a player's name under "Players' own pages". Each takes a tap
+    44 px each way now (what a finger needs), none a neighbour's, and looks as it did."""
+    page = browser.new_page(viewport=tb.PHONE)
+    errors = tb.watch_errors(page)
+    controls = []
+    status, sten = server.post("/api/tables", {"game": "sten", "players": 2, "deal": "table"})
+    assert status == 201
+    body = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "variant": "strategy"}
+    status, stigespill = server.post("/api/tables", body)
+    assert status == 201
+    status, gone = server.post("/api/tables", {"game": "sten", "players": 2})
+    assert status == 201
+    home = remove_table(server, gone["id"])  # the home page's "Removed tables" box
+    for path, selector in (
+        ("/", ".langs summary"),
+        (stigespill["url"], ".join-box summary"),
+        (stigespill["url"], ".qr-card"),
+        (stigespill["players"][0]["url"], ".all-moves summary"),
+        (stigespill["players"][0]["url"], "#moves .btn-move"),
+        (sten["players"][0]["url"], ".photo-box summary"),
+        (home, ".removed-list summary"),
+    ):
+        if page.url != f"{server.base}{path}":
+            page.goto(f"{server.base}{path}")
+        if selector == ".qr-card":
+            page.click(".join-box summary")
+        page.wait_for_selector(selector)
+        found = page.evaluate(tb.TAP_BOX_JS, selector)
+        assert found, selector
+        controls += [(selector, *box) for box in found]
+    page.close()
+    small = [c for c in controls if min(c[2:]) < 44]
+    assert not small, small
+    assert not errors, errors
