@@ -284,3 +284,40 @@ def test_a_phones_small_controls_take_a_finger_each_way(browser, server):
     small = [c for c in controls if min(c[2:]) < 44]
     assert not small, small
     assert not errors, errors
+
+
+# Each text field's and list's border colour and the colour behind it (the first background
+# up its ancestors that is not transparent), as CSS rgb(…) colours
+FIELD_EDGES_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => {
+    const colour = (x) => getComputedStyle(x).backgroundColor;
+    let back = e.parentElement;
+    while (colour(back) === 'rgba(0, 0, 0, 0)') back = back.parentElement;
+    return [e.name || e.id, getComputedStyle(e).borderTopColor, colour(back)];
+  })"""
+FIELDS = "input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea"
+
+
+def test_a_forms_fields_stand_out_from_the_page(browser, server):
+    """The new-game form's fields and the table page's road box were edged in a grey 1.5:1
+    against the white around them: where to type was hard to see (WCAG asks 3:1 of what
+    shows a control). Their edge is the same grey-blue, darker: 3:1 or more."""
+    from tests.webui.test_tables import _contrast
+
+    page = browser.new_page(viewport=tb.PHONE)
+    errors = tb.watch_errors(page)
+    edges = []
+    for game in ("stigespill", "sten", "skipbo"):
+        page.goto(f"{server.base}/new?game={game}")
+        edges += page.evaluate(FIELD_EDGES_JS, f"#new-game :is({FIELDS})")
+    status, t = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "table"})
+    assert status == 201
+    page.goto(f"{server.base}{t['url']}")
+    page.click(".road-typed summary")  # the app's road proposed: the one laid may be typed
+    edges += page.evaluate(FIELD_EDGES_JS, "#road-typed")
+    page.close()
+    assert len(edges) >= 12, edges
+    faint = [e for e in edges if _contrast(tb.hex_of(e[1]), tb.hex_of(e[2])) < 3]
+    assert not faint, faint
+    assert not errors, errors
