@@ -321,3 +321,33 @@ def test_a_forms_fields_stand_out_from_the_page(browser, server):
     faint = [e for e in edges if _contrast(tb.hex_of(e[1]), tb.hex_of(e[2])) < 3]
     assert not faint, faint
     assert not errors, errors
+
+
+def test_confirmed_zones_are_said(browser, tmp_path):
+    """A Skip-Bo camera table's piles, confirmed (the markers may be moved by keyboard), said
+    nothing: "Zones confirmed…" was written over the bar's sentence in a plain paragraph. The
+    sentence is a status region now, and it is written only when it changes, so a camera's
+    picture (a redraw each second) does not say it again."""
+    with tb.camera_video_server(tmp_path, "skipbo", 2, 1, max_moves=10) as (server, table):
+        page = browser.new_page(viewport=tb.LAPTOP)
+        errors = tb.watch_errors(page)
+        page.goto(f"{server.base}/t/{table['id']}", wait_until="domcontentloaded")
+        page.wait_for_selector("#zones .zone", timeout=tb.CAMERA_MS)
+        assert page.inner_text("#zones-text").startswith("Check the piles the camera found")
+        with page.expect_response(f"**/api/tables/{table['id']}/zones"):
+            page.click("#zones-confirm")
+        page.wait_for_function(
+            "document.getElementById('zones-text').textContent.startsWith('Zones confirmed')",
+            timeout=tb.LIVE_MS,
+        )
+        region = page.eval_on_selector("#zones-text", LIVE_REGION_JS)
+        # the camera's next pictures redraw the page: the sentence's text stays the same node
+        page.evaluate("window.zonesSaid = document.getElementById('zones-text').firstChild")
+        version = int(page.evaluate("document.body.dataset.version"))
+        page.wait_for_function(f"document.body.dataset.version > {version}", timeout=tb.CAMERA_MS)
+        kept = page.evaluate(
+            "window.zonesSaid === document.getElementById('zones-text').firstChild"
+        )
+        page.close()
+    assert (region, kept) == ("status", True)
+    assert not errors, errors

@@ -821,7 +821,7 @@ const Kortbord = (() => {
     if (key !== zonesKey) { zonesKey = key; takeZones(z.map, z.frame); }
     svgEl.toggleAttribute("hidden", false); // an <svg> has no .hidden property
     $("zones-bar").hidden = false;
-    $("zones-text").textContent = z.confirmed ? t("zones_ok") : t("zones_new");
+    say($("zones-text"), z.confirmed ? t("zones_ok") : t("zones_new"));  // said as it changes
     // Drawn anew only when what they show changed: every snapshot (a camera's state, a
     // move) redrew them, which ended a drag under way and took the keyboard's focus away.
     const drawn = JSON.stringify([key, svgEl.clientWidth, snap.table.players]);
