@@ -9,6 +9,7 @@ inside its wheel: nothing is fetched when the tests run. The browser and its fix
 from __future__ import annotations
 
 import http.client
+import json
 from collections.abc import Callable
 
 import pytest
@@ -350,4 +351,75 @@ def test_confirmed_zones_are_said(browser, tmp_path):
         )
         page.close()
     assert (region, kept) == ("status", True)
+    assert not errors, errors
+
+
+def test_the_camera_zones_pass_axe(browser, tmp_path, axe):
+    """A Skip-Bo camera table's page while its piles are checked (the picture, its markers,
+    the zones bar) passes axe-core's rules, on a phone and a laptop."""
+    found = {}
+    with tb.camera_video_server(tmp_path, "skipbo", 2, 1, max_moves=10) as (server, table):
+        for name, viewport in (("phone", tb.PHONE), ("laptop", tb.LAPTOP)):
+            page = browser.new_page(viewport=viewport)
+            page.goto(f"{server.base}/t/{table['id']}", wait_until="domcontentloaded")
+            page.wait_for_selector("#zones .zone", timeout=tb.CAMERA_MS)
+            found[name] = violations(axe, page)
+            page.close()
+    assert found == {"phone": [], "laptop": []}, found
+
+
+# What the keyboard's focus shows: the focused control's outline, shadow, colours and
+# underline, each control's looks without the focus kept first (``data-look``)
+LOOKS_JS = """(e) => {
+  const s = getComputedStyle(e);
+  return JSON.stringify([s.outlineStyle === 'none' ? 'none' : s.outline, s.boxShadow,
+    s.backgroundColor, s.borderColor, s.color, s.textDecorationLine]);
+}"""
+
+
+def focus_shows(plain: list[str], focused: list[str]) -> bool:
+    """Whether a control's looks with the focus (``LOOKS_JS``) show it: an outline, a ring
+    (a shadow it has not without the focus), or other colours or underline; a shadow lost
+    alone is no sign."""
+    outline, shadow = focused[:2]
+    return outline != "none" or shadow not in ("none", plain[1]) or plain[2:] != focused[2:]
+
+
+def test_the_keyboards_focus_shows_on_every_control(browser, server):
+    """Tabbing through the pages a family meets, every control the focus lands on looks other
+    than it does without it (an outline, a ring, a colour): none hides it."""
+    status, t = server.post(
+        "/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo", "stock": 5}
+    )
+    assert status == 201
+    on_turn = server.get(f"/api/tables/{t['id']}")["to_move"]
+    page = browser.new_page(viewport=tb.LAPTOP)
+    errors = tb.watch_errors(page)
+    unseen, stops = [], 0
+    for path in ("/", "/new?game=stigespill", t["url"], t["players"][on_turn]["url"]):
+        page.goto(f"{server.base}{path}")
+        page.wait_for_load_state()
+        page.eval_on_selector_all(
+            "a[href], button, input, select, textarea, summary, [tabindex]",
+            f"es => es.forEach((e, i) => {{ e.dataset.look = ({LOOKS_JS})(e); e.dataset.i = i; }})",
+        )
+        seen = set()
+        for _ in range(60):  # each stop, till the focus comes round or leaves the page
+            page.keyboard.press("Tab")
+            now = page.evaluate(
+                f"""() => {{ const e = document.activeElement;
+                  if (!e || e === document.body || !e.dataset.look) return null;
+                  const name = (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40);
+                  return [e.dataset.i, e.dataset.look, ({LOOKS_JS})(e),
+                          `${{e.tagName}}.${{e.className}} ${{name}}`]; }}"""
+            )
+            if now is None or now[0] in seen:
+                break
+            seen.add(now[0])
+            stops += 1
+            if not focus_shows(json.loads(now[1]), json.loads(now[2])):
+                unseen.append((path, now[3]))
+    page.close()
+    assert stops >= 30, stops
+    assert not unseen, unseen
     assert not errors, errors
