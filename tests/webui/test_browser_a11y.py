@@ -82,7 +82,7 @@ def pick_a_card(page) -> None:
 def a_move_not_sent(page) -> None:
     """Tap a move while the table cannot be reached: the toast says it was not sent."""
     page.route("**/moves", lambda route: route.abort())
-    page.click("#moves button >> nth=0")
+    page.click("button.move >> nth=0")  # classic Stigespill: its draw, under the road
     page.wait_for_selector("#toast.show")
 
 
@@ -95,7 +95,8 @@ def language_menu_open(page) -> None:
 
 
 def a_form_refused(page) -> None:
-    page.fill("input[name=names]", "A, B, C, D")  # four names for two players
+    # eleven names for Sten's ten seats at most (fewer would raise the players to match)
+    page.fill("input[name=names]", ", ".join("ABCDEFGHIJK"))
     page.click("button[type=submit]")
     page.wait_for_selector("#form-error")
 
@@ -235,6 +236,7 @@ def test_a_wrong_join_code_is_said_first_and_marks_the_field(browser, tmp_path):
         page.fill("input[name=code]", "000 000" if t["join_code"] != "000000" else "111 111")
         page.click("button[type=submit]")
         page.wait_for_selector("#form-error")
+        page.wait_for_load_state("load")  # its scripts, the focus's mover among them, have run
         focused = page.evaluate("[document.activeElement.id, document.activeElement.role]")
         field = page.locator("input[name=code]")
         marked = [field.get_attribute(a) for a in ("aria-invalid", "aria-describedby")]
