@@ -534,10 +534,9 @@ const Kortbord = (() => {
       const othersCard = noted && k === "lay" && !noted.has(m.move.card);
       const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
         || (sevenFirst() && k === "lay" && !(othersCard && wholeHand)));
-      if (slot && k === "draw") slot.append(el("button", { class: "btn btn-big btn-light move", type: "button",
-        "data-kind": k, text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
-      else if (big) primary.append(el("button", { class: "btn btn-big move", type: "button", "data-kind": k, text: m.label,
-        "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
+      const own = slot && k === "draw" ? slot : big ? primary : null;  // a big button's place
+      if (own) own.append(el("button", { class: own === slot ? "btn btn-big btn-light move" : "btn btn-big move",
+        type: "button", "data-kind": k, text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       else if (othersCard) others.push(m);
       else rest.push(m);
     }
