@@ -344,3 +344,108 @@ def test_the_new_game_tabs_name_each_game_on_one_line(browser, server, viewport)
         assert len(tabs) == 3 and all(lines == 1 and inside for _, lines, inside in tabs), tabs
     page.close()
     assert not errors, errors
+
+
+# Skip-Bo on one device passed round the table, on a phone: what the player on turn needs.
+SMALL_ANDROID = {"width": 360, "height": 740}
+ONE_DEVICE_NAMES = "Anne-Marie, Bjørnar, Cecilie, Dagfinn"
+# The boxes a turn takes, as they stand on the screen unscrolled: the building piles, the stock
+# and discard piles of the seat on turn, and its hand (or the button that shows it); how far
+# the page is scrolled, and the deepest discard pile of that seat (its cards shown).
+TURN_BOXES_JS = """() => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { what: sel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  });
+  const seat = '.sb-player.on-turn';
+  return {
+    boxes: [...boxes('.sb-build > .pile > .card'), ...boxes(`${seat} .pile.stock > .card`),
+      ...boxes(`${seat} .fan`), ...boxes('#hand > .card, #show-hand')],
+    scrolled: scrollY,
+    deepest: Math.max(...[...document.querySelectorAll(`${seat} .fan`)]
+      .map((f) => f.querySelectorAll('.card:not(.empty)').length)),
+  };
+}"""
+
+
+def tap_centre(page, selector: str) -> None:
+    """Tap the middle of ``selector`` where it stands, as a finger does: nothing scrolled."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+@pytest.mark.parametrize(
+    ("viewport", "players", "lang"),
+    [(tb.PHONE, 4, "nb"), (tb.PHONE, 2, "en"), (SMALL_ANDROID, 4, "sv"), (SMALL_ANDROID, 2, "da")],
+    ids=["390x844-4-nb", "390x844-2-en", "360x740-4-sv", "360x740-2-da"],
+)
+def test_a_one_device_skipbo_turn_is_played_on_one_screen(browser, server, viewport, players, lang):
+    """Skip-Bo on one device passed round the table: the hand of the player on turn stood
+    under the board, 1027 px down a 390×844 phone with four players (711-734 px down a
+    360×740 phone with two), the building piles at the board's top: every card picked took a scroll
+    down and laying it one up. The hand stands in its player's seat now, that seat under
+    the building piles: from the game's start to its end, discard piles several cards deep,
+    the building piles, the stock and discard piles on turn and the hand (or the button that
+    shows it) stand on the first screen, and each turn's discard is tapped there, unscrolled."""
+    names = ", ".join(ONE_DEVICE_NAMES.split(", ")[:players])
+    body = {"game": "skipbo", "players": players, "names": names, "open": True, "stock": 5}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    api = f"/api/tables/{t['id']}"
+    page = browser.new_page(
+        viewport=viewport,
+        has_touch=True,
+        is_mobile=True,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    deepest = 0
+    for turn in range(200):
+        snap = server.get(api)
+        page.wait_for_function(f"document.body.dataset.moves >= {snap['moves_made']}")
+        if snap["over"]:
+            break
+        page.wait_for_selector("#show-hand")
+        for shown in ("curtain", "hand"):
+            boxes = page.evaluate(TURN_BOXES_JS)
+            assert boxes["scrolled"] == 0, (turn, shown, boxes)
+            out = [
+                b
+                for b in boxes["boxes"]
+                if b["top"] < 0
+                or b["bottom"] > viewport["height"]
+                or b["left"] < 0
+                or b["right"] > viewport["width"]
+            ]
+            assert len(boxes["boxes"]) >= 10 and not out, (turn, shown, out)
+            if shown == "curtain":
+                tap_centre(page, "#show-hand")
+                page.wait_for_selector("#hand button.card")
+        deepest = max(deepest, boxes["deepest"])
+        # the turn's plays made on the table's page (stock first, then the hand's numbers)
+        while True:
+            moves = [m["move"] for m in server.get(api)["moves"]]
+            plays = [m for m in moves if m["kind"] == "play" and m["card"] != "SBW"]
+            play = [m for m in plays if m["source"] == "stock"] or [
+                m for m in plays if m["source"] == "hand"
+            ]
+            if not play or server.get(api)["over"]:
+                break
+            assert server.post(f"{api}/moves", {"move": play[0]})[0] == 200
+        if server.get(api)["over"]:
+            continue
+        made = server.get(api)["moves_made"]
+        page.wait_for_function(f"document.body.dataset.moves >= {made}")
+        discard = next(m for m in moves if m["kind"] == "discard")  # onto the first pile
+        tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
+        tap_centre(page, f".sb-player.on-turn .fan.target >> nth={discard['pile']}")
+        page.wait_for_function(f"document.body.dataset.moves > {made}")
+        tb.settled(page)
+        assert page.evaluate("scrollY") == 0, turn
+    else:
+        raise AssertionError("the game did not end")
+    assert deepest >= 4, deepest  # discard piles as deep as a seat shows them
+    tb.shot(page, f"skipbo-one-device-end-{viewport['width']}-{players}")
+    page.close()
+    assert not errors, errors

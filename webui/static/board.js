@@ -494,6 +494,11 @@ const Board = (() => {
     const me = snap.seat;
     const seats = v.players.slice();
     if (me !== null && me !== undefined) seats.sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+    // one device on a phone (live.js): the hand on turn in its seat, that seat first and the
+    // others in the order they play next, so the piles a turn needs stand on one screen
+    const handBox = Number.isInteger(v.turn) && v.turn >= 0 && ctx.handOnBoard ? ctx.handOnBoard() : null;
+    const after = (seat) => (seat - v.turn + seats.length) % seats.length;
+    if (handBox) seats.sort((a, b) => after(a.seat) - after(b.seat));
     const list = el("div", { class: "sb-players" });
     for (const p of seats) {
       const pl = ctx.player(p.seat);
@@ -531,7 +536,8 @@ const Board = (() => {
           el("span", { class: "muted small", text: `${ctx.t("hand")}: ${p.hand_count}` })),
         el("div", { class: "sb-row" },
           el("div", { class: "pile stock" }, stock, el("span", { class: "pile-label stock-count", text: `${ctx.t("stock")} ${p.stock_count}` })),
-          discards)));
+          discards),
+        p.seat === v.turn ? handBox : null));
     }
     root.append(list);
   }

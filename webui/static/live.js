@@ -35,6 +35,7 @@ const Kortbord = (() => {
     select: (key) => { selected = key; pickedWhileSending = sending && key !== null; render(); },
     note: (msg) => toast(msg, true),  // why a tap did nothing
     selected: () => selected,
+    handOnBoard: () => handOnBoard(),
   };
 
   function base() { return cfg.api; }
@@ -268,6 +269,20 @@ const Kortbord = (() => {
     return !handShown;
   }
 
+  // Skip-Bo on one device, on a phone (the table's page one column): the hand of the player
+  // on turn stands in their seat on the board, under their stock and discard piles, that seat
+  // under the building piles. Below the board it stood a screen and more under the piles, so
+  // each card took a scroll down to pick it and up to lay it. The hand's box is the board's
+  // to place (``ctx.handOnBoard``), and goes back beside the moves where it is not placed.
+  const ONE_COLUMN = window.matchMedia("(max-width: 899.98px)");
+  let handBoxEl = null, handHome = null;
+
+  function handOnBoard() {
+    const on = cfg.mode === "table" && snap.table.game === "skipbo" && Array.isArray(snap.view.hand)
+      && ONE_COLUMN.matches;
+    return on ? handBoxEl : null;
+  }
+
   function draw() {
     keepBoxes();
     document.body.dataset.version = snap.version;
@@ -276,6 +291,7 @@ const Kortbord = (() => {
     renderTurn();
     // covered, the board offers no move either: its playable places would tell the hand
     Board.render($("board"), curtain ? { ...snap, moves: [] } : snap, ctx);
+    if (handBoxEl && !handBoxEl.isConnected) handHome.before(handBoxEl);  // not placed on the board
     const handBox = $("hand");
     if (handBox) {
       // the table's page shows a hand only when one device serves everyone
@@ -1243,6 +1259,8 @@ const Kortbord = (() => {
     cfg = c;
     T = JSON.parse($("i18n").textContent);
     snap = JSON.parse($("snap").textContent);
+    handBoxEl = $("hand");
+    handHome = handBoxEl && handBoxEl.nextElementSibling;
     if ($("undo")) {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
