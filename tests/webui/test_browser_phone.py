@@ -449,3 +449,33 @@ def test_a_one_device_skipbo_turn_is_played_on_one_screen(browser, server, viewp
     tb.shot(page, f"skipbo-one-device-end-{viewport['width']}-{players}")
     page.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [tb.PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+def test_a_phones_skipbo_discard_piles_take_a_fingers_tap(browser, server, viewport):
+    """On a phone the Skip-Bo discard piles a card may go onto took a tap 40 px wide (a
+    card 36 px wide in a box 40 px wide, 6 px apart), under the 44 px a finger needs. Each
+    takes 44 px each way now, the cards as far apart as before. The card picked showed no
+    ring while the finger that tapped it still hovered it (a phone's hover stays): it shows
+    its ring. On a laptop one device's hand stays beside the board, under "Next move"."""
+    body = {"game": "skipbo", "players": 2, "names": "Anna, Bo", "open": True}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.click("#show-hand")
+    page.click("#hand button.card >> nth=0")  # picked: the four discard piles take it
+    page.wait_for_selector(".sb-player.on-turn .fan.target")
+    ring = page.eval_on_selector(
+        "#hand button.card >> nth=0", "(c) => getComputedStyle(c).boxShadow"
+    )
+    assert "rgb(183, 121, 31)" in ring, ring  # its ring, under the finger that picked it
+    fans = page.evaluate(tb.TAP_BOX_JS, ".sb-player.on-turn .fan.target")
+    assert len(fans) == 4 and all(min(box[1:]) >= 44 for box in fans), fans
+    tb.shot(page, f"skipbo-one-device-picked-{viewport['width']}")
+    page.set_viewport_size(tb.LAPTOP)
+    page.wait_for_function("document.querySelector('#play-panel #hand button.card')")
+    assert page.locator(".sb-player #hand").count() == 0
+    page.close()
+    assert not errors, errors
