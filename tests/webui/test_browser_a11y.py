@@ -79,6 +79,12 @@ def pick_a_card(page) -> None:
     page.wait_for_selector(".fan.target")
 
 
+def hand_shown_a_card_picked(page) -> None:
+    """One device for everyone: the player on turn shows their hand and picks a card."""
+    page.click("#show-hand")
+    pick_a_card(page)
+
+
 def a_move_not_sent(page) -> None:
     """Tap a move while the table cannot be reached: the toast says it was not sent."""
     page.route("**/moves", lambda route: route.abort())
@@ -119,6 +125,7 @@ def pages(server) -> dict[str, tuple[str, Act]]:
         "sten, one device": {"open": "1"},
         "skipbo": {"stock": 5, "match_target": 500},
         "skipbo, real cards": {"deal": "table"},
+        "skipbo, one device": {"open": "1"},
         "stigespill, phone camera": {"source": "phone"},
     }
     made = {}
@@ -130,6 +137,11 @@ def pages(server) -> dict[str, tuple[str, Act]]:
         shown[f"table {name}"] = (made[name]["url"], boxes_open)
         shown[f"phone {name}"] = (made[name]["players"][on_turn]["url"], boxes_open)
     shown["phone skipbo, a card picked"] = (shown["phone skipbo"][0], pick_a_card)
+    # on a phone its hand stands in its seat on the board
+    shown["table skipbo, one device, a card picked"] = (
+        made["skipbo, one device"]["url"],
+        hand_shown_a_card_picked,
+    )
     shown["table stigespill, not sent"] = (made["stigespill classic"]["url"], a_move_not_sent)
     status, refused = server.post("/api/tables", {"game": "skipbo", "players": 2})
     server.post(f"/api/tables/{refused['id']}/moves", {"move": {"kind": "end_turn"}})  # 409
