@@ -383,8 +383,10 @@ def test_the_camera_zones_pass_axe(axe, browser, tmp_path):
 
 
 # What the keyboard's focus shows: the focused control's outline, shadow, colours and
-# underline, each control's looks without the focus kept first (``data-look``)
+# underline, each control's looks without the focus kept first (``data-look``); a file input
+# hidden from sight shows it on its button (file_picker.html)
 LOOKS_JS = """(e) => {
+  if (e.matches('input.file-input')) e = document.querySelector(`label.file-btn[for="${e.id}"]`);
   const s = getComputedStyle(e);
   return JSON.stringify([s.outlineStyle === 'none' ? 'none' : s.outline, s.boxShadow,
     s.backgroundColor, s.borderColor, s.color, s.textDecorationLine]);
@@ -436,4 +438,64 @@ def test_the_keyboards_focus_shows_on_every_control(browser, server):
     page.close()
     assert stops >= 30, stops
     assert not unseen, unseen
+    assert not errors, errors
+
+
+# The page's file input as a user meets it: its box, whether it has the focus, and the
+# button-like label for it with that label's looks (``LOOKS_JS``) and the name beside it
+PICKER_JS = f"""() => {{
+  const input = document.querySelector('input[type=file]'), box = input.getBoundingClientRect();
+  const button = input.id && document.querySelector(`label.file-btn[for="${{input.id}}"]`);
+  return {{box: [box.width, box.height], focused: document.activeElement === input,
+    button: button && button.innerText.trim(), look: button && ({LOOKS_JS})(button),
+    name: input.id && document.getElementById(`${{input.id}}-name`)?.innerText}};
+}}"""
+
+
+def test_a_photos_file_picker_speaks_the_pages_language(browser, server):
+    """The road photo's file picker (and a hand's photo, a phone camera's pictures) showed
+    the browser's own "Choose File" and "No file chosen", in the browser's language on a
+    Norwegian page. Its input is hidden from sight now and its button is a label in the
+    page's words, which the keyboard reaches (Tab, its focus ringed) and beside which the
+    chosen file's name stands."""
+    status, sten = server.post("/api/tables", {"game": "sten", "players": 2, "deal": "table"})
+    assert status == 201
+    body = {"game": "stigespill", "players": 2, "source": "phone"}
+    status, camera = server.post("/api/tables", body)
+    assert status == 201
+    context = browser.new_context(viewport=tb.PHONE, locale="en-US")  # the browser: English
+    context.add_cookies([{"name": "lang", "value": "nb", "url": server.base}])
+    page = context.new_page()
+    errors = tb.watch_errors(page)
+    seen = {}
+    for picker, path, before in (  # before: the control the focus leaves for the input
+        ("road photo", "/new?game=stigespill", "textarea[name=road]"),
+        ("hand photo", sten["players"][0]["url"], "#photo-box summary"),
+        ("camera picture", camera["url"], "#phone-start"),
+    ):
+        page.goto(f"{server.base}{path}")
+        page.wait_for_load_state()
+        if picker == "hand photo":
+            page.click("#photo-box summary")
+        if picker == "camera picture":  # shown where live video is not given (no https://)
+            page.evaluate("document.getElementById('phone-snap-label').hidden = false")
+        plain = page.evaluate(PICKER_JS)
+        page.focus(before)
+        page.keyboard.press("Tab")
+        focused = page.evaluate(PICKER_JS)
+        page.route("**/photo", lambda route: route.fulfill(json={"codes": []}))
+        page.route("**/frame?still=1", lambda route: route.fulfill(json={"ok": True}))
+        page.set_input_files(
+            "input[type=file]", {"name": "bordet.jpg", "mimeType": "image/jpeg", "buffer": b"x"}
+        )
+        chosen = page.evaluate(PICKER_JS)
+        seen[picker] = (plain, focused, chosen)
+    context.close()
+    for picker, (plain, focused, chosen) in seen.items():
+        assert max(plain["box"]) <= 1, (picker, plain)  # the browser's own button unseen
+        assert plain["button"] == "Ta eller velg et bilde", (picker, plain)
+        assert plain["name"] == "Ikke noe bilde valgt", (picker, plain)
+        assert focused["focused"], (picker, focused)
+        assert focus_shows(json.loads(plain["look"]), json.loads(focused["look"])), picker
+        assert chosen["name"] == "bordet.jpg", (picker, chosen)
     assert not errors, errors

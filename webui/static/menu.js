@@ -1,9 +1,17 @@
-/* The top bar's language menu (a <details>) closes as a menu does: on a tap outside it, or
-   on Escape (its button takes the focus back). Left open, it stood over the board: the
-   turn, and a third of the piles. Every page has the menu, so every page loads this. */
+/* Every page loads this. The top bar's language menu (a <details>) closes as a menu does: on
+   a tap outside it, or on Escape (its button takes the focus back). Left open, it stood over
+   the board: the turn, and a third of the piles. A photo's file picker (file_picker.html)
+   names the file chosen, in place of the browser's own words. */
 "use strict";
 
 (() => {
+  for (const input of document.querySelectorAll("input.file-input")) {
+    const name = document.getElementById(`${input.id}-name`);
+    const say = () => { name.textContent = input.files.length ? input.files[0].name : name.dataset.none; };
+    input.addEventListener("change", say);
+    if (input.files.length) say();  // a file the browser kept (the back button)
+  }
+
   const menu = document.querySelector("details.langs");
   if (!menu) return;
   // pointerdown, not click: a tap on a part of the page that is no control sends no click
