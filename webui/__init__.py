@@ -23,6 +23,11 @@ log = logging.getLogger("kortbord.web")
 
 # an error as JSON (the API) or as a page, with its status
 ErrorReply = tuple[Response | str, int]
+# what a database damaged while the server runs is answered with (said in the page's language)
+DATABASE_DAMAGED = (
+    "the database is damaged ({problem}); nothing was changed: put back a copy of it on the"
+    " computer Kortbord runs on"
+)
 
 
 def default_data_dir() -> Path:
@@ -123,8 +128,9 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(MalformedMove)
     def malformed(e: MalformedMove) -> ErrorReply:
-        """Answer a move the referee cannot read with 400 (no page sends one: in English)."""
-        return error(400, f"malformed move: {e}")
+        """Answer a move the referee cannot read with 400 (no page sends one: what is wrong
+        with it in the referee's English)."""
+        return error(400, i18n.t("malformed move: {problem}", problem=e))
 
     @app.errorhandler(RulesError)
     @app.errorhandler(SetupError)
@@ -142,7 +148,9 @@ def _register_errors(app: Flask) -> None:
         """Answer 503 when the data folder cannot be written (read-only, disk full): the
         store is written before memory, so nothing was changed."""
         log.warning("cannot use the database on %s %s: %s", request.method, request.path, e)
-        return error(503, f"cannot save the table's data ({e}); nothing was changed")
+        return error(
+            503, i18n.t("cannot save the table's data ({problem}); nothing was changed", problem=e)
+        )
 
     @app.errorhandler(sqlite3.DatabaseError)
     def damaged(e: sqlite3.DatabaseError) -> ErrorReply:
@@ -152,14 +160,11 @@ def _register_errors(app: Flask) -> None:
         if type(e) is not sqlite3.DatabaseError:
             return unexpected(e)
         log.error("the database %s is damaged (%s): put back a copy", app.config["DATABASE"], e)
-        return error(
-            503,
-            f"the database is damaged ({e}); nothing was changed: put back a copy of it"
-            " on the computer Kortbord runs on",
-        )
+        return error(503, i18n.t(DATABASE_DAMAGED, problem=e))
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception) -> ErrorReply:
         """Log a bug and answer 500 without a traceback; nothing was written."""
         log.exception("unexpected error on %s %s", request.method, request.path)
-        return error(500, f"internal error ({type(e).__name__}); the game was not changed")
+        kind = type(e).__name__
+        return error(500, i18n.t("internal error ({kind}); the game was not changed", kind=kind))

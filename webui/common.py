@@ -56,7 +56,7 @@ def json_body() -> dict[str, Any]:
     except UnicodeDecodeError:
         abort(400, "the body must be a JSON object in UTF-8")
     except ValueError as e:  # not JSON, NaN or Infinity, a number of thousands of digits
-        abort(400, f"the body must be a JSON object: {e}")
+        abort(400, i18n.t("the body must be a JSON object: {problem}", problem=e))
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
     return data

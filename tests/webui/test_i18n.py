@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
 import pytest
 
 from referee.cards import parse_card
-from tests.webui.conftest import token
-from webui import i18n, speech
+from tests.webui.conftest import error_said, token, zone_map
+from webui import DATABASE_DAMAGED, i18n, speech
 from webui.camera import (
     DAMAGED_PICTURE,
     EMPTY_PHOTO,
@@ -34,6 +35,13 @@ WEBUI = Path(i18n.__file__).parent
 KEY = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
 # a page's own refusals, said by the error handler
 REFUSAL = re.compile(r"""\bIllegalMove\(\s*"((?:[^"\\]|\\.)*)"\s*\)""")
+# an error a route answers with, given as its sentence (the error handler says it)
+ERROR_KEY = re.compile(
+    r"""\b(?:abort|error)\(\s*\d+(?:\s+if\s[^,]+\selse\s+\d+)?,\s*"((?:[^"\\]|\\.)*)"\s*[,)]"""
+)
+# ... or built where it is raised (an f-string): no catalog has it, so it was English on
+# every page
+ERROR_BUILT = re.compile(r"""\b(?:abort|error)\(\s*[^,()]+,\s*f["']""")
 # the camera guard's reasons for asking (vision/pipeline.py), said with the referee's
 GUARD_REASON = re.compile(r"""self\._report\([^"]*"([^"]+)"\)""")
 # words of the referee's English that no translated sentence may keep
@@ -65,6 +73,7 @@ def used_keys() -> set[str]:
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
     keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC, *SETUP_KEYS}
     keys.add(CAMERA_TABLE)  # the name of a camera's table the command line made
+    keys.add(DATABASE_DAMAGED)  # what the error handler says of a damaged database
     pipeline = (WEBUI.parent / "vision" / "pipeline.py").read_text(encoding="utf-8")
     keys |= set(GUARD_REASON.findall(pipeline))
     for path in [*WEBUI.rglob("*.html"), *WEBUI.rglob("*.py")]:
@@ -72,6 +81,7 @@ def used_keys() -> set[str]:
         for m in KEY.finditer(text):
             keys.add(m.group(1) or m.group(2))
         keys |= set(REFUSAL.findall(text))
+        keys |= set(ERROR_KEY.findall(text))
     return keys
 
 
@@ -815,3 +825,58 @@ def test_a_strategy_deal_goes_to_each_player_in_every_language(
     said = client.post("/api/tables", json=body, headers=page).get_json()["error"]
     assert too_many in said and "plass" not in said and "plads" not in said, said
     assert "plats" not in said, said
+
+
+def test_no_error_is_built_in_english_where_it_is_raised():
+    """An error a route answers with is a catalog's sentence, its details given as fields
+    (``t("no seat {seat}", seat=…)``): an f-string was said in English on every page."""
+    built = [
+        f"{path.relative_to(WEBUI)}: {m[0]}"
+        for path in WEBUI.rglob("*.py")
+        for m in ERROR_BUILT.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert not built, built
+
+
+def _errors_said(client, lang: str) -> dict[str, str]:
+    """Return what the pages' and the API's errors say in ``lang``: ``{what: sentence}``."""
+    client.set_cookie("lang", lang)
+    sten = client.post("/api/tables", json={"game": "sten", "players": 2}).get_json()
+    skipbo = client.post("/api/tables", json={"game": "skipbo", "players": 2}).get_json()
+    body = {"game": "stigespill", "players": 2, "source": "phone"}
+    stige = client.post("/api/tables", json=body).get_json()
+    said = {}
+    for what, path in (
+        ("an unknown language", "/lang/xx"),
+        ("unknown card letters", "/letters/XYZ"),
+        ("no such seat", f"/t/{sten['id']}/players/9/qr.svg"),
+    ):
+        r = client.get(path)
+        assert r.status_code == 404, (what, r.status_code)
+        said[what] = html.unescape(
+            re.search(r'<p class="lead">(.*?)</p>', r.get_data(as_text=True))[1]
+        )
+    for what, path, sent, status in (
+        ("zones at a Sten table", f"/api/tables/{sten['id']}/zones", {}, 409),
+        ("zones for 3 players", f"/api/tables/{skipbo['id']}/zones", {"zones": zone_map(3)}, 400),
+        ("a road at a Sten table", f"/api/tables/{sten['id']}/road", {"road": "7S"}, 409),
+        ("a road's shape", f"/api/tables/{stige['id']}/road/again", {"shape": "zigzag"}, 400),
+    ):
+        said[what] = error_said(client.post(path, json=sent), status)
+    return said
+
+
+@pytest.mark.parametrize("lang", ["nb", "da", "sv"])
+def test_a_routes_errors_are_said_in_the_pages_language(app, lang):
+    """``/lang/xx`` and ``/letters/XYZ`` (a hand-typed address), a player's QR code of a
+    seat the table has not, and the API's refusals answered in English on a Norwegian page.
+    Each is said in the language the user chose, its details (the code typed, the choices)
+    as they are."""
+    english = _errors_said(app.test_client(), "en")
+    said = _errors_said(app.test_client(), lang)
+    assert english["an unknown language"] == "Unknown language 'xx'; expected one of en, nb, da, sv"
+    for what, sentence in said.items():
+        assert sentence != english[what], (what, sentence)
+        assert not ENGLISH.search(sentence), (what, sentence)
+    assert "xx" in said["an unknown language"] and "nb" in said["an unknown language"]
+    assert "XYZ" in said["unknown card letters"] and "KnDKE" in said["unknown card letters"]

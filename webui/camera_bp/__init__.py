@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from webui import access
+from webui import access, i18n
 from webui.camera import (
     MAX_FRAME_PIXELS,
     NO_PICTURES,
@@ -149,12 +149,17 @@ def confirm_zones(table_id: str) -> Response:
     try:
         zmap = ZoneMap.from_json(zones)
     except (ZoneError, TypeError, ValueError) as e:
-        abort(400, f"bad zones: {e}")
+        abort(400, i18n.t("bad zones: {problems}", problems=e))
     if zmap.players != rt.rules.players:
-        abort(400, f"the zones are for {zmap.players} players, the table has {rt.rules.players}")
+        said = i18n.t(
+            "the zones are for {zones} players, the table has {players}",
+            zones=zmap.players,
+            players=rt.rules.players,
+        )
+        abort(400, said)
     problems = zmap.problems(None if frame is None else (frame[0], frame[1]))
     if problems:
-        abort(400, f"bad zones: {'; '.join(problems[:4])}")
+        abort(400, i18n.t("bad zones: {problems}", problems="; ".join(problems[:4])))
     hub().confirm_zones(table_id, zmap.to_json(), frame)
     return jsonify(page_snapshot(hub().get(table_id), None))
 

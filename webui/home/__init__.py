@@ -335,7 +335,13 @@ def api_create() -> Response:
     body = json_body()
     unknown = sorted(set(body) - set(games.SETUP_FIELDS))
     if unknown:  # a misspelt field would otherwise be a default taken in silence
-        abort(400, f"unknown field {unknown[0]!r}; the fields: {', '.join(games.SETUP_FIELDS)}")
+        fields = ", ".join(games.SETUP_FIELDS)
+        abort(
+            400,
+            i18n.t(
+                "unknown field {field}; the fields: {fields}", field=repr(unknown[0]), fields=fields
+            ),
+        )
     table = _create(body)
     body = {
         "id": table["id"],
@@ -362,7 +368,12 @@ def set_language(code: str) -> Response:
     """Remember the chosen language and go back."""
     if code not in i18n.LANGUAGES:
         expected = ", ".join(i18n.LANGUAGES)
-        abort(404, f"unknown language {_quoted(code)}; expected one of {expected}")
+        said = i18n.t(
+            "unknown language {code}; expected one of {expected}",
+            code=_quoted(code),
+            expected=expected,
+        )
+        abort(404, said)
     return _remembered("lang", code)
 
 
@@ -371,7 +382,12 @@ def set_letters(code: str) -> Response:
     """Remember the letters the family's deck shows (J Q K A, Kn D K E, B D K E), go back."""
     if code not in i18n.LETTERS:
         expected = ", ".join(i18n.LETTERS)
-        abort(404, f"unknown card letters {_quoted(code)}; expected one of {expected}")
+        said = i18n.t(
+            "unknown card letters {code}; expected one of {expected}",
+            code=_quoted(code),
+            expected=expected,
+        )
+        abort(404, said)
     return _remembered("letters", code)
 
 

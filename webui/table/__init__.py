@@ -144,9 +144,12 @@ def play(table_id: str) -> Response:
 
 
 def _has_a_road(rt: Runtime) -> None:
-    """Refuse a road's change at a table of another game (only the API sends one: English)."""
+    """Refuse a road's change at a table of another game (only the API sends one)."""
     if rt.rules.name != "stigespill":
-        abort(409, f"only a Stigespill table has a road; this one plays {rt.rules.name}")
+        said = i18n.t(
+            "only a Stigespill table has a road; this one plays {game}", game=rt.rules.name
+        )
+        abort(409, said)
 
 
 @bp.post("/api/tables/<table_id>/road")
@@ -180,7 +183,8 @@ def read_road_again(table_id: str) -> Response:
         abort(409, "this table has no camera to read its road: type the road instead")
     shape = optional_json_body().get("shape")
     if shape is not None and shape not in games.ROAD_SHAPES:
-        abort(400, f"'shape' must be one of {', '.join(games.ROAD_SHAPES)}")
+        shapes = ", ".join(games.ROAD_SHAPES)
+        abort(400, i18n.t("'shape' must be one of {shapes}", shapes=shapes))
     if not hub().read_road_again(table_id, shape):
         raise IllegalMove("the camera reads the road again only before the first move")
     return _reply(rt)
@@ -234,7 +238,8 @@ def answer_prompt(table_id: str) -> Response:
     choice = data.get("choice")
     candidates = prompt.get("candidates", [])
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(candidates):
-        abort(400, f"'choice' must be a candidate number 0–{len(candidates) - 1}")
+        said = i18n.t("'choice' must be a candidate number 0–{last}", last=len(candidates) - 1)
+        abort(400, said)
     cand = candidates[choice]
     moves = cand.get("moves") or [cand["move"]]
     if cand.get("retracted"):  # the camera read its last moves again: they are replaced
@@ -262,7 +267,7 @@ def player_qr(table_id: str, seat: int) -> Response:
     access.require_owner(rt.table)
     players = rt.table["players"]
     if not 0 <= seat < len(players):
-        abort(404, f"no seat {seat}")
+        abort(404, i18n.t("no seat {seat}", seat=seat))
     return _svg(url_for("player.page", token=players[seat]["token"], _external=True))
 
 
