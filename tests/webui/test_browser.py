@@ -984,6 +984,70 @@ def test_the_zones_question_reads_across_the_camera_panel(browser, server, viewp
     assert not errors, errors
 
 
+# Each zone marker's label: its text and colour, and what stands behind it (the last shape
+# its marker draws before it that is not transparent): its colour, its opacity (with its
+# group's), and whether it holds the label's box whole
+ZONE_LABELS_JS = """() => [...document.querySelectorAll('#zones .zone')].map((g) => {
+  const text = g.querySelector('text'), kids = [...g.children];
+  const painted = (e) => !['none', 'rgba(0, 0, 0, 0)'].includes(getComputedStyle(e).fill);
+  const back = kids.slice(0, kids.indexOf(text)).filter(painted).pop();
+  let opacity = +getComputedStyle(back).fillOpacity;
+  for (let e = back; e !== g.ownerSVGElement; e = e.parentNode) {
+    opacity *= +getComputedStyle(e).opacity;
+  }
+  const t = text.getBoundingClientRect(), b = back.getBoundingClientRect();
+  const holds = t.left >= b.left - .5 && t.right <= b.right + .5 && t.top >= b.top - .5
+    && t.bottom <= b.bottom + .5;
+  const fill = (e) => getComputedStyle(e).fill;
+  return [text.textContent, fill(text), fill(back), opacity, holds];
+})"""
+
+
+def over(colour: str, opacity: float, picture: str) -> str:
+    """Return ``colour`` drawn at ``opacity`` over ``picture`` (#rrggbb each)."""
+    mix = (
+        round(opacity * int(colour[i : i + 2], 16) + (1 - opacity) * int(picture[i : i + 2], 16))
+        for i in (1, 3, 5)
+    )
+    return "#" + "".join(f"{v:02x}" for v in mix)
+
+
+def test_the_zone_markers_labels_read_over_any_picture(browser, server):
+    """A zone marker's number (b1, a player's letter, a discard pile's number) stood on its
+    dot, drawn at 80% opacity so the pile shows through it: over a light picture the label
+    fell to about 4.2:1 (white on a red dot). It stands on a solid badge of the marker's
+    colour now: 4.5:1 or more over any picture (black to white), in any player's colour."""
+    from tests.webui.test_tables import _contrast
+    from webui.games import COLOURS
+
+    page, errors, _, snap = skipbo_zones_page(browser, server)
+    zones = {"map": zone_map(2), "frame": [640, 400], "confirmed": False}
+    # the game's colours, white's and black's, and greys where white and black read alike
+    colours = [*COLOURS, "#e5e7eb", "#111827", "#757575", "#777777", "#ffffff", "#000000"]
+    labels = []
+    for version, pair in enumerate(zip(colours[::2], colours[1::2], strict=True), 1):
+        players = [{**p, "colour": c} for p, c in zip(snap["table"]["players"], pair, strict=True)]
+        sent = {**snap, "version": version, "zones": zones}
+        page.evaluate(
+            "s => sendSnapshot(s)", {**sent, "table": {**snap["table"], "players": players}}
+        )
+        page.wait_for_function(  # drawn in the second player's colour
+            "c => document.querySelector(`#zones [fill='${c}']`) !== null",
+            arg=pair[1],
+            timeout=LIVE_MS,
+        )
+        labels += page.evaluate(ZONE_LABELS_JS)
+    page.close()
+    # each time 4 building piles, and each player's stock and 4 discard piles
+    assert len(labels) == 14 * len(colours) // 2, labels
+    for text, fill, back, opacity, holds in labels:
+        worst = min(
+            _contrast(hex_of(fill), over(hex_of(back), opacity, p)) for p in ("#000000", "#ffffff")
+        )
+        assert worst >= 4.5 and holds, (text, fill, back, opacity, worst, holds)
+    assert not errors, errors
+
+
 def touch_drag(page, points: list[tuple[float, float]], hold=None) -> None:
     """Drag a finger through ``points`` (the page's CSS pixels) on a touch screen; call
     ``hold()`` before lifting it."""

@@ -875,16 +875,26 @@ const Kortbord = (() => {
       c.setAttribute("class", "zone-dot");
       c.setAttribute("r", zone.kind === "discard" ? r * 0.7 : r);
       c.setAttribute("fill", colour);
+      // the label stands on a solid badge of the marker's colour: the dot lets the pile show
+      // through (app.css), and a label on it alone fell to 4.2:1 over a light picture
+      const badge = document.createElementNS(NS, "rect");
+      badge.setAttribute("class", "zone-badge");
+      badge.setAttribute("fill", colour);
       const tx = document.createElementNS(NS, "text");
       tx.setAttribute("font-size", r * 0.8);
       tx.setAttribute("text-anchor", "middle");
       if (Board.darkText(colour)) tx.setAttribute("class", "dark");
       tx.textContent = label;
-      g.append(hit, c, tx);
+      g.append(hit, c, badge, tx);
       const draw = () => {
         const [x, y] = zone.center;
         for (const circle of [hit, c]) { circle.setAttribute("cx", x); circle.setAttribute("cy", y); }
         tx.setAttribute("x", x); tx.setAttribute("y", y + r * 0.3);
+        const box = tx.getBBox(), pad = r * 0.12;  // the label's box as its font draws it
+        const [bw, bh] = [box.width + 2 * pad, box.height];
+        badge.setAttribute("x", box.x - pad); badge.setAttribute("y", box.y);
+        badge.setAttribute("width", bw); badge.setAttribute("height", bh);
+        badge.setAttribute("rx", Math.min(bw, bh) / 2);
         if (g.classList.contains("held") || document.activeElement === g) showZoneTag(c, what);
       };
       const place = (x, y) => {  // kept inside the picture
@@ -892,6 +902,7 @@ const Kortbord = (() => {
         zonesMoved.add(i);
         draw();
       };
+      svgEl.append(g);  // before it is drawn: its label's box is measured in the page
       draw();
       const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
       g.addEventListener("keydown", (e) => {
@@ -904,7 +915,6 @@ const Kortbord = (() => {
       g.addEventListener("focus", () => showZoneTag(c, what));
       g.addEventListener("blur", () => { if (!g.classList.contains("held")) hideZoneTag(); });
       g.addEventListener("pointerdown", (e) => grab(e));
-      svgEl.append(g);
       return { g, zone, place, draw };
     });
     const at = (ev) => {  // a pointer's place on the picture, in its pixels
