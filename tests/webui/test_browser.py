@@ -2361,22 +2361,29 @@ STEN_BOARD_JS = """() => {
 }"""
 
 
+def sten_to_lay_on(server) -> tuple[dict, list[str], int]:
+    """A two-player Sten table on the phones with six moves or more made and its player on
+    turn able to lay a card: ``(table, the players' tokens, the seat on turn)``. In 2% of
+    deals the player on turn after six moves had none (only "Sten"): no place to tap."""
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo"})
+    assert status == 201
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for made in range(60):
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        moves = [m["move"] for m in server.get(f"/api/p/{tokens[seat]}")["moves"]]
+        if made >= 6 and any(m["kind"] == "lay" for m in moves):
+            return t, tokens, seat
+        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": moves[0]})[0] == 200
+    raise AssertionError("no player on turn had a card to lay")
+
+
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360", "390"])
 def test_a_phones_sten_board_is_read_and_tapped_with_a_finger(browser, server, viewport):
     """On a 360 px phone a Sten board's places were 23 × 33 px, its laid cards' rank and
     suit 9.6 px: too small to read, and to tap a place to lay a card. Each suit takes two
     lines of seven now (A–6 after its sign, 7–K under them): every place a finger wide and
     tall, its card readable, the board on one screen and nothing past the page's edge."""
-    _, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Anna, Bo"})
-    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
-    for laid in range(60):  # cards laid, till the player on turn has a place to lay on
-        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
-        moves = [m["move"] for m in server.get(f"/api/p/{tokens[seat]}")["moves"]]
-        if laid >= 6 and any(m["kind"] == "lay" for m in moves):
-            break  # (in 2% of deals the player on turn after six moves had none: "Sten")
-        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": moves[0]})[0] == 200
-    else:
-        raise AssertionError("no player on turn had a card to lay")
+    _, tokens, seat = sten_to_lay_on(server)
     page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
     errors = watch_errors(page)
     page.goto(f"{server.base}/p/{tokens[seat]}")  # the board whose places lay a card

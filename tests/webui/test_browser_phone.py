@@ -23,19 +23,6 @@ WIDTHS = [tb.NARROW_PHONE, tb.SMALL_PHONE, tb.PHONE]
 WIDTH_IDS = ["320", "360", "390"]
 
 
-def sten_table(server, players: int = 2) -> tuple[dict, list[str]]:
-    """A Sten table on the phones with six cards laid: ``(table, the players' tokens)``."""
-    names = ", ".join(["Anna", "Bo", "Cy", "Di"][:players])
-    status, t = server.post("/api/tables", {"game": "sten", "players": players, "names": names})
-    assert status == 201
-    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
-    for _ in range(6):  # cards laid, some places open to lay on
-        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
-        move = server.get(f"/api/p/{tokens[seat]}")["moves"][0]["move"]
-        assert server.post(f"/api/p/{tokens[seat]}/moves", {"move": move})[0] == 200
-    return t, tokens
-
-
 # Where each Sten row's places stand: the lines they take, and the board panel's corners.
 STEN_LINES_JS = """() => ({
   lines: [...document.querySelectorAll('.sten-row')].map((r) => new Set(
@@ -52,8 +39,7 @@ def test_a_narrow_phones_sten_places_are_a_finger_wide(browser, server, viewport
     panel's and the page's margins): each place takes a tap 44 px wide and tall, its card
     readable (12 px or more), the board on one screen and nothing past the page's edge. A
     laptop's board keeps a line a suit, a wider phone's its margins."""
-    t, tokens = sten_table(server)
-    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    _, tokens, seat = tb.sten_to_lay_on(server)
     page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
     errors = tb.watch_errors(page)
     page.goto(f"{server.base}/p/{tokens[seat]}")  # the board whose places lay a card
