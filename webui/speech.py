@@ -690,6 +690,40 @@ _SETUP_SENTENCES = [
         "the strategy variant deals {k} die cards to each of {seats} seats, but the die pile has"
         " only {pile} cards besides the joker: at most {most} seats",
     ),
+    # a form no page sends (a request's own, an address typed by hand)
+    (r"(?P<n>\d+) names for (?P<count>\d+) seats", "{n} names for {count} seats"),
+    (
+        r"unknown game (?P<game>.+); expected one of (?P<games>.+)",
+        "unknown game {game}; expected one of {games}",
+    ),
+    (r"deal must be 'app' or 'table', not (?P<v>.+)", "deal must be 'app' or 'table', not {v}"),
+    (
+        rf"unknown road shape (?P<shape>{_QUOTED}); expected auto or rows",
+        "unknown road shape {shape}; expected auto or rows",
+    ),
+    *(
+        (
+            rf"{field} must be true or false, not (?P<v>.+)",
+            f"{field} must be true or false, not {{v}}",
+        )
+        for field in ("open", "teams")
+    ),
+    _literal("names must be text, one name per player"),
+    _literal("colours must be text: colour names separated by commas"),
+    _literal("road must be card codes: text like '7S 8S 9S' or a list of codes"),
+    (
+        r"unknown Stigespill variant (?P<v>.+); expected one of (?P<list>.+)",
+        "unknown Stigespill variant {v}; expected one of {list}",
+    ),
+    (
+        r"unknown deck (?P<v>.+); expected one of (?P<list>.+)",
+        "unknown deck {v}; expected one of {list}",
+    ),
+    (
+        r"unknown empty_draw rule (?P<v>.+); expected one of (?P<list>.+)",
+        "unknown empty_draw rule {v}; expected one of {list}",
+    ),
+    (r"bad set-up for (?P<game>\w+): (?P<problem>.+)", "bad set-up for {game}: {problem}"),
 ]
 # a typed road's problems (referee.stigespill.check_road) and an unknown card code's
 _CARD_CODE_PROBLEMS = [
@@ -748,6 +782,8 @@ _ROAD_PROBLEMS = [
     _literal("reading rows needs the goal joker to know the direction"),
     _literal("the goal joker is not in the first or last row"),
     _literal("the goal joker is not at the end of its row"),
+    # the shape a photo's rows run in, asked by a request of its own (webui.home)
+    (rf"unknown road shape (?P<shape>{_QUOTED})", "unknown road shape {shape}"),
 ]
 # two problems naming two cards of the road, or the goal joker
 _ROAD_PAIRS = [

@@ -775,6 +775,46 @@ def test_a_new_games_problems_are_said_in_the_pages_language(client):
     assert "hver spiller skal have sit eget navn" in page.get_data(as_text=True).lower()
 
 
+# new-game forms no page sends (a request's own): each refused
+CRAFTED_FORMS = [
+    ("poker", {}),
+    ("sten", {"deal": "x"}),
+    ("stigespill", {"road_shape": "zig"}),
+    ("sten", {"open": "x"}),
+    ("skipbo", {"teams": "x"}),
+    ("sten", {"names": 5}),
+    ("sten", {"colours": 5}),
+    ("stigespill", {"road": 5}),
+    ("stigespill", {"variant": "foo"}),
+    ("skipbo", {"deck": "foo"}),
+    ("skipbo", {"empty_draw": "foo"}),
+]
+
+
+def test_a_crafted_new_games_problems_are_said_in_the_pages_language(client):
+    """A new game asked for with a form no page sends (an unknown game, deal, road shape,
+    deck or rule, a yes/no option or the names not as text) was refused in English on a
+    Norwegian page, as ``/lang/xx`` was. Each is said in the page's language, what was
+    asked for as it was."""
+    from webui.games import SetupError, parse_setup
+    from webui.home import _road_from_photo
+    from webui.speech import say_setup
+
+    said = set()
+    for game, form in CRAFTED_FORMS:
+        with pytest.raises(SetupError) as e:
+            parse_setup(game, {"players": "2", **form})
+        said.add(str(e.value))
+    with pytest.raises(SetupError) as e:
+        _road_from_photo(b"", "zig")  # a road photo's rows said to run some other way
+    said.add(str(e.value))
+    assert len(said) == len(CRAFTED_FORMS) + 1, said
+    assert_said_back(say_setup, said, "nb", "da", "sv")
+    page = client.post("/new", data={"game": "poker"}, headers={"Accept-Language": "nb"})
+    assert page.status_code == 400
+    assert "ukjent spill &#39;poker&#39;" in page.get_data(as_text=True).lower()
+
+
 def test_the_cameras_question_and_its_choices_are_said_in_each_pages_language(app, client):
     """An out-of-sync prompt is kept in the referee's English; each page reads its message
     and its choices in its own language, with the players' names."""
