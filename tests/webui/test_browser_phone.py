@@ -465,3 +465,40 @@ def test_a_phones_skipbo_discard_piles_take_a_fingers_tap(browser, server, viewp
     assert page.locator(".sb-player #hand").count() == 0
     page.close()
     assert not errors, errors
+
+
+# The table page's head on a phone: the game's number (its lines, and whether its words fit
+# its box) and whether the turn chip stands over it.
+TABLE_HEAD_JS = """() => {
+  const no = document.getElementById('game-no'), chip = document.getElementById('turn-chip');
+  const text = document.createRange();
+  text.selectNodeContents(no);
+  const lines = new Set([...text.getClientRects()].map((r) => Math.round(r.bottom))).size;
+  const a = no.getBoundingClientRect(), b = chip.getBoundingClientRect();
+  const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  return { text: no.textContent, lines, cut: no.scrollWidth > Math.ceil(a.width), apart,
+           chip: chip.textContent, right: b.right, screen: window.innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+@pytest.mark.parametrize("viewport", [tb.SMALL_PHONE, tb.PHONE], ids=["360", "390"])
+def test_a_long_turn_leaves_the_game_number_readable_on_a_phone(browser, server, viewport, lang):
+    """A turn chip of two lines ("New card on Bestemor Ingeborg's stock", at a real Skip-Bo
+    table) took its whole one-line width on a phone's table page, and the game's number what
+    was left: "Game 1" stood as "G" over "1" in a column one letter wide. The number keeps
+    its line now, the chip wraps beside it, at the screen's right edge."""
+    body = {"game": "skipbo", "players": 2, "names": "Bestemor Ingeborg, Sondre", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=viewport, extra_http_headers={"Accept-Language": lang})
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#turn-chip.chance")
+    head = page.evaluate(TABLE_HEAD_JS)
+    assert "Bestemor Ingeborg" in head["chip"], head
+    assert head["lines"] == 1 and not head["cut"] and head["apart"], head
+    assert head["screen"] - head["right"] < 24, head  # the chip keeps to the right
+    tb.shot(page, f"table-head-long-turn-{lang}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
