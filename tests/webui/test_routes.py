@@ -1009,6 +1009,36 @@ def test_lan_join_by_qr_link(lan_app):
     assert guest.get(f"/api/tables/{t['id']}").status_code == 200  # remembered in a cookie
 
 
+def test_lan_a_wrong_code_in_the_link_is_said_wrong(lan_app):
+    """A link whose code is not the table's (mistyped into the address, read out wrong) was
+    checked and counted as a wrong code typed, and the join page said nothing of it: it
+    looked as a first visit does. It says the link's code is not right, in the page's
+    language; the page opened without a code says nothing is wrong."""
+    t = new_table(lan_app.test_client(), "sten")
+    wrong = "000000" if t["join_code"] != "000000" else "111111"
+    guest = lan_app.test_client()
+    first = guest.get(t["url"]).get_data(as_text=True)
+    assert 'role="alert"' not in first and "aria-invalid" not in first
+    r = guest.get(f"{t['url']}?code={wrong}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 403 and 'role="alert"' in page and 'aria-invalid="true"' in page
+    assert "The code in this link is not right" in page
+    nb = guest.get(f"{t['url']}?code={wrong}", headers={"Accept-Language": "nb"})
+    assert "Koden i lenken stemmer ikke" in nb.get_data(as_text=True)
+
+
+def test_a_player_page_not_found_says_how_to_get_the_right_one(lan_app):
+    """A player's link cut short (or from another evening's data folder) ended at "There is
+    no such player page" and "Back to the tables", a list a guest's phone sees empty. It
+    says where the player's code is: the host shows it again on the table's page."""
+    guest = lan_app.test_client()
+    for lang, words in (("en", "host to show your code again"),
+                        ("nb", "be verten vise koden din igjen")):  # fmt: skip
+        r = guest.get("/p/" + "a" * 22, headers={"Accept-Language": lang})
+        assert r.status_code == 404 and words in r.get_data(as_text=True)
+    assert "host" in _err(guest.get("/api/p/" + "a" * 22), 404)
+
+
 def _junk(rng, depth=0):
     """Return a random JSON value: the shapes a hostile or broken client might send."""
     pick = rng.randrange(9 if depth < 3 else 3)

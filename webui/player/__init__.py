@@ -22,14 +22,20 @@ from webui.tables import hub
 bp = Blueprint("player", __name__, template_folder="templates")
 
 TOKEN_MAX = 64
+# A link cut short, or one from another data folder: the player's way back is their code,
+# which only the table's host shows (a guest's list of tables is empty).
+NO_PAGE = (
+    "no such player page: ask the table's host to show your code again "
+    "(the table's page, Players' own pages)"
+)
 
 
 def _player(token: str) -> dict:
     if not isinstance(token, str) or len(token) > TOKEN_MAX:
-        abort(404, "no such player page")
+        abort(404, NO_PAGE)
     player = hub().store.player_by_token(token)
     if player is None:
-        abort(404, "no such player page")
+        abort(404, NO_PAGE)
     return player
 
 

@@ -46,7 +46,8 @@ def page(table_id: str) -> Response | tuple[str, int]:
     """Show the live table (or ask for the join code in LAN mode)."""
     rt = hub().get(table_id)
     if not access.may_view(rt.table):
-        return _join_page(rt, wrong=False)
+        # a code in the link was checked (and counted) as a typed one is: say it was wrong
+        return _join_page(rt, wrong=bool(request.args.get("code")), link=True)
     names = games.shown_names(rt.names, i18n.t)
     resp = make_response(
         render_template(
@@ -65,10 +66,14 @@ def page(table_id: str) -> Response | tuple[str, int]:
     return resp
 
 
-def _join_page(rt: Runtime, wrong: bool) -> tuple[str, int]:
-    """Ask for the table's join code (``wrong``: the code typed was not it)."""
+def _join_page(rt: Runtime, wrong: bool, link: bool = False) -> tuple[str, int]:
+    """Ask for the table's join code (``wrong``: the code typed, or with ``link`` the code in
+    the page's address, was not it)."""
     name = games.table_name(rt.table, i18n.t)
-    return render_template("table/join.html", table=rt.table, table_name=name, wrong=wrong), 403
+    page = render_template(
+        "table/join.html", table=rt.table, table_name=name, wrong=wrong, link=link
+    )
+    return page, 403
 
 
 @bp.post("/t/<table_id>/join")
