@@ -538,10 +538,15 @@ def say_camera(message: str, t: Translator) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
     from webui.speech import say_known, say_road_problems
 
-    # a video's file or folder by its own name, not its whole path
+    # a video's file or folder by its own name, not its whole path; a generated video's
+    # pictures (its folder "frames", an English word on every page) by the video's name
+    message = re.sub(r"^end of (?:\S*/)?([^/\s]+)/frames(?=\s|$)", r"end of \1", message)
     message = re.sub(r"^end of \S*/(?=[^/\s]+)", "end of ", message)
     said = say_known(SOURCE_SENTENCES, message, t) or say_road_problems(message, t)
-    return message if said is None else said
+    if said is None:
+        return message
+    # a webcam (vision.sources names it "camera 0") in the page's words
+    return re.sub(r"\bcamera (\d+)\b", lambda m: t("camera {n}", n=m[1]), said)
 
 
 NOT_A_PICTURE = "That file is not a picture I can read (a JPEG or PNG)."

@@ -488,15 +488,21 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
     said = {
         "reconnecting to rtsp://cam in 4.0 s (attempt 3)": "kobler til rtsp://cam igjen …",
         "lost rtsp://cam; will reconnect": "mistet rtsp://cam; kobler til igjen …",
+        # a webcam by the page's word for it ("camera 7" read as English in Norwegian)
         "cannot open camera 7; trying again in 8.0 s (attempt 5)": (
-            "kan ikke åpne camera 7; prøver igjen …"
+            "kan ikke åpne kamera 7; prøver igjen …"
         ),
+        "lost camera 0; will reconnect": "mistet kamera 0; kobler til igjen …",
         "gave up on rtsp://cam after 9 reconnection attempts": "ga opp rtsp://cam etter 9 forsøk",
         "end of clip.mp4 after 60 frames (17 could not be read)": (
             "slutt på clip.mp4 etter 60 bilder (17 kunne ikke leses)"
         ),
         "end of clip.mp4 after 60 frames": "slutt på clip.mp4 etter 60 bilder",
-        "end of data/demo/frames": "slutt på frames",  # by its own name, not its path
+        # by its own name, not its path; a generated video's pictures by the video's name
+        # (its folder "frames" read as an English word in Norwegian: "slutt på frames")
+        "end of data/demo/frames": "slutt på demo",
+        "end of /tmp/sbvideo/frames after 40 frames": "slutt på sbvideo etter 40 bilder",
+        "end of data/holiday-frames": "slutt på holiday-frames",
         "end of /home/anna/videos/game.mp4 after 9 frames": "slutt på game.mp4 etter 9 bilder",
         "the camera gives no more pictures": "kameraet gir ingen flere bilder",
         "cannot open video 'x.mp4': no such file": "cannot open video 'x.mp4': no such file",
