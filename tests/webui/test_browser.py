@@ -363,10 +363,10 @@ def test_stigespill_by_tapping_die_cards(browser, server):
     second.goto(f"{server.base}{t['url']}")
     second.wait_for_selector(".road .tile")
     # the drawn card's button is the draw: no second way to draw beside it
-    laptop.locator("#moves button.card[data-code='5H']").wait_for(timeout=LIVE_MS)
+    laptop.locator(".pile-do button.card[data-code='5H']").wait_for(timeout=LIVE_MS)
     assert laptop.locator("button[data-kind='draw']").count() == 0
     for k, card in enumerate(["5H", "6S", "4C", "3D", "6H", "2S", "5C", "AD", "4H"]):
-        button = laptop.locator(f"#moves button.card[data-code='{card}']")
+        button = laptop.locator(f".pile-do button.card[data-code='{card}']")
         try:
             button.wait_for(timeout=LIVE_MS)
         except Exception:
@@ -1412,8 +1412,8 @@ def test_a_phones_card_choices_and_home_link_are_a_finger_wide(browser, server):
     status, t = server.post("/api/tables", body)
     assert status == 201
     page.goto(f"{server.base}{t['url']}")
-    page.wait_for_selector("#moves .card-grid button.card")
-    boxes = page.evaluate(TAP_BOX_JS, "#moves .card-grid button.card")
+    page.wait_for_selector(".pile-do .card-grid button.card")
+    boxes = page.evaluate(TAP_BOX_JS, ".pile-do .card-grid button.card")
     assert len(boxes) == 25, boxes  # the die pile's cards and the joker
     boxes += page.evaluate(TAP_BOX_JS, ".brand")
     body = {"game": "skipbo", "players": 2, "names": "Anna, Bo", "deal": "table"}
@@ -1512,7 +1512,7 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     page.fill("#road-typed", road)
     page.click("#road-use")
     page.wait_for_function(f"{unread}.length === 0")
-    assert page.locator("#moves button").count() > 0  # the first draw is offered
+    assert page.locator(".pile-do button.card").count() > 0  # the first draw is offered
     # said, and the focus goes on from the turn (the road box is drawn anew, closed)
     page.wait_for_function("document.activeElement.id === 'turn-chip'")
     assert page.inner_text("#toast") == "The road is set: the board shows it."
@@ -1534,7 +1534,7 @@ def test_a_road_typed_where_the_camera_cannot_read_it(browser, server):
     assert page.is_visible("#road-again")  # a camera table may have it read again instead
     page.locator("#play-panel").screenshot(path=str(ARTIFACTS / "road-fix-phone.png"))
     settled(page)
-    page.locator("#moves button.card").first.click()  # the first draw: the road stays
+    page.locator(".pile-do button.card").first.click()  # the first draw: the road stays
     page.wait_for_function("document.body.dataset.moves > 0")
     assert page.is_hidden("#road-fix")
     page.close()
@@ -1948,7 +1948,7 @@ def test_a_phone_draws_by_tapping_the_die_pile_under_the_board(browser, server):
     # a real table's die card is said by a tap on it: the pile draws nothing
     status, real = server.post("/api/tables", {"game": "stigespill", "players": 2, "deal": "table"})
     page.goto(f"{server.base}{real['url']}")
-    page.wait_for_selector("#moves button.card[data-code='5H']")
+    page.wait_for_selector(".pile-do button.card[data-code='5H']")
     assert page.locator("#board .pile button").count() == 0
     assert not errors, errors
     page.close()

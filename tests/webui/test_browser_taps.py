@@ -381,3 +381,121 @@ def test_a_quick_second_tap_on_the_winning_draw_does_not_undo_it(browser, server
     test_browser.shot(page, f"stige-won-next-game-{viewport['width']}-{lang}")
     page.close()
     assert not errors, errors
+
+
+# Stigespill with real cards: the family draws a real die card and taps which one it was.
+STIGE_REAL = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "deal": "table"}
+# What a turn is tapped on at a real table's page: the die cards, a strategy game's hand, its
+# draw and the button that shows the hand. Each one's box on the screen (as scrolled), with its
+# code (else its id or kind), and how far the page is scrolled.
+TURN_TAPS = ".card-grid button.card, #hand button.card, button.move[data-kind=draw], #show-hand"
+TAPS_JS = f"""() => [...document.querySelectorAll("{TURN_TAPS}")]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => {{
+    const r = e.getBoundingClientRect();
+    return {{ what: e.dataset.code || e.id || e.dataset.kind, top: r.top, bottom: r.bottom,
+             left: r.left, right: r.right, scrolled: scrollY }};
+  }})"""
+
+
+def real_stige_page(browser, server, body: dict, viewport: dict, lang: str):
+    """Open a new real-cards Stigespill table's page in ``lang`` on a phone: ``(table, page,
+    errors)``."""
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    headers = {"Accept-Language": lang}
+    page = browser.new_page(
+        viewport=viewport, has_touch=True, is_mobile=True, extra_http_headers=headers
+    )
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".road .tile")
+    return t, page, errors
+
+
+def taps_in_sight(page, viewport: dict) -> dict:
+    """The turn's taps on the page as it opens (unscrolled): each one's box, those not whole
+    on the first screen named (an empty list: all in sight)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    taps = page.evaluate(TAPS_JS)
+    out = [
+        tap["what"]
+        for tap in taps
+        if tap["top"] < 0
+        or tap["left"] < 0
+        or tap["bottom"] > viewport["height"]
+        or tap["right"] > viewport["width"]
+        or tap["scrolled"]
+    ]
+    return {"taps": {tap["what"]: tap for tap in taps}, "out_of_sight": out}
+
+
+def tap_at(page, box: dict) -> tuple[float, float]:
+    """Tap the middle of ``box`` (as the screen stands, unscrolled) as a finger does, and wait
+    for the table's answer; return the point tapped."""
+    made = int(page.evaluate("document.body.dataset.moves"))
+    x, y = (box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2
+    page.mouse.click(x, y)
+    page.wait_for_function(f"document.body.dataset.moves > {made}", timeout=LIVE_MS)
+    settled(page)
+    return x, y
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+def test_a_real_tables_die_cards_are_on_a_phones_first_screen(browser, server, viewport, lang):
+    """At a real-cards Stigespill table the 25 die cards to tap ("Tap the die card that was
+    drawn") stood below the board and the hint, 1040-1256 px down a 390×844 phone: every
+    turn began with a scroll. They stand under the road now, by the die pile, a suit a line:
+    every card whole on the first screen, unscrolled, turn after turn, each in its own place
+    (a card drawn leaves a gap, the others stay where the finger knows them)."""
+    t, page, errors = real_stige_page(browser, server, STIGE_REAL, viewport, lang)
+    page.wait_for_selector(".card-grid button.card")
+    for turn, card in enumerate(["2S", "3H", "AD", "4C", "2H", "3S"]):
+        if page.locator("#next-game").count():
+            break
+        shown = taps_in_sight(page, viewport)
+        assert len(shown["taps"]) == 25 - turn, (turn, shown)  # the die pile's cards
+        assert shown["out_of_sight"] == [], (turn, shown["out_of_sight"])
+        tap_at(page, shown["taps"][card])
+        after = taps_in_sight(page, viewport)["taps"]
+        assert card not in after, turn
+        for c, box in after.items():  # each card where it stood
+            assert (box["left"], box["top"]) == (shown["taps"][c]["left"], shown["taps"][c]["top"])
+    assert server.get(f"/api/tables/{t['id']}")["moves_made"] >= 8
+    test_browser.shot(page, f"stige-real-die-cards-{viewport['width']}-{lang}")
+    page.close()
+    assert not errors, errors
+
+
+def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server):
+    """One device for a real-cards strategy game: the cards dealt to each player, the button
+    that shows the hand, the hand and the draw, and the die card drawn stood in the panel
+    under the board (the dealt cards 809 px down a 390×844 phone, the hand cut off at its
+    bottom): each is tapped on the first screen now, unscrolled, under the road."""
+    body = {**STIGE_REAL, "variant": "strategy", "open": True}
+    _, page, errors = real_stige_page(browser, server, body, PHONE, "en")
+    for card in ["AS", "AH", "2S", "2H", "3S", "3H"]:  # Anna's three, Bo's, in turn
+        page.wait_for_selector(f".card-grid button.card[data-code='{card}']")
+        settled(page)
+        shown = taps_in_sight(page, PHONE)
+        assert "JK" not in shown["taps"] and len(shown["taps"]) > 12, (card, shown)
+        assert shown["out_of_sight"] == [], (card, shown["out_of_sight"])
+        tap_at(page, shown["taps"][card])
+    page.wait_for_selector("#show-hand")
+    shown = taps_in_sight(page, PHONE)
+    assert list(shown["taps"]) == ["show-hand"] and shown["out_of_sight"] == [], shown
+    box = shown["taps"]["show-hand"]
+    page.mouse.click((box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2)
+    page.wait_for_selector("#hand button.card")
+    shown = taps_in_sight(page, PHONE)
+    assert set(shown["taps"]) == {"AS", "2S", "3S", "draw"}, shown
+    assert shown["out_of_sight"] == [], shown["out_of_sight"]
+    tap_at(page, shown["taps"]["draw"])
+    page.wait_for_selector(".card-grid button.card[data-code='4S']")
+    shown = taps_in_sight(page, PHONE)
+    assert "JK" in shown["taps"] and shown["out_of_sight"] == [], shown  # the die pile's
+    tap_at(page, shown["taps"]["4S"])
+    test_browser.shot(page, "stige-real-strategy-390")
+    page.close()
+    assert not errors, errors

@@ -275,7 +275,7 @@ const Kortbord = (() => {
   // each card took a scroll down to pick it and up to lay it. The hand's box is the board's
   // to place (``ctx.handOnBoard``), and goes back beside the moves where it is not placed.
   const ONE_COLUMN = window.matchMedia("(max-width: 899.98px)");
-  let handBoxEl = null, handHome = null;
+  let handBoxEl = null, handHome = null;  // the box, and [its parent, what follows it] at first
 
   function handOnBoard() {
     const on = cfg.mode === "table" && snap.table.game === "skipbo" && Array.isArray(snap.view.hand)
@@ -291,8 +291,7 @@ const Kortbord = (() => {
     renderTurn();
     // covered, the board offers no move either: its playable places would tell the hand
     Board.render($("board"), curtain ? { ...snap, moves: [] } : snap, ctx);
-    if (handBoxEl && !handBoxEl.isConnected) handHome.before(handBoxEl);  // not placed on the board
-    const handBox = $("hand");
+    const handBox = handPlace();
     if (handBox) {
       // the table's page shows a hand only when one device serves everyone
       const show = cfg.mode === "player" || Array.isArray(snap.view.hand);
@@ -323,6 +322,18 @@ const Kortbord = (() => {
     if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
     if ($("undo-mine")) $("undo-mine").hidden = !snap.can_undo;  // a phone's own last move
     if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
+  }
+
+  // The hand's box, in its place once the board is drawn: in a Skip-Bo seat the board put it
+  // there (handOnBoard); with Stigespill's moves under the road when they stand there (a
+  // real-cards strategy game on one device); else back in the moves' panel. The board is
+  // drawn anew on every change, which takes the box out of it.
+  function handPlace() {
+    if (!handBoxEl) return null;
+    const slot = pileSlot();
+    if (slot) slot.append(handBoxEl);
+    else if (!handBoxEl.isConnected) handHome[0].insertBefore(handBoxEl, handHome[1]);
+    return handBoxEl;
   }
 
   function renderTurn() {
@@ -430,12 +441,18 @@ const Kortbord = (() => {
     const reveals = snap.moves.filter((m) => m.move.kind === "reveal");
     if (dealAhead()) { renderDeal(box); return; }
     if (!ch || !ch.mine) { box.hidden = true; return; }
-    box.append(el("p", { class: "question", text: ch.question }));
-    const grid = el("div", { class: "card-grid" });
-    for (const m of reveals) grid.append(Board.card(m.move.card, { small: true, onclick: () => ctx.play(m.move) }));
-    box.append(grid, el("button", { class: "btn btn-ghost btn-small", type: "button", id: "draw-app", text: t("draw_app"),
-      onclick: () => act("draw", {}) }));
-    box.hidden = false;
+    const slot = pileSlot();  // the die cards by the die pile
+    let grid = el("div", { class: "card-grid" });
+    if (slot) {
+      const reveal = new Map(reveals.map((m) => [m.move.card, m.move]));
+      grid = dieGrid([...reveal.keys()], (code) => ctx.play(reveal.get(code)));
+    } else {
+      for (const m of reveals) grid.append(Board.card(m.move.card, { small: true, onclick: () => ctx.play(m.move) }));
+    }
+    (slot || box).append(el("p", { class: "question", text: ch.question }), grid,
+      el("button", { class: "btn btn-ghost btn-small", type: "button", id: "draw-app", text: t("draw_app"),
+        onclick: () => act("draw", {}) }));
+    box.hidden = Boolean(slot);
   }
 
   // A move the phone's own notes advise against: the first tap asks (the button says why),
@@ -458,14 +475,37 @@ const Kortbord = (() => {
     if (cfg.mode === "table" && snap.moves_made === 0 && !joinOpened && box) joinOpened = box.open = true;
   }
 
-  // Classic Stigespill on the table's page, the app dealing: its one move, the draw, stands
-  // under the road by the die pile (below the board, a phone's first screen cut it off), and
-  // when the game ends "Next game" takes its place, so a child's quick second tap never
-  // lands on Undo. Its place in the board, else null.
+  // Stigespill on the table's page: its moves stand under the road by the die pile (below
+  // the board, a phone's first screen cut them off): the app dealing, the classic game's
+  // draw; with real cards, the die cards to tap (the one drawn, or dealt), and in the
+  // strategy game the hand shown and the draw. When the game ends "Next game" takes their
+  // place.
+  // Its place in the board, else null.
   function pileSlot() {
-    if (cfg.mode !== "table" || snap.table.game !== "stigespill" || snap.table.deal === "table"
-      || snap.view.variant !== "classic") return null;
-    return $("board").querySelector(".pile-do");
+    if (cfg.mode !== "table" || snap.table.game !== "stigespill") return null;
+    const real = snap.table.deal === "table";
+    if (!real && snap.view.variant !== "classic") return null;
+    const slot = $("board").querySelector(".pile-do");
+    if (slot && real) slot.classList.add("pile-line");  // a line of its own, at every width
+    return slot;
+  }
+
+  const DIE_CARDS = ["S", "H", "D", "C"].flatMap((s) => ["A", "2", "3", "4", "5", "6"].map((r) => r + s));
+
+  // The Stigespill die cards to tap (``codes``; the others are out of the pile): a suit a
+  // line, A–6, the joker after the spades (app.css: two suits a line on a wide board, the
+  // joker last on a narrow one), each card always in its own place (a finger finds it again
+  // turn after turn), the ones not in the pile an empty place.
+  function dieGrid(codes, tap) {
+    const open = new Set(codes);
+    const grid = el("div", { class: "card-grid die-grid" });
+    const gap = (cls) => el("span", { class: `card small ${cls}`, "aria-hidden": "true" });
+    DIE_CARDS.forEach((code, i) => {
+      grid.append(open.has(code) ? Board.card(code, { small: true, onclick: () => tap(code) }) : gap("die-gap"));
+      if (i === 5) grid.append(open.has("JK") ? Board.card("JK", { small: true, onclick: () => tap("JK") }) : gap("die-gap joker"));
+      else if (i % 6 === 5) grid.append(gap("die-gap die-pad"));  // the joker's column
+    });
+    return grid;
   }
 
   function renderMoves() {
@@ -526,14 +566,9 @@ const Kortbord = (() => {
     const tapDrawn = game === "stigespill" && draw && snap.table.deal === "table" && snap.view.variant === "classic";
     if (tapDrawn) {
       const gone = new Set(snap.view.discard);
-      const grid = el("div", { class: "card-grid" });
-      for (const s of ["S", "H", "D", "C"]) for (const r of ["A", "2", "3", "4", "5", "6"]) {
-        const code = r + s;
-        if (!gone.has(code)) grid.append(Board.card(code, { small: true,
-          onclick: () => ctx.playMany([draw.move, { kind: "reveal", card: code }]) }));
-      }
-      grid.append(Board.card("JK", { small: true, onclick: () => ctx.playMany([draw.move, { kind: "reveal", card: "JK" }]) }));
-      box.append(el("p", { class: "question", text: t("tap_die") }), grid);
+      const codes = [...DIE_CARDS.filter((code) => !gone.has(code)), "JK"];
+      const grid = dieGrid(codes, (code) => ctx.playMany([draw.move, { kind: "reveal", card: code }]));
+      (slot || box).append(el("p", { class: "question", text: t("tap_die") }), grid);
     }
     const primary = el("div", { class: "move-buttons" });
     const rest = [], others = [];
@@ -1270,7 +1305,7 @@ const Kortbord = (() => {
     T = JSON.parse($("i18n").textContent);
     snap = JSON.parse($("snap").textContent);
     handBoxEl = $("hand");
-    handHome = handBoxEl && handBoxEl.nextElementSibling;
+    handHome = handBoxEl && [handBoxEl.parentNode, handBoxEl.nextSibling];
     if ($("undo")) {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
