@@ -499,3 +499,129 @@ def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server):
     test_browser.shot(page, "stige-real-strategy-390")
     page.close()
     assert not errors, errors
+
+
+# The box of the ``nth`` element ``selector`` finds, brought into sight as a finger would (the
+# least scroll), and the box of the die cards' grid it stands in (else its own).
+TAP_BOX_JS = """([selector, nth]) => {
+  const e = document.querySelectorAll(selector)[nth];
+  e.scrollIntoView({ block: 'nearest' });
+  const box = (r) => ({ top: r.top, bottom: r.bottom, left: r.left, right: r.right });
+  return { tapped: box(e.getBoundingClientRect()),
+           place: box((e.closest('.card-grid') || e).getBoundingClientRect()) };
+}"""
+
+
+def finger_tap(page, selector: str, nth: int = 0) -> dict | None:
+    """Tap the ``nth`` of what ``selector`` finds as a finger does and wait for the table's
+    answer: the boxes
+    of TAP_BOX_JS and the point tapped, or None where the table refused it (a card the
+    table's page offers that is in a hand)."""
+    page.evaluate("document.querySelector('#prompt button')?.click()")  # a refusal seen
+    made = int(page.evaluate("document.body.dataset.moves"))
+    boxes = page.evaluate(TAP_BOX_JS, [selector, nth])
+    box = boxes["tapped"]
+    boxes["point"] = [(box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2]
+    page.mouse.click(*boxes["point"])
+    settled(page)
+    page.wait_for_function(
+        f"document.body.dataset.moves > {made}"
+        " || document.querySelector('#prompt.illegal:not([hidden])')",
+        timeout=LIVE_MS,
+    )
+    return boxes if int(page.evaluate("document.body.dataset.moves")) > made else None
+
+
+def near_the_goal(server, table_id: str) -> None:
+    """Play the table on (any move the table's page offers, a refused one tried again) to a
+    token 6 steps or fewer from the goal, a player on turn: nobody wins on the way (a card
+    moves 6 at most and a ladder ends on the road)."""
+    for k in range(2000):
+        snap = server.get(f"/api/tables/{table_id}")
+        if snap["to_move"] >= 0 and max(t["position"] for t in snap["view"]["tokens"]) >= 23:
+            return
+        moves = [m["move"] for m in snap["moves"]]
+        server.post(f"/api/tables/{table_id}/moves", {"move": moves[k * 7 % len(moves)]})
+    raise AssertionError("no token came near the goal")
+
+
+# Whether a point of the screen lies in the place of the moves under the road.
+ON_THE_PLACE_JS = "([x, y]) => Boolean(document.elementFromPoint(x, y).closest('#board .pile-do'))"
+# A road laid as it is on the table (the same game each run).
+ROAD = "7S 8H 9D JS 10C 8S QH 9C 7D KS 10H 8D JD 9S 7C QC 10D 8C KH 9H JC 7H QS 10S KD QD KC JH"
+
+
+def under_points(page, box: dict, inset: float = 4, steps: int = 4) -> list:
+    """What stands (AT_POINTS_JS) at a lattice of points over ``box``, a little inside it."""
+    width, height = box["right"] - box["left"] - 2 * inset, box["bottom"] - box["top"] - 2 * inset
+    xs = [box["left"] + inset + width * i / steps for i in range(steps + 1)]
+    ys = [box["top"] + inset + height * i / steps for i in range(steps + 1)]
+    return page.evaluate(AT_POINTS_JS, [[x, y] for y in ys for x in xs])
+
+
+@pytest.mark.parametrize(
+    "viewport, lang",
+    [(PHONE, "en"), (PHONE, "nb"), (SMALL_ANDROID, "da"), (SHORT_LAPTOP, "sv")],
+    ids=["390x844-en", "390x844-nb", "360x740-da", "1366x768-sv"],
+)
+def test_a_quick_second_tap_on_the_winning_die_card_does_not_undo_it(
+    browser, server, viewport, lang
+):
+    """At a real-cards Stigespill table the die card tapped for the winning draw went with
+    the game's end, and Undo moved up into the die cards' place: a quick second tap took the
+    win back. "Next game" takes their place now, the place keeping its height (the tokens'
+    places under it): no point where a die card stood has Undo or Redo under it, the finger's
+    last point included."""
+    t, page, errors = real_stige_page(browser, server, {**STIGE_REAL, "road": ROAD}, viewport, lang)
+    near_the_goal(server, t["id"])
+    made = server.get(f"/api/tables/{t['id']}")["moves_made"]
+    page.wait_for_function(f"document.body.dataset.moves >= {made}", timeout=LIVE_MS)
+    for k in range(200):
+        if page.locator("#next-game").count():
+            break
+        cards = page.locator(".card-grid button.card").count()
+        tapped = finger_tap(page, ".card-grid button.card", k * 5 % cards)
+    assert server.get(f"/api/tables/{t['id']}")["over"]
+    assert tapped is not None
+    under = page.evaluate(AT_POINTS_JS, [tapped["point"]]) + under_points(page, tapped["place"])
+    assert not {"undo", "redo"} & set(under), under
+    # the finger's last point: in the die cards' place under the road (Next game, the
+    # tokens' places, the felt)
+    assert page.evaluate(ON_THE_PLACE_JS, tapped["point"]), under
+    test_browser.shot(page, f"stige-real-won-{viewport['width']}-{lang}")
+    page.close()
+    assert not errors, errors
+
+
+def test_a_quick_second_tap_at_a_real_strategy_games_end_does_not_undo_it(browser, server):
+    """The end of a real-cards strategy game on one device was never looked at: the hand's
+    card that won (or the die card drawn) went with the game's end, and Next game and Undo
+    moved up into their place. "Next game" takes the place of the moves under the road now,
+    the place keeping its height: no point of the last card tapped has Undo or Redo under
+    it."""
+    body = {**STIGE_REAL, "variant": "strategy", "open": True, "road": ROAD}
+    t, page, errors = real_stige_page(browser, server, body, PHONE, "en")
+    near_the_goal(server, t["id"])
+    made = server.get(f"/api/tables/{t['id']}")["moves_made"]
+    page.wait_for_function(f"document.body.dataset.moves >= {made}", timeout=LIVE_MS)
+    last = None
+    for k in range(300):
+        if page.locator("#next-game").count():
+            break
+        if page.locator("#show-hand").count():
+            page.click("#show-hand")
+            continue
+        grid = page.locator(".card-grid button.card").count()
+        if grid:  # the die card drawn
+            last = finger_tap(page, ".card-grid button.card", k * 5 % grid) or last
+        elif page.locator("#hand button.card").count():
+            last = finger_tap(page, "#hand button.card")
+        else:
+            last = finger_tap(page, "button.move[data-kind=draw]")
+    assert server.get(f"/api/tables/{t['id']}")["over"]
+    under = page.evaluate(AT_POINTS_JS, [last["point"]]) + under_points(page, last["place"])
+    assert not {"undo", "redo"} & set(under), under
+    assert page.evaluate(ON_THE_PLACE_JS, last["point"]), under  # nothing moved under it
+    test_browser.shot(page, "stige-real-strategy-won-390")
+    page.close()
+    assert not errors, errors

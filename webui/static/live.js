@@ -322,6 +322,8 @@ const Kortbord = (() => {
     if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
     if ($("undo-mine")) $("undo-mine").hidden = !snap.can_undo;  // a phone's own last move
     if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
+    const slot = pileSlot();
+    if (slot && !snap.over) slotHeight = slot.getBoundingClientRect().height;
   }
 
   // The hand's box, in its place once the board is drawn: in a Skip-Bo seat the board put it
@@ -479,7 +481,7 @@ const Kortbord = (() => {
   // the board, a phone's first screen cut them off): the app dealing, the classic game's
   // draw; with real cards, the die cards to tap (the one drawn, or dealt), and in the
   // strategy game the hand shown and the draw. When the game ends "Next game" takes their
-  // place.
+  // place, the place keeping its height, so a child's quick second tap never lands on Undo.
   // Its place in the board, else null.
   function pileSlot() {
     if (cfg.mode !== "table" || snap.table.game !== "stigespill") return null;
@@ -488,6 +490,16 @@ const Kortbord = (() => {
     const slot = $("board").querySelector(".pile-do");
     if (slot && real) slot.classList.add("pile-line");  // a line of its own, at every width
     return slot;
+  }
+  let slotHeight = 0;  // the height the place had before the game ended
+
+  // Where the tokens ended, the winner first: in the die cards' place at a real table's end.
+  function standings() {
+    const sc = snap.scores || {};
+    return el("ol", { class: "standings" }, ...(sc.ranking || []).map((seat) => el("li", {},
+      el("i", { class: "dot", style: `background:${player(seat).colour}` }),
+      el("span", { class: "pname", text: player(seat).name }),
+      el("span", { text: sc.distances[seat] ? t("to_go", { n: sc.distances[seat] }) : "★" }))));
   }
 
   const DIE_CARDS = ["S", "H", "D", "C"].flatMap((s) => ["A", "2", "3", "4", "5", "6"].map((r) => r + s));
@@ -519,8 +531,10 @@ const Kortbord = (() => {
         box.append(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => player(s).name).join(", ") })}` }),
           el("a", { class: "btn", href: again, text: t("match_again") }));
       } else if (cfg.mode === "table") {
+        if (slot) slot.style.minHeight = `${slotHeight}px`;  // what stood below stays where it was
         (slot || box).append(el("button", { class: slot ? "btn btn-big btn-light" : "btn btn-big", type: "button",
           id: "next-game", text: t("next_game"), onclick: () => act("next", {}) }));
+        if (slot && slot.classList.contains("pile-line")) slot.append(standings());
       } else {  // a player's page: the table's page starts the next game
         box.append(el("p", { class: "muted", id: "next-on-table", text: t("next_on_table") }));
       }
