@@ -468,35 +468,36 @@ def test_a_real_tables_die_cards_are_on_a_phones_first_screen(browser, server, v
     assert not errors, errors
 
 
-def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server):
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server, viewport):
     """One device for a real-cards strategy game: the cards dealt to each player, the button
     that shows the hand, the hand and the draw, and the die card drawn stood in the panel
     under the board (the dealt cards 809 px down a 390×844 phone, the hand cut off at its
     bottom): each is tapped on the first screen now, unscrolled, under the road."""
     body = {**STIGE_REAL, "variant": "strategy", "open": True}
-    _, page, errors = real_stige_page(browser, server, body, PHONE, "en")
+    _, page, errors = real_stige_page(browser, server, body, viewport, "en")
     for card in ["AS", "AH", "2S", "2H", "3S", "3H"]:  # Anna's three, Bo's, in turn
         page.wait_for_selector(f".card-grid button.card[data-code='{card}']")
         settled(page)
-        shown = taps_in_sight(page, PHONE)
+        shown = taps_in_sight(page, viewport)
         assert "JK" not in shown["taps"] and len(shown["taps"]) > 12, (card, shown)
         assert shown["out_of_sight"] == [], (card, shown["out_of_sight"])
         tap_at(page, shown["taps"][card])
     page.wait_for_selector("#show-hand")
-    shown = taps_in_sight(page, PHONE)
+    shown = taps_in_sight(page, viewport)
     assert list(shown["taps"]) == ["show-hand"] and shown["out_of_sight"] == [], shown
     box = shown["taps"]["show-hand"]
     page.mouse.click((box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2)
     page.wait_for_selector("#hand button.card")
-    shown = taps_in_sight(page, PHONE)
+    shown = taps_in_sight(page, viewport)
     assert set(shown["taps"]) == {"AS", "2S", "3S", "draw"}, shown
     assert shown["out_of_sight"] == [], shown["out_of_sight"]
     tap_at(page, shown["taps"]["draw"])
     page.wait_for_selector(".card-grid button.card[data-code='4S']")
-    shown = taps_in_sight(page, PHONE)
+    shown = taps_in_sight(page, viewport)
     assert "JK" in shown["taps"] and shown["out_of_sight"] == [], shown  # the die pile's
     tap_at(page, shown["taps"]["4S"])
-    test_browser.shot(page, "stige-real-strategy-390")
+    test_browser.shot(page, f"stige-real-strategy-{viewport['width']}")
     page.close()
     assert not errors, errors
 
