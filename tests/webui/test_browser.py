@@ -1204,6 +1204,56 @@ def test_the_new_game_form_asks_only_what_the_game_needs(browser, server):
     assert not errors, errors
 
 
+WHO_PLAYS = {
+    "en": (
+        "3 players: Mormor, Jens and Player 3",
+        "4 players: Mormor, Jens, Player 3 and Player 4",
+    ),
+    "nb": (
+        "3 spillere: Mormor, Jens og Spiller 3",
+        "4 spillere: Mormor, Jens, Spiller 3 og Spiller 4",
+    ),
+    "da": (
+        "3 spillere: Mormor, Jens og Spiller 3",
+        "4 spillere: Mormor, Jens, Spiller 3 og Spiller 4",
+    ),
+    "sv": (
+        "3 spelare: Mormor, Jens och Spelare 3",
+        "4 spelare: Mormor, Jens, Spelare 3 och Spelare 4",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", list(WHO_PLAYS))
+def test_the_new_game_form_says_who_will_play_before_start(browser, server, lang):
+    """Two names typed with Sten's three players made a third seat, "Player 3", dealt 17
+    cards nobody held: the game stopped at its turn, and nothing on the form had said so. A
+    line under the names says who will play as the names and the number change, a seat
+    without a name marked; the form is still sent as it is (a host may mean the seats)."""
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/new?game=sten")
+    who = page.locator("#who-plays")
+    page.fill("[name=names]", "Mormor, Jens")
+    assert who.inner_text() == WHO_PLAYS[lang][0]
+    unnamed = WHO_PLAYS[lang][0].split()[-2]  # "Player", "Spiller", "Spelare"
+    assert who.locator("strong").all_inner_texts() == [f"{unnamed} 3"]
+    page.fill("input[name=players]", "4")
+    assert who.inner_text() == WHO_PLAYS[lang][1]
+    page.fill("[name=names]", "Mormor, Jens, Ida, Bo")  # all named: none marked
+    assert who.locator("strong").count() == 0
+    assert "Ida" in who.inner_text() and "Bo" in who.inner_text()
+    # the field is described by it: a screen reader hears it with the names
+    assert page.get_attribute("[name=names]", "aria-describedby") == "who-plays"
+    page.fill("[name=names]", "Mormor, Jens")
+    if lang == "nb":
+        who.scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "new-sten-who-plays-nb.png"))
+    page.close()
+    assert not errors, errors
+
+
 @pytest.mark.parametrize(("lang", "label"), [("en", "Cards in each stock pile"), ("nb", "Kort i")])
 def test_the_skipbo_forms_empty_stock_shows_the_usual_stock_for_the_players(
     browser, server, lang, label

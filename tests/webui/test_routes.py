@@ -1274,9 +1274,9 @@ def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
     assert r.status_code == 400 and 'role="alert"' in page and "3 navn til 2 spillere" in page
     assert 'value="A, B, C"' in page and 'value="table" checked' in page
     assert 'name="game" value="sten"' in page
-    # the field it is about is marked, and described by the reason
+    # the field it is about is marked, and described by the reason (then by who will play)
     assert page.count('aria-invalid="true"') == 1
-    assert 'name="names" aria-invalid="true" aria-describedby="form-error"' in page
+    assert 'name="names" aria-invalid="true" aria-describedby="form-error who-plays"' in page
     # a mistake outside a form: the error page, back to the tables
     assert "history.back()" not in client.get("/t/nope").get_data(as_text=True)
 

@@ -29,6 +29,31 @@
     });
   }
 
+  // Who will play, said under the names as they are typed: a seat left without a name plays
+  // as "Player 3", is dealt cards and has turns (the game waits for it), so "3 players: Mormor,
+  // Jens and Player 3" shows it before Start. The form is not refused: a host may mean it.
+  const who = document.getElementById("who-plays");
+  if (who && players && names) {
+    const tell = () => {
+      const n = Math.max(0, Math.min(+players.max || 10, Math.floor(+players.value || 0)));
+      const given = typedNames();
+      const seats = Array.from({ length: n }, (_, k) => given[k]
+        ? document.createTextNode(given[k])
+        : Object.assign(document.createElement("strong"), { textContent: who.dataset.player.replace("{n}", k + 1) }));
+      if (!seats.length) { who.replaceChildren(); return; }
+      const list = [];
+      seats.forEach((seat, k) => {
+        if (k) list.push(k === seats.length - 1 ? who.dataset.and : ", ");
+        list.push(seat);
+      });
+      const [before, after] = (n === 1 ? who.dataset.one : who.dataset.many).replace("{n}", n).split("{names}");
+      who.replaceChildren(before, ...list, after ?? "");
+    };
+    players.addEventListener("input", tell);
+    names.addEventListener("input", tell);
+    tell();
+  }
+
   // Sten's dealer is one of the players named (the last, as the players change, until one
   // is chosen; the next game's deal passes on by itself).
   const sel = document.getElementById("dealer");
