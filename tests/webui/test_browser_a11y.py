@@ -235,8 +235,10 @@ def test_a_hand_photos_answer_is_said(browser, server):
 def test_a_wrong_join_code_is_said_first_and_marks_the_field(browser, tmp_path):
     """A guest on the home network who typed a wrong join code got the page again with "That
     code is not right." in a paragraph: not said, not focused, the field not marked. The
-    reason is an alert now that takes the focus, as the new-game form's does, and the field
-    is marked wrong and described by it; the page's title names the table to join."""
+    reason is an alert now, and the field is marked wrong and described by it; the page's
+    title names the table to join. The field came back empty too (six digits to type again
+    where one was wrong): it keeps the code typed, selected, and takes the focus, saying the
+    reason it is described by; a digit typed replaces the whole code."""
     server = Server(tmp_path / "data", extra=["--lan", "--host", "127.0.0.1"]).start()
     try:
         status, t = server.post("/api/tables", {"game": "sten", "players": 2, "name": "Hytta"})
@@ -245,20 +247,27 @@ def test_a_wrong_join_code_is_said_first_and_marks_the_field(browser, tmp_path):
         errors = tb.watch_errors(page)
         page.goto(f"{server.base}{t['url']}")
         assert page.title() == "Join Hytta · Kortbord"
-        page.fill("input[name=code]", "000 000" if t["join_code"] != "000000" else "111 111")
+        typed = "000 000" if t["join_code"] != "000000" else "111 111"
+        page.fill("input[name=code]", typed)
         page.click("button[type=submit]")
         page.wait_for_selector("#form-error")
         page.wait_for_load_state("load")  # its scripts, the focus's mover among them, have run
-        focused = page.evaluate("[document.activeElement.id, document.activeElement.role]")
+        focused = page.evaluate(
+            """() => { const e = document.activeElement;
+              return [e.name, e.value, e.selectionStart, e.selectionEnd]; }"""
+        )
         field = page.locator("input[name=code]")
         marked = [field.get_attribute(a) for a in ("aria-invalid", "aria-describedby")]
         said = page.inner_text("#form-error")
+        page.keyboard.type("4")
+        retyped = field.input_value()
         page.close()
     finally:
         server.stop()
     assert said == "That code is not right."
-    assert focused == ["form-error", "alert"], focused
+    assert focused == ["code", typed, 0, len(typed)], focused
     assert marked == ["true", "form-error"], marked
+    assert retyped == "4", retyped
     assert [e for e in errors if "403 (FORBIDDEN)" not in e] == [], errors
 
 

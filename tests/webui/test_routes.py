@@ -1027,6 +1027,31 @@ def test_lan_a_wrong_code_in_the_link_is_said_wrong(lan_app):
     assert "Koden i lenken stemmer ikke" in nb.get_data(as_text=True)
 
 
+def test_lan_a_wrong_join_code_stays_in_its_field(lan_app):
+    """A wrong join code typed came back as an empty field: the family typed all six digits
+    again where one was wrong. The code typed (as typed, its space too) or the link's code
+    stays in the field, marked to be selected (forms.js), in every language; a first visit's
+    field is empty."""
+    t = new_table(lan_app.test_client(), "sten")
+    wrong = "123 457" if t["join_code"] != "123457" else "123 458"
+    guest = lan_app.test_client()
+    field = re.compile(r"<input name=\"code\"[^>]*>")
+    first = field.search(guest.get(t["url"]).get_data(as_text=True))
+    assert first and "value=" not in first[0] and "data-retype" not in first[0], first
+    for lang in ("en", "nb", "da", "sv"):
+        r = guest.post(f"{t['url']}/join", data={"code": wrong}, headers={"Accept-Language": lang})
+        typed = field.search(r.get_data(as_text=True))
+        assert r.status_code == 403 and typed, lang
+        assert f'value="{wrong}"' in typed[0] and "data-retype" in typed[0], (lang, typed[0])
+    linked = field.search(
+        guest.get(f"{t['url']}?code={wrong.replace(' ', '')}").get_data(as_text=True)
+    )
+    assert linked and f'value="{wrong.replace(" ", "")}"' in linked[0], linked
+    # what is typed is shown as text, not read as the page's markup
+    r = guest.post(f"{t['url']}/join", data={"code": '"><b>1'})
+    assert "<b>1" not in r.get_data(as_text=True)
+
+
 def test_a_player_page_not_found_says_how_to_get_the_right_one(lan_app):
     """A player's link cut short (or from another evening's data folder) ended at "There is
     no such player page" and "Back to the tables", a list a guest's phone sees empty. It

@@ -3,8 +3,14 @@
 "use strict";
 
 (() => {
-  // After a refused form, the reason is read first.
-  document.getElementById("form-error")?.focus();
+  // After a refused form, the reason is read first. A wrong join code stays in its field,
+  // selected: typed over, or corrected where one digit was wrong; the field takes the focus,
+  // and says the reason (it is described by it).
+  const retype = document.querySelector("input[data-retype]");
+  if (retype) {
+    retype.focus();
+    retype.select();
+  } else document.getElementById("form-error")?.focus();
 
   // A refused form's answer goes back to the form, with what was typed.
   for (const button of document.querySelectorAll("[data-back]")) {

@@ -47,7 +47,8 @@ def page(table_id: str) -> Response | tuple[str, int]:
     rt = hub().get(table_id)
     if not access.may_view(rt.table):
         # a code in the link was checked (and counted) as a typed one is: say it was wrong
-        return _join_page(rt, wrong=bool(request.args.get("code")), link=True)
+        linked = request.args.get("code") or ""
+        return _join_page(rt, wrong=bool(linked), link=True, typed=linked)
     names = games.shown_names(rt.names, i18n.t)
     resp = make_response(
         render_template(
@@ -66,12 +67,18 @@ def page(table_id: str) -> Response | tuple[str, int]:
     return resp
 
 
-def _join_page(rt: Runtime, wrong: bool, link: bool = False) -> tuple[str, int]:
+def _join_page(rt: Runtime, wrong: bool, link: bool = False, typed: str = "") -> tuple[str, int]:
     """Ask for the table's join code (``wrong``: the code typed, or with ``link`` the code in
-    the page's address, was not it)."""
+    the page's address, was not it; ``typed``: that code, kept in the field to be corrected
+    rather than typed again whole)."""
     name = games.table_name(rt.table, i18n.t)
     page = render_template(
-        "table/join.html", table=rt.table, table_name=name, wrong=wrong, link=link
+        "table/join.html",
+        table=rt.table,
+        table_name=name,
+        wrong=wrong,
+        link=link,
+        typed=typed[:12],  # the field's length
     )
     return page, 403
 
@@ -82,7 +89,7 @@ def join(table_id: str) -> Response | tuple[str, int]:
     rt = hub().get(table_id)
     code = "".join((request.form.get("code") or "").split())  # "133 320", as it was read out
     if not access.join_code_is(rt.table, code):
-        return _join_page(rt, wrong=True)
+        return _join_page(rt, wrong=True, typed=request.form.get("code") or "")
     resp = make_response(redirect(url_for("table.page", table_id=table_id)))
     resp.set_cookie(access.join_cookie(table_id), code, httponly=True, samesite="Lax")
     return resp
