@@ -534,6 +534,24 @@ SOURCE_SENTENCES = [
 ]
 
 
+# A network stream (an IP camera, a phone's camera app) that cannot be reached, or was lost:
+# what the family can check, said after it (a red line that named only its address left them
+# to guess).
+STREAM_TROUBLE = re.compile(
+    r"(?:reconnecting to|cannot open|lost|gave up on) [a-z][\w+.-]*://", re.I
+)
+STREAM_CHECK = (
+    "Check that the camera (or the phone's camera app) is on, and on the same network as the "
+    "computer Kortbord runs on."
+)
+
+
+def camera_check(message: str, t: Translator) -> str:
+    """Return what to check, said with ``t``, when a camera's source said (``message``) that
+    its network stream cannot be reached; else ""."""
+    return t(STREAM_CHECK) if STREAM_TROUBLE.match(message) else ""
+
+
 def say_camera(message: str, t: Translator) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
     from webui.speech import say_known, say_road_problems

@@ -10,7 +10,7 @@ from flask import abort, current_app, request
 from flask.json.provider import DefaultJSONProvider
 
 from webui import games, i18n
-from webui.camera import CameraHub, cameras, say_camera
+from webui.camera import CameraHub, camera_check, cameras, say_camera
 from webui.snapshot import snapshot
 from webui.speech import name_seats
 from webui.tables import Runtime, TableHub, hub
@@ -118,12 +118,15 @@ def page_snapshot(
                 cache.clear()
             t = i18n.translator(lang, letters)
             if camera is not None:
+                check = camera_check(camera.get("message", ""), t)
                 camera = {
                     k: say_camera(name_seats(v, games.shown_names(rt.names, t)), t)
                     if k != "state"
                     else v
                     for k, v in camera.items()
                 }
+                if check:
+                    camera["message"] = f"{camera['message']} {check}"
             hit = snapshot(rt, seat, t, table_hub, camera)
             cache[key] = hit
         return hit

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.webui.server import WAIT_S
-from webui import create_app, games
-from webui.camera import Reading, TableCamera
+from webui import create_app, games, i18n
+from webui.camera import Reading, TableCamera, camera_check
 
 np = pytest.importorskip("numpy")
 sources = pytest.importorskip("vision.sources")
@@ -135,6 +135,41 @@ def test_a_stream_that_never_answers_is_said_on_the_page(camera_app, monkeypatch
         woken.append(page.queue.get_nowait())
     assert woken[-1] == snap["version"]  # the page was woken to show it (server-sent events)
     assert "Camera: {message}" in client.get(f"/t/{table_id}").get_data(as_text=True)
+
+
+def test_a_stream_that_cannot_be_reached_says_what_to_check(camera_app, monkeypatch):
+    """A stream that would not open said "Camera: cannot open rtsp://…; trying again …" in
+    red, and nothing of what to do. The table's page says what to check after it, in its
+    language: the camera (or the phone's camera app) on, and on the computer's network. A
+    video's end says nothing more."""
+    _opener(monkeypatch, [])
+    client = camera_app.test_client()
+    table_id = _table(client)
+    url = f"/api/tables/{table_id}"
+    camera_app.extensions["kortbord.cameras"].ensure(table_id)
+    _wait(lambda: client.get(f"{url}/camera").get_json(), lambda c: "(attempt 2)" in c["message"])
+    checks = {
+        "en": "Check that the camera (or the phone's camera app) is on, and on the same network",
+        "nb": "Sjekk at kameraet (eller kamera-appen på telefonen) er på, og på samme nettverk",
+        "da": "Tjek at kameraet (eller kamera-appen på telefonen) er tændt og på samme netværk",
+        "sv": "Kontrollera att kameran (eller kameraappen i telefonen) är på och på samma nätverk",
+    }
+    for lang, check in checks.items():
+        said = client.get(url, headers={"Accept-Language": lang}).get_json()["camera"]
+        assert said["state"] == "reconnecting", said
+        assert said["message"].startswith(
+            {"en": "cannot open", "nb": "kan ikke åpne"}.get(lang, "")
+        )
+        assert STREAM in said["message"] and check in said["message"], (lang, said)
+    # a video that ends, a webcam (no network to check), a stream back: nothing to check
+    english = i18n.translator("en")
+    for said in (
+        "end of clip.mp4 after 60 frames",
+        "cannot open camera 0; trying again in 1.0 s (attempt 2)",
+        f"reconnected to {STREAM}",
+    ):
+        assert camera_check(said, english) == "", said
+    assert camera_check(f"lost {STREAM}; will reconnect", english).startswith("Check that")
 
 
 def test_a_lost_stream_is_said_and_its_return_seen(camera_app, monkeypatch):
