@@ -70,13 +70,8 @@ SKIPBO_BUILD_JS = """() => [...document.querySelectorAll('.sb-build > .pile')].m
 })"""
 
 
-@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
-@pytest.mark.parametrize("viewport", WIDTHS, ids=WIDTH_IDS)
-def test_skipbo_building_piles_stand_apart_on_a_narrow_phone(browser, server, viewport, lang):
-    """On a 320 px phone in Norwegian ("NESTE: 1", "TREKKBUNKE") the four building piles
-    stood on each other, 3 px over the next each and no gap between them: their columns
-    were narrower than a card, and the cards did not narrow with them. They narrow now,
-    apart from each other and from the draw pile, in every language and width."""
+def skipbo_phone_table(browser, server, viewport: dict, lang: str):
+    """Open a new two-player Skip-Bo table's page on a phone in ``lang``: (page, its errors)."""
     status, t = server.post("/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo"})
     assert status == 201
     language = {"Accept-Language": lang}
@@ -85,6 +80,17 @@ def test_skipbo_building_piles_stand_apart_on_a_narrow_phone(browser, server, vi
     )
     errors = tb.watch_errors(page)
     page.goto(f"{server.base}{t['url']}")
+    return page, errors
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+@pytest.mark.parametrize("viewport", WIDTHS, ids=WIDTH_IDS)
+def test_skipbo_building_piles_stand_apart_on_a_narrow_phone(browser, server, viewport, lang):
+    """On a 320 px phone in Norwegian ("NESTE: 1", "TREKKBUNKE") the four building piles
+    stood on each other, 3 px over the next each and no gap between them: their columns
+    were narrower than a card, and the cards did not narrow with them. They narrow now,
+    apart from each other and from the draw pile, in every language and width."""
+    page, errors = skipbo_phone_table(browser, server, viewport, lang)
     page.wait_for_selector(".sb-build .pile-label")
     piles = page.evaluate(SKIPBO_BUILD_JS)
     assert len(piles) == 5, piles
@@ -95,6 +101,54 @@ def test_skipbo_building_piles_stand_apart_on_a_narrow_phone(browser, server, vi
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     if lang == "nb":
         tb.shot(page, f"skipbo-building-piles-nb-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+# The Skip-Bo board's pile labels as drawn: the lines each takes, its font size and its left and
+# right edge, the building piles' in order (their counts made 12 first: the widest, "NESTE: 12"),
+# then each stock's, with its seat's discard piles' left edge.
+SKIPBO_LABELS_JS = """() => {
+  for (const l of document.querySelectorAll('.sb-build .pile-label')) {
+    l.textContent = l.textContent.replace(/\\d+/, '12');
+  }
+  const drawn = (l) => {
+    const range = document.createRange();
+    range.selectNodeContents(l);
+    const boxes = [...range.getClientRects()];
+    return { text: l.textContent, lines: new Set(boxes.map((b) => Math.round(b.top))).size,
+             px: parseFloat(getComputedStyle(l).fontSize),
+             left: Math.min(...boxes.map((b) => b.left)),
+             right: Math.max(...boxes.map((b) => b.right)) };
+  };
+  return {
+    build: [...document.querySelectorAll('.sb-build > .pile > .pile-label')].map(drawn),
+    stocks: [...document.querySelectorAll('.sb-row')].map((row) => ({
+      ...drawn(row.querySelector('.stock-count')),
+      discards: row.querySelector('.sb-discards').getBoundingClientRect().left })),
+  };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+@pytest.mark.parametrize("viewport", [tb.SMALL_PHONE, tb.PHONE], ids=["360", "390"])
+def test_skipbo_pile_labels_keep_one_line_on_a_phone(browser, server, viewport, lang):
+    """At 360 px in Norwegian and Danish the building piles' labels broke over two lines
+    ("NESTE:" over "1"), and each stock's ("GRUNNBUNKE" over "30"). Each keeps one line now,
+    at the widest count ("NESTE: 12"), in every language, its words 12 px still, apart from
+    the next label and from its seat's discard piles."""
+    page, errors = skipbo_phone_table(browser, server, viewport, lang)
+    page.wait_for_selector(".sb-row .stock-count")
+    labels = page.evaluate(SKIPBO_LABELS_JS)
+    drawn = labels["build"] + labels["stocks"]
+    assert len(labels["build"]) == 5 and len(labels["stocks"]) == 2, labels
+    assert all(label["lines"] == 1 and label["px"] >= 12 for label in drawn), labels
+    for a, b in itertools.pairwise(labels["build"]):
+        assert a["right"] + 2 <= b["left"], labels
+    assert all(s["right"] <= s["discards"] for s in labels["stocks"]), labels
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    if lang in ("nb", "da"):
+        tb.shot(page, f"skipbo-pile-labels-{lang}-{viewport['width']}")
     page.close()
     assert not errors, errors
 
