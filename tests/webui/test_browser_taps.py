@@ -1,5 +1,6 @@
 """Taps and boxes on a live page, in a real headless Chromium: a tap made while the one before
-it waits for the table's answer, and a box the user opened while updates redraw the page."""
+it waits for the table's answer, a box the user opened while updates redraw the page, and what
+lies under the finger that answered a prompt."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from tests.webui import test_browser
 from tests.webui.server import WAIT_S, Server
 from tests.webui.test_browser import (
+    LAPTOP,
     LIVE_MS,
     PHONE,
     TEST_EVENTS,
@@ -624,5 +626,100 @@ def test_a_quick_second_tap_at_a_real_strategy_games_end_does_not_undo_it(browse
     assert not {"undo", "redo"} & set(under), under
     assert page.evaluate(ON_THE_PLACE_JS, last["point"]), under  # nothing moved under it
     test_browser.shot(page, "stige-real-strategy-won-390")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory):
+    """The app served from this process, ``(app, its address)``: the test puts up the camera's
+    "out of sync" prompt itself (the table hub's ``set_prompt``), as the camera's reader does."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from webui import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("prompt") / "data")})
+    served = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=served.serve_forever, daemon=True).start()
+    yield app, f"http://127.0.0.1:{served.server_port}"
+    served.shutdown()
+
+
+# Where the board stands on the screen, and what is under a point of it (a control or not).
+BOARD_TOP_JS = "() => document.getElementById('board').getBoundingClientRect().top"
+UNDER_JS = """([x, y]) => {
+  const e = document.elementFromPoint(x, y);
+  return e ? [e.className, Boolean(e.closest('button, a[href], summary, [tabindex]'))] : null;
+}"""
+# The line under the board as it is shown (without the words a screen reader hears for its cards)
+LAST_SHOWN_JS = """() => [...document.getElementById('last').childNodes]
+  .filter((n) => !n.classList || !n.classList.contains('sr-only'))
+  .map((n) => n.textContent).join('')"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390x844", "laptop"])
+def test_an_answered_prompt_leaves_nothing_under_the_finger(browser, app_server, viewport, lang):
+    """After an "out of sync — please confirm" prompt was answered its box went and the
+    board moved up by its height (about 250 px on a phone) under the finger that answered:
+    a Sten place, a button, lay there. Its space stays now, empty, and the board where it
+    was; scrolled out of sight above the screen, the space goes without moving the page."""
+    app, base = app_server
+    client = app.test_client()
+    body = {"game": "sten", "players": 3, "names": "Mormor, Jens, Ida", "deal": "table"}
+    t = client.post("/api/tables", json=body).get_json()
+    legal = [m["move"] for m in client.get(f"/api/tables/{t['id']}").get_json()["moves"]]
+    assert len(legal) >= 2, legal  # who lays 7♥: a move for each seat
+    language = {"Accept-Language": lang}
+    page = browser.new_page(
+        viewport=viewport, has_touch=viewport is PHONE, extra_http_headers=language
+    )
+    errors = watch_errors(page)
+    page.goto(f"{base}{t['url']}")
+    page.wait_for_selector("#board .card")
+    app.extensions["kortbord.hub"].set_prompt(
+        t["id"],
+        {
+            "message": "out of sync — please confirm: two or more moves fit what the camera sees",
+            "candidates": [{"label": "", "moves": [move]} for move in legal[:2]],
+        },
+    )
+    button = page.locator("#prompt.sync button").first
+    button.wait_for(timeout=LIVE_MS)
+    board = page.evaluate(BOARD_TOP_JS)
+    box = button.bounding_box()
+    finger = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+    if viewport is PHONE:
+        page.touchscreen.tap(*finger)
+    else:
+        page.mouse.click(*finger)
+    page.wait_for_function("document.body.dataset.moves == '1'", timeout=LIVE_MS)
+    page.wait_for_selector("#prompt", state="hidden")
+    settled(page)
+    assert page.evaluate(BOARD_TOP_JS) == pytest.approx(board, abs=1)
+    under = page.evaluate(UNDER_JS, finger)
+    assert under is not None and not under[1], under  # no control under the finger
+    done = page.inner_text(".prompt-space")  # what was done, as the line under the board says
+    last = page.evaluate(LAST_SHOWN_JS)
+    assert "7♥" in last and done == f"✓ {last}", (done, last)
+    test_browser.shot(page, f"prompt-answered-{lang}-{viewport['width']}")
+    # scrolled down past the space: it goes, and the board stays where the scroll put it
+    scrolled = page.evaluate(
+        """async () => {
+          const space = document.querySelector('.prompt-space');
+          const past = space.getBoundingClientRect().bottom + 10;
+          if (document.documentElement.scrollHeight - innerHeight < past) return null;
+          const before = document.getElementById('board').getBoundingClientRect().top;
+          window.scrollBy(0, past);
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          return { moved: before - document.getElementById('board').getBoundingClientRect().top,
+                   past, left: document.querySelector('.prompt-space')?.isConnected ?? false };
+        }"""
+    )
+    if viewport is PHONE:  # a phone's page is long enough to scroll the space out of sight
+        assert scrolled is not None and not scrolled["left"], scrolled
+        assert scrolled["moved"] == pytest.approx(scrolled["past"], abs=1), scrolled
     page.close()
     assert not errors, errors

@@ -285,6 +285,7 @@ const Kortbord = (() => {
 
   function draw() {
     keepBoxes();
+    boardTopWas = $("board").getBoundingClientRect().top;  // where the board stood (keepPromptSpace)
     document.body.dataset.version = snap.version;
     document.body.dataset.moves = snap.moves_made;
     curtain = curtained();
@@ -383,6 +384,38 @@ const Kortbord = (() => {
   const REFUSAL_SHOWN_MS = 20000;
   let refusalSeen = null, refusalTimed = null, refusalTimer = null;
 
+  // The prompt's box stands above the board: when it went (a prompt answered, a notice
+  // dismissed or gone by itself), the board moved up by its height under the finger that
+  // answered, onto a pile or a Sten place. Its space is kept, empty, until it is scrolled out
+  // of sight above the screen; it goes then, the page scrolled back by as much, so nothing
+  // moves on the screen. A prompt or notice shown again takes its place. A prompt answered
+  // with a move says there what was done ("✓ Mormor laid 7♥"), as the line under the board does.
+  let promptSpace = null, promptMoves = null, boardTopWas = 0;
+
+  function keepPromptSpace(box, height, done) {
+    promptSpace = promptSpace || el("div", { class: "prompt-space", "aria-hidden": "true" });
+    promptSpace.style.height = `${height}px`;
+    promptSpace.replaceChildren(...(done ? [el("p", { text: `✓ ${done}` })] : []));
+    box.after(promptSpace);
+    // what changed above it in the same redraw (the turn chip on one line instead of two)
+    // is taken up by the space too: the board stays where it was drawn before
+    const moved = $("board").getBoundingClientRect().top - boardTopWas;
+    if (moved) promptSpace.style.height = `${Math.max(0, height - moved)}px`;
+  }
+
+  function dropPromptSpace() {
+    if (!promptSpace || !promptSpace.isConnected) return;
+    const below = promptSpace.nextElementSibling;
+    const top = below ? below.getBoundingClientRect().top : 0;
+    promptSpace.remove();
+    // the browser may have kept the page where it was by itself (scroll anchoring): else here
+    if (below) window.scrollBy(0, below.getBoundingClientRect().top - top);
+  }
+
+  window.addEventListener("scroll", () => {
+    if (promptSpace && promptSpace.isConnected && promptSpace.getBoundingClientRect().bottom <= 0) dropPromptSpace();
+  }, { passive: true });
+
   function renderPrompt() {
     const box = $("prompt");
     if (!box) return;
@@ -391,9 +424,12 @@ const Kortbord = (() => {
     const key = JSON.stringify([pr, no, refusalSeen]);
     if (box.dataset.key === key) return;
     box.dataset.key = key;
+    const shown = box.hidden ? 0 : box.offsetHeight + parseFloat(getComputedStyle(box).marginBottom);
+    const answered = !box.hidden && box.classList.contains("sync") && snap.moves_made !== promptMoves;
     box.replaceChildren();
     if (pr) {
       box.className = "prompt sync";
+      promptMoves = snap.moves_made;
       box.append(el("strong", { text: t("out_of_sync") }), el("p", { text: cap(pr.message || "") }));
       const row = el("div", { class: "prompt-actions" });
       (pr.candidates || []).forEach((c, i) => row.append(el("button", { class: "btn", type: "button",
@@ -418,7 +454,9 @@ const Kortbord = (() => {
       box.hidden = false;
     } else {
       box.hidden = true;
+      if (shown) keepPromptSpace(box, shown, answered ? cap(snap.last || "") : "");
     }
+    if (!box.hidden && promptSpace) promptSpace.remove();
   }
 
   function renderHint() {
