@@ -271,16 +271,19 @@ const Kortbord = (() => {
 
   // Skip-Bo on one device, on a phone (the table's page one column): the hand of the player
   // on turn stands in their seat on the board, under their stock and discard piles, that seat
-  // under the building piles. Below the board it stood a screen and more under the piles, so
-  // each card took a scroll down to pick it and up to lay it. The hand's box is the board's
-  // to place (``ctx.handOnBoard``), and goes back beside the moves where it is not placed.
+  // under the building piles, and the hint and what to tap under the hand. Below the board it
+  // stood a screen and more under the piles, so each card took a scroll down to pick it and
+  // up to lay it. The hand's box is the board's to place (``ctx.handOnBoard``), and goes back
+  // beside the moves where it is not placed; so does the hint. At a game's end "Next game"
+  // stands where the hand stood.
   const ONE_COLUMN = window.matchMedia("(max-width: 899.98px)");
-  let handBoxEl = null, handHome = null;
+  let handBoxEl = null, handHome = null, hintEl = null, hintHome = null;
+  let seatTip = null, seatDo = null, undoRow = null, undoHome = null;
 
   function handOnBoard() {
-    const on = cfg.mode === "table" && snap.table.game === "skipbo" && Array.isArray(snap.view.hand)
-      && ONE_COLUMN.matches;
-    return on ? handBoxEl : null;
+    if (cfg.mode !== "table" || snap.table.game !== "skipbo" || !snap.table.open || !ONE_COLUMN.matches) return null;
+    if (snap.over) return seatDo;
+    return Array.isArray(snap.view.hand) ? [handBoxEl, seatTip] : null;
   }
 
   function draw() {
@@ -290,8 +293,22 @@ const Kortbord = (() => {
     curtain = curtained();
     renderTurn();
     // covered, the board offers no move either: its playable places would tell the hand
+    seatTip = el("div", { class: "seat-tip" });  // fresh places on the board: see handOnBoard
+    seatDo = el("div", { class: "pile-do" });
     Board.render($("board"), curtain ? { ...snap, moves: [] } : snap, ctx);
-    if (handBoxEl && !handBoxEl.isConnected) handHome.before(handBoxEl);  // not placed on the board
+    // not placed on the board: back beside the moves, the hint first (the table page's hand
+    // stands before it)
+    if (seatTip.isConnected) seatTip.append(hintEl);
+    else if (!hintEl.isConnected) hintHome.before(hintEl);
+    if (handBoxEl && !handBoxEl.isConnected) handHome.before(handBoxEl);
+    // Undo and Redo under the hint, below the hand (the taps that lay a card land
+    // on the piles above it), shown there once there is something to take back
+    if (undoRow) {
+      const inSeat = seatTip.isConnected;
+      if (inSeat) seatTip.append(undoRow);  // last (app.css), under what to tap too
+      else if (!undoRow.isConnected) undoHome.append(undoRow);
+      undoRow.hidden = inSeat && !snap.can_undo && !snap.can_redo;
+    }
     const handBox = $("hand");
     if (handBox) {
       // the table's page shows a hand only when one device serves everyone
@@ -461,8 +478,10 @@ const Kortbord = (() => {
   // Classic Stigespill on the table's page, the app dealing: its one move, the draw, stands
   // under the road by the die pile (below the board, a phone's first screen cut it off), and
   // when the game ends "Next game" takes its place, so a child's quick second tap never
-  // lands on Undo. Its place in the board, else null.
+  // lands on Undo (Skip-Bo's on one device on a phone: in the winner's seat, where the hand
+  // stood; see handOnBoard). Its place in the board, else null.
   function pileSlot() {
+    if (seatDo.isConnected) return seatDo;
     if (cfg.mode !== "table" || snap.table.game !== "stigespill" || snap.table.deal === "table"
       || snap.view.variant !== "classic") return null;
     return $("board").querySelector(".pile-do");
@@ -550,8 +569,10 @@ const Kortbord = (() => {
       const othersCard = noted && k === "lay" && !noted.has(m.move.card);
       const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
         || (sevenFirst() && k === "lay" && !(othersCard && wholeHand)));
-      const own = slot && k === "draw" ? slot : big ? primary : null;  // a big button's place
-      if (own) own.append(el("button", { class: own === slot ? "btn btn-big btn-light move" : "btn btn-big move",
+      // a big button's place; Skip-Bo's "End turn" (an empty hand) where the hand stands on the board
+      const own = slot && k === "draw" ? slot : k === "end_turn" && seatTip.isConnected ? $("hand")
+        : big ? primary : null;
+      if (own) own.append(el("button", { class: own !== primary ? "btn btn-big btn-light move" : "btn btn-big move",
         type: "button", "data-kind": k, text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       else if (othersCard) others.push(m);
       else rest.push(m);
@@ -569,8 +590,9 @@ const Kortbord = (() => {
         text: t("go_out", { cards: order.map(Board.pretty).join(" ") }),
         "aria-label": spokenLabel(t("go_out", { cards: order.map(Board.pretty).join(" ") })), onclick: () => ctx.play(move) }));
     }
-    if (game === "skipbo" && rest.length) {
-      box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
+    if (game === "skipbo" && rest.length) {  // under the hand where it stands on the board
+      (seatTip.isConnected ? seatTip : box).append(el("p", { class: "small muted tap-line",
+        text: selected ? t("pick_target") : t("tap_card") }));
     }
     if (primary.childElementCount) box.append(primary);  // no empty row between the words and the list
     if (rest.length) {
@@ -1261,6 +1283,10 @@ const Kortbord = (() => {
     snap = JSON.parse($("snap").textContent);
     handBoxEl = $("hand");
     handHome = handBoxEl && handBoxEl.nextElementSibling;
+    hintEl = $("hint");
+    hintHome = hintEl.nextElementSibling;
+    undoRow = $("undo") && $("undo").parentElement;
+    undoHome = undoRow && undoRow.parentElement;
     if ($("undo")) {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
