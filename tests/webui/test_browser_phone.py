@@ -651,3 +651,61 @@ def test_a_one_device_skipbo_end_turn_stands_where_the_hand_stood(browser, serve
     assert server.get(api)["to_move"] != snap["to_move"]
     page.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("viewport", "players"),
+    [(tb.PHONE, 2), (tb.PHONE, 4), (SMALL_ANDROID, 2), (SMALL_ANDROID, 4)],
+    ids=["390x844-2", "390x844-4", "360x740-2", "360x740-4"],
+)
+def test_a_players_own_phone_shows_their_skipbo_turn_on_one_screen(
+    browser, server, viewport, players
+):
+    """Skip-Bo played on the players' own phones: a player's page showed the hand above the
+    board, the hint and the moves between them, the building piles and the player's own stock
+    and discard piles under them: 675-901 px down a 360×740 phone (on a 390×844 one down to
+    some 30 px above its bottom edge). The board stands first now, the hand in
+    the player's seat under their piles, that seat under the building piles (as on one
+    device): turn after turn, discard piles several cards deep, the building piles, the
+    player's stock and discard piles and hand stand on the first screen, and each discard is
+    tapped there, unscrolled."""
+    names = ", ".join(ONE_DEVICE_NAMES.split(", ")[:players])
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": players, "names": names})
+    assert status == 201
+    api = f"/api/tables/{t['id']}"
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    me = server.get(api)["to_move"]
+    mine = f"/api/p/{tokens[me]}"
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['players'][me]['url']}")
+    deepest = turns = 0
+    while deepest < 3 and turns < 40:
+        snap = server.get(api)
+        if snap["over"]:
+            break
+        if snap["to_move"] != me:  # the others play on their phones
+            seat = f"/api/p/{tokens[snap['to_move']]}"
+            assert server.post(f"{seat}/moves", {"move": greedy_move(server.get(seat))})[0] == 200
+            continue
+        turns += 1
+        page.wait_for_function(f"document.body.dataset.moves >= {snap['moves_made']}")
+        page.wait_for_selector("#hand button.card")
+        boxes = page.evaluate(TURN_BOXES_JS)
+        out = [b for b in boxes["boxes"] if not in_view(b, viewport)]
+        assert boxes["scrolled"] == 0 and len(boxes["boxes"]) >= 10 and not out, (turns, out)
+        deepest = max(deepest, boxes["deepest"])
+        while True:  # the turn's plays made elsewhere, then its discard tapped here
+            moves = [m["move"] for m in server.get(mine)["moves"]]
+            plays = [m for m in moves if m["kind"] == "play" and m["card"] != "SBW"]
+            if not plays or server.get(api)["over"]:
+                break
+            assert server.post(f"{mine}/moves", {"move": plays[0]})[0] == 200
+        if server.get(api)["over"]:
+            break
+        tap_the_discard(page, moves, server.get(api)["moves_made"])
+        assert page.evaluate("scrollY") == 0, turns
+    assert turns >= 3, turns
+    tb.shot(page, f"skipbo-own-phone-{viewport['width']}-{players}")
+    page.close()
+    assert not errors, errors

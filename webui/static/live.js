@@ -269,19 +269,21 @@ const Kortbord = (() => {
     return !handShown;
   }
 
-  // Skip-Bo on one device, on a phone (the table's page one column): the hand of the player
-  // on turn stands in their seat on the board, under their stock and discard piles, that seat
-  // under the building piles, and the hint and what to tap under the hand. Below the board it
-  // stood a screen and more under the piles, so each card took a scroll down to pick it and
-  // up to lay it. The hand's box is the board's to place (``ctx.handOnBoard``), and goes back
-  // beside the moves where it is not placed; so does the hint. At a game's end "Next game"
-  // stands where the hand stood.
+  // Skip-Bo on a phone (the page one column), on one device or on a player's own phone: the
+  // hand stands in its player's seat on the board, under their stock and discard piles, that
+  // seat under the building piles, and the hint and what to tap under the hand. Below the
+  // board it stood a screen and more under the piles, so each card took a scroll down to pick
+  // it and up to lay it. The hand's box is the board's to place (``ctx.handOnBoard``), and
+  // goes back beside the moves where it is not placed; so does the hint. At a game's end on
+  // one device "Next game" stands where the hand stood.
   const ONE_COLUMN = window.matchMedia("(max-width: 899.98px)");
-  let handBoxEl = null, handHome = null, hintEl = null, hintHome = null;
+  let handBoxEl = null, handHome = null, handHead = null, hintEl = null, hintHome = null;
   let seatTip = null, seatDo = null, undoRow = null, undoHome = null;
 
   function handOnBoard() {
-    if (cfg.mode !== "table" || snap.table.game !== "skipbo" || !snap.table.open || !ONE_COLUMN.matches) return null;
+    if (snap.table.game !== "skipbo" || !ONE_COLUMN.matches) return null;
+    if (cfg.mode === "player") return [handBoxEl, seatTip];
+    if (cfg.mode !== "table" || !snap.table.open) return null;
     if (snap.over) return seatDo;
     return Array.isArray(snap.view.hand) ? [handBoxEl, seatTip] : null;
   }
@@ -301,7 +303,7 @@ const Kortbord = (() => {
     if (seatTip.isConnected) seatTip.append(hintEl);
     else if (!hintEl.isConnected) hintHome.before(hintEl);
     if (handBoxEl && !handBoxEl.isConnected) handHome.before(handBoxEl);
-    // Undo and Redo under the hint, below the hand (the taps that lay a card land
+    // one device: Undo and Redo under the hint, below the hand (the taps that lay a card land
     // on the piles above it), shown there once there is something to take back
     if (undoRow) {
       const inSeat = seatTip.isConnected;
@@ -309,6 +311,8 @@ const Kortbord = (() => {
       else if (!undoRow.isConnected) undoHome.append(undoRow);
       undoRow.hidden = inSeat && !snap.can_undo && !snap.can_redo;
     }
+    // a player's page: "Your hand" heads nothing once the hand stands on the board
+    if (handHead) handHead.hidden = !handBoxEl.parentElement.classList.contains("panel");
     const handBox = $("hand");
     if (handBox) {
       // the table's page shows a hand only when one device serves everyone
@@ -1283,6 +1287,7 @@ const Kortbord = (() => {
     snap = JSON.parse($("snap").textContent);
     handBoxEl = $("hand");
     handHome = handBoxEl && handBoxEl.nextElementSibling;
+    handHead = cfg.mode === "player" && handBoxEl ? handBoxEl.previousElementSibling : null;
     hintEl = $("hint");
     hintHome = hintEl.nextElementSibling;
     undoRow = $("undo") && $("undo").parentElement;
