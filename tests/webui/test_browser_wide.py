@@ -642,3 +642,24 @@ def test_the_stones_sign_and_its_words_stay_together_beside_a_tablets_board(brow
     tb.shot(page, "sten-stone-1024")
     page.close()
     assert not errors, errors
+
+
+def test_a_skipbo_table_whose_first_stock_card_may_be_laid_opens_the_players_pages(browser, server):
+    """A Skip-Bo table played on the players' phones opens with their pages' codes, but not
+    when the first player's stock card showed a 1 or a Skip-Bo card: the table's page may lay
+    that card (every stock's top card is in sight), so it seemed to need no phone, and the box
+    stayed folded while the hands were only on the phones. It opens before the first move."""
+    for _ in range(100):  # a deal whose first stock card fits a building pile (one in five)
+        status, t = server.post("/api/tables", {"game": "skipbo", "players": 2})
+        assert status == 201
+        if server.get(f"/api/tables/{t['id']}")["moves"]:
+            break
+    else:
+        raise AssertionError("no deal began with a stock card to lay")
+    page = browser.new_page(viewport=HD_LAPTOP)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector("#moves .all-moves")  # the stock card's moves, on the table's page
+    assert page.locator(".join-box[open] .qr-card").count() == 2
+    page.close()
+    assert not errors, errors

@@ -522,6 +522,8 @@ const Kortbord = (() => {
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
     const game = snap.table.game;
+    // Skip-Bo on the players' phones: a stock's top card may be laid here, the hands not
+    if (game === "skipbo" && !snap.table.open) openJoinBox();
     if (!moves.length) {
       if ((snap.chance && snap.chance.mine) || dealAhead()) return;
       if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
