@@ -10,6 +10,7 @@ import pytest
 
 from tests.webui import test_browser as tb
 from tests.webui import test_browser_taps as taps
+from tests.webui.server import Server
 
 pytestmark = pytest.mark.browser
 chromium, browser, server = tb.chromium, tb.browser, tb.server  # this module's own instances
@@ -640,6 +641,70 @@ def test_the_stones_sign_and_its_words_stay_together_beside_a_tablets_board(brow
     (sign, words), *_ = page.evaluate(STONE_JS)
     assert abs(sign - words) <= 2, (sign, words, page.inner_text("#players"))
     tb.shot(page, "sten-stone-1024")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def lan_server(tmp_path_factory):
+    """A server for the home network (``--lan``): the players' pages have QR codes."""
+    s = Server(tmp_path_factory.mktemp("lan") / "data", extra=["--lan", "--host", "127.0.0.1"])
+    yield s.start()
+    s.stop()
+
+
+# Each player's code, the name under it and the table's join code, where they stand on the
+# screen (the page unscrolled), and whether the box that holds them is open.
+CODES_JS = """() => ({
+  open: document.querySelector('.join-box').open,
+  boxes: [...document.querySelectorAll('.qr-card img, .qr-card span, .join-code')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { what: e.className || e.tagName, text: e.textContent.trim(), top: r.top,
+      bottom: r.bottom, left: r.left, right: r.right };
+  }),
+  scrolled: scrollY,
+})"""
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("sten", 3), ("sten", 4), ("skipbo", 2), ("skipbo", 4)]
+)
+@pytest.mark.parametrize("viewport", [HD_LAPTOP, SMALL_LAPTOP], ids=["1366x768", "1280x720"])
+def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
+    browser, lan_server, viewport, game, players
+):
+    """A table played on the players' own phones opens with their pages' QR codes, for each
+    player to scan: on a 1366×768 laptop they stood in the Players panel at the foot of the
+    side column, three or four codes in two lines, their lower edge, the names under them and
+    the join code 46-465 px under the screen, while the board's column stood empty under the
+    board. The codes stand in a panel of their own under the next move, four in a line: each
+    code, its player's name and the join code on the first screen (Skip-Bo's too when the
+    table's page may lay the first stock card, where the box stayed folded)."""
+    names = "Mamma, Pappa, Åse-Marie, Kristoffer"
+    body = {"game": game, "players": players, "names": ", ".join(names.split(", ")[:players])}
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    page.goto(f"{lan_server.base}/")  # the table made by this browser: its host's page
+    t = page.evaluate(
+        """async (body) => (await fetch('/api/tables', { method: 'POST', body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' } })).json()""",
+        body,
+    )
+    page.goto(f"{lan_server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".qr-card img")
+    codes = page.evaluate(CODES_JS)
+    assert codes["open"] and codes["scrolled"] == 0, codes
+    assert len(codes["boxes"]) == 2 * players + 1, codes
+    out = [
+        b
+        for b in codes["boxes"]
+        if b["top"] < 0
+        or b["left"] < 0
+        or b["bottom"] > viewport["height"]
+        or b["right"] > viewport["width"]
+    ]
+    assert not out, out
+    tb.shot(page, f"players-codes-{game}-{players}-{viewport['width']}")
     page.close()
     assert not errors, errors
 
