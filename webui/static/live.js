@@ -271,7 +271,7 @@ const Kortbord = (() => {
 
   // Skip-Bo on a phone (the page one column), on one device or on a player's own phone: the
   // hand stands in its player's seat on the board, under their stock and discard piles, that
-  // seat under the building piles, and the hint and what to tap under the hand. Below the
+  // seat under the building piles, and what to tap and the hint under the hand. Below the
   // board it stood a screen and more under the piles, so each card took a scroll down to pick
   // it and up to lay it. The hand's box is the board's to place (``ctx.handOnBoard``), and
   // goes back beside the moves where it is not placed; so does the hint. At a game's end on
@@ -596,9 +596,10 @@ const Kortbord = (() => {
         text: t("go_out", { cards: order.map(Board.pretty).join(" ") }),
         "aria-label": spokenLabel(t("go_out", { cards: order.map(Board.pretty).join(" ") })), onclick: () => ctx.play(move) }));
     }
-    if (game === "skipbo" && rest.length) {  // under the hand where it stands on the board
-      (seatTip.isConnected ? seatTip : box).append(el("p", { class: "small muted tap-line",
-        text: selected ? t("pick_target") : t("tap_card") }));
+    if (game === "skipbo" && rest.length) {  // right under the hand where it stands on the board
+      const line = el("p", { class: "small muted tap-line", text: selected ? t("pick_target") : t("tap_card") });
+      if (seatTip.isConnected) seatTip.prepend(line);
+      else box.append(line);
     }
     if (primary.childElementCount) box.append(primary);  // no empty row between the words and the list
     if (rest.length) {
