@@ -376,11 +376,15 @@ def tap_centre(page, selector: str) -> None:
 
 def tap_the_discard(page, moves: list[dict], made: int) -> None:
     """With ``made`` moves made, tap the first discard of ``moves`` where it stands, unscrolled
-    (its card in the hand, then its pile in the seat on turn); wait until it is made."""
+    (its card in the hand, then its pile in the seat on turn), or "End turn" where the hand is
+    empty (the draw pile used up); wait until it is made."""
     page.wait_for_function(f"document.body.dataset.moves >= {made}")
-    discard = next(m for m in moves if m["kind"] == "discard")
-    tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
-    tap_centre(page, f".sb-player.on-turn .fan.target >> nth={discard['pile']}")
+    discard = next((m for m in moves if m["kind"] == "discard"), None)
+    if discard is None:
+        tap_centre(page, ".sb-player.on-turn #hand button[data-kind=end_turn]")
+    else:
+        tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
+        tap_centre(page, f".sb-player.on-turn .fan.target >> nth={discard['pile']}")
     page.wait_for_function(f"document.body.dataset.moves > {made}")
     tb.settled(page)
 
@@ -432,7 +436,7 @@ def test_a_one_device_skipbo_turn_is_played_on_one_screen(browser, server, viewp
             assert len(boxes["boxes"]) >= 10 and not out, (turn, shown, out)
             if shown == "curtain":
                 tap_centre(page, "#show-hand")
-                page.wait_for_selector("#hand button.card")
+                page.wait_for_selector("#hand button")  # a card, or "End turn"
         deepest = max(deepest, boxes["deepest"])
         # the turn's plays made on the table's page (stock first, then the hand's numbers)
         while True:
@@ -690,7 +694,7 @@ def test_a_players_own_phone_shows_their_skipbo_turn_on_one_screen(
             continue
         turns += 1
         page.wait_for_function(f"document.body.dataset.moves >= {snap['moves_made']}")
-        page.wait_for_selector("#hand button.card")
+        page.wait_for_selector("#hand button")  # a card, or "End turn"
         boxes = page.evaluate(TURN_BOXES_JS)
         out = [b for b in boxes["boxes"] if not in_view(b, viewport)]
         assert boxes["scrolled"] == 0 and len(boxes["boxes"]) >= 10 and not out, (turns, out)
