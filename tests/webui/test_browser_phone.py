@@ -414,6 +414,21 @@ def tap_centre(page, selector: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def tap_the_discard(page, moves: list[dict], made: int) -> None:
+    """With ``made`` moves made, tap the first discard of ``moves`` where it stands, unscrolled
+    (its card in the hand, then its pile in the seat on turn), or "End turn" where the hand is
+    empty (the draw pile used up); wait until it is made."""
+    page.wait_for_function(f"document.body.dataset.moves >= {made}")
+    discard = next((m for m in moves if m["kind"] == "discard"), None)
+    if discard is None:
+        tap_centre(page, ".sb-player.on-turn #hand button[data-kind=end_turn]")
+    else:
+        tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
+        tap_centre(page, f".sb-player.on-turn .fan.target >> nth={discard['pile']}")
+    page.wait_for_function(f"document.body.dataset.moves > {made}")
+    tb.settled(page)
+
+
 @pytest.mark.parametrize(
     ("viewport", "players", "lang"),
     [(tb.PHONE, 4, "nb"), (tb.PHONE, 2, "en"), (SMALL_ANDROID, 4, "sv"), (SMALL_ANDROID, 2, "da")],
@@ -447,10 +462,6 @@ def test_a_one_device_skipbo_turn_is_played_on_one_screen(browser, server, viewp
         page.wait_for_function(f"Number(document.body.dataset.version) >= {snap['version']}")
         if snap["over"]:
             break
-        if not snap["view"]["hand"]:  # the draw pile could not refill it: the turn ends
-            end = next(m["move"] for m in snap["moves"] if m["move"]["kind"] == "end_turn")
-            assert server.post(f"{api}/moves", {"move": end})[0] == 200
-            continue
         page.wait_for_selector("#show-hand")
         for shown in ("curtain", "hand"):
             boxes = page.evaluate(TURN_BOXES_JS)
@@ -466,7 +477,7 @@ def test_a_one_device_skipbo_turn_is_played_on_one_screen(browser, server, viewp
             assert len(boxes["boxes"]) >= 10 and not out, (turn, shown, out)
             if shown == "curtain":
                 tap_centre(page, "#show-hand")
-                page.wait_for_selector("#hand button.card")
+                page.wait_for_selector("#hand button")  # a card, or "End turn"
         deepest = max(deepest, boxes["deepest"])
         # the turn's plays made on the table's page (stock first, then the hand's numbers, once
         # a discard pile has stood four deep: a deal that ends soon would leave them shallow)
@@ -479,16 +490,9 @@ def test_a_one_device_skipbo_turn_is_played_on_one_screen(browser, server, viewp
             if not play or server.get(api)["over"]:
                 break
             assert server.post(f"{api}/moves", {"move": play[0]})[0] == 200
-        after = server.get(api)
-        if after["over"] or not after["view"]["hand"]:  # the game won, or the hand played out
+        if server.get(api)["over"]:
             continue
-        made = after["moves_made"]
-        page.wait_for_function(f"document.body.dataset.moves >= {made}")
-        discard = next(m for m in moves if m["kind"] == "discard")  # onto the first pile
-        tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
-        tap_centre(page, f".sb-player.on-turn .fan.target >> nth={discard['pile']}")
-        page.wait_for_function(f"document.body.dataset.moves > {made}")
-        tb.settled(page)
+        tap_the_discard(page, moves, server.get(api)["moves_made"])  # onto the first pile
         assert page.evaluate("scrollY") == 0, turn
     else:
         raise AssertionError("the game did not end")
@@ -561,5 +565,231 @@ def test_a_long_turn_leaves_the_game_number_readable_on_a_phone(browser, server,
     assert head["lines"] == 1 and not head["cut"] and head["apart"], head
     assert head["screen"] - head["right"] < 24, head  # the chip keeps to the right
     tb.shot(page, f"table-head-long-turn-{lang}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+def in_view(box: dict, viewport: dict) -> bool:
+    """Whether ``box`` (a ``getBoundingClientRect``'s edges) stands whole on the screen."""
+    return (
+        box["top"] >= 0
+        and box["left"] >= 0
+        and box["bottom"] <= viewport["height"]
+        and box["right"] <= viewport["width"]
+    )
+
+
+# Where a control stands on the screen and whether it stands in the seat on turn (or the first
+# seat, where one device's hand stands); null where it is not shown.
+PLACE_JS = """(selector) => {
+  const e = document.querySelector(selector);
+  if (!e || !e.getClientRects().length) return null;
+  const r = e.getBoundingClientRect();
+  const seat = e.closest('.sb-player');
+  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: e.innerText,
+    seat: seat ? Number(seat.dataset.seat) : null,
+    first: seat === document.querySelector('.sb-player'), scrolled: scrollY };
+}"""
+# What a tap at each point would tap: a control's id, or its class.
+TAPPED_AT_JS = """(points) => points.map(([x, y]) => {
+  const e = document.elementFromPoint(x, y);
+  const control = e && e.closest('button, a');
+  return control ? control.id || control.className : null;
+})"""
+
+
+def open_one_device(browser, server, viewport: dict, players: int, lang: str = "en", **options):
+    """Make a one-device Skip-Bo table; open its page on a phone: ``(table, page, errors)``."""
+    names = ", ".join(ONE_DEVICE_NAMES.split(", ")[:players])
+    body = {"game": "skipbo", "players": players, "names": names, "open": True, **options}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(
+        viewport=viewport,
+        has_touch=True,
+        is_mobile=True,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    return t, page, tb.watch_errors(page)
+
+
+def greedy_move(snap: dict) -> dict:
+    """The move a greedy player makes: stock first, then a number card, else a discard."""
+    moves = [m["move"] for m in snap["moves"]]
+    plays = [m for m in moves if m["kind"] == "play"]
+    return (
+        [m for m in plays if m["source"] == "stock"]
+        or [m for m in plays if m["card"] != "SBW"]
+        or [m for m in moves if m["kind"] in ("discard", "end_turn")]
+        or moves
+    )[0]
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [(tb.PHONE, "nb"), (SMALL_ANDROID, "sv")], ids=["390x844", "360x740"]
+)
+def test_a_one_device_skipbo_turns_hint_and_undo_stand_under_the_hand(
+    browser, server, viewport, lang
+):
+    """Skip-Bo on one device on a phone: the hand stood in its seat under the building piles,
+    but the hint, "Tap a card, then where it goes" and Undo still stood under the board, a
+    screen and more down (1000 px and more with four players). They stand in the seat on turn
+    under its hand now, on the first screen: the hint and what to tap while the hand shows,
+    Undo (and Redo) once there is something to take back, also while the next player's hand
+    is covered (the discard just made is taken back there). Undo stands below the hand and the
+    piles a card is laid on: no tap that lays a card lands on it, the turn's last one neither."""
+    t, page, errors = open_one_device(browser, server, viewport, 4, lang)
+    page.goto(f"{server.base}{t['url']}")
+    tap_centre(page, "#show-hand")
+    page.wait_for_selector("#hand button.card")
+    first_seat = page.evaluate("document.querySelector('.sb-player').dataset.seat")
+    hint, line = page.evaluate(PLACE_JS, "#hint"), page.evaluate(PLACE_JS, ".tap-line")
+    for place in (hint, line):
+        assert place and in_view(place, viewport) and place["first"], (hint, line)
+    assert page.evaluate(PLACE_JS, "#undo") is None  # nothing to take back yet
+    api = f"/api/tables/{t['id']}"
+    discard = next(m["move"] for m in server.get(api)["moves"] if m["move"]["kind"] == "discard")
+    tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
+    picked = page.evaluate(PLACE_JS, ".tap-line")
+    assert picked["text"] != line["text"] and in_view(picked, viewport), (line, picked)
+    fan = page.locator(f".sb-player.on-turn .fan.target >> nth={discard['pile']}").bounding_box()
+    x, y = fan["x"] + fan["width"] / 2, fan["y"] + fan["height"] / 2
+    page.mouse.click(x, y)  # the turn's last card: the next player's hand is covered
+    page.wait_for_function("document.body.dataset.moves == 1", timeout=tb.LIVE_MS)
+    tb.settled(page)
+    page.wait_for_selector("#show-hand")
+    assert page.evaluate(TAPPED_AT_JS, [[x, y]]) != ["undo"]
+    undo = page.evaluate(PLACE_JS, "#undo")
+    assert undo and in_view(undo, viewport) and undo["first"] and undo["scrolled"] == 0, undo
+    assert undo["top"] > page.locator("#show-hand").bounding_box()["y"], undo
+    tb.shot(page, f"skipbo-one-device-undo-{viewport['width']}")
+    tap_centre(page, "#undo")  # the discard taken back: its player's hand covered again
+    page.wait_for_function("document.body.dataset.moves == 0", timeout=tb.LIVE_MS)
+    tb.settled(page)
+    assert page.evaluate("document.querySelector('.sb-player').dataset.seat") == first_seat
+    redo = page.evaluate(PLACE_JS, "#redo")  # to lay it again
+    assert redo and in_view(redo, viewport) and redo["first"], redo
+    assert page.locator("#redo").is_enabled() and not page.locator("#undo").is_enabled()
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("viewport", "players"), [(tb.PHONE, 4), (SMALL_ANDROID, 2)], ids=["390x844-4", "360x740-2"]
+)
+def test_a_one_device_skipbo_games_next_game_stands_where_the_hand_stood(
+    browser, server, viewport, players
+):
+    """At the end of a one-device Skip-Bo game on a phone "Next game" stood under the board
+    and the players' seats (765-1145 px down a 390×844 or 360×740 phone), the winner's seat
+    back in seat order: the family scrolled for it. The winner's seat stays first under the
+    building piles, "Next game" where the hand stood, in sight: a tap starts the next game."""
+    t, page, errors = open_one_device(browser, server, viewport, players, stock=5)
+    api = f"/api/tables/{t['id']}"
+    for _ in range(2000):
+        snap = server.get(api)
+        if snap["over"]:
+            break
+        assert server.post(f"{api}/moves", {"move": greedy_move(snap)})[0] == 200
+    winner = server.get(api)["scores"]["winners"][0]
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#next-game")
+    button = page.evaluate(PLACE_JS, "#next-game")
+    assert in_view(button, viewport) and button["scrolled"] == 0, button
+    assert button["first"] and button["seat"] == winner, (button, winner)
+    tb.shot(page, f"skipbo-one-device-next-game-{viewport['width']}-{players}")
+    tap_centre(page, "#next-game")
+    page.wait_for_function("document.body.dataset.moves == 0", timeout=tb.LIVE_MS)
+    assert server.get(api)["table"]["number"] == 2
+    page.close()
+    assert not errors, errors
+
+
+def test_a_one_device_skipbo_end_turn_stands_where_the_hand_stood(browser, server):
+    """With the draw pile used up a player whose hand is empty ends the turn with "End turn":
+    on a one-device phone it stood under the board and the seats, the seat on turn showing
+    only "No cards in hand". It stands in the hand's place, on the first screen."""
+    for _ in range(4):  # a deal whose game runs on past its draw pile (nearly every one)
+        t, page, errors = open_one_device(browser, server, SMALL_ANDROID, 4)
+        api = f"/api/tables/{t['id']}"
+        for _ in range(600):
+            snap = server.get(api)
+            if snap["over"] or any(m["move"]["kind"] == "end_turn" for m in snap["moves"]):
+                break
+            assert server.post(f"{api}/moves", {"move": greedy_move(snap)})[0] == 200
+        if not snap["over"]:
+            break
+        page.close()
+    assert not snap["over"], "no deal ran past its draw pile"
+    page.goto(f"{server.base}{t['url']}")
+    tap_centre(page, "#show-hand")
+    page.wait_for_selector("button[data-kind=end_turn]")
+    button = page.evaluate(PLACE_JS, "button[data-kind=end_turn]")
+    assert in_view(button, SMALL_ANDROID) and button["first"] and button["scrolled"] == 0, button
+    assert page.locator(".sb-player.on-turn #hand button[data-kind=end_turn]").count() == 1
+    tb.shot(page, "skipbo-one-device-end-turn-360")
+    made = snap["moves_made"]
+    tap_centre(page, "button[data-kind=end_turn]")
+    page.wait_for_function(f"document.body.dataset.moves > {made}", timeout=tb.LIVE_MS)
+    after = server.get(api)  # the turn passed, or the game ended stalled (nothing to draw)
+    assert after["over"] or after["to_move"] != snap["to_move"], after["last"]
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("viewport", "players"),
+    [(tb.PHONE, 2), (tb.PHONE, 4), (SMALL_ANDROID, 2), (SMALL_ANDROID, 4)],
+    ids=["390x844-2", "390x844-4", "360x740-2", "360x740-4"],
+)
+def test_a_players_own_phone_shows_their_skipbo_turn_on_one_screen(
+    browser, server, viewport, players
+):
+    """Skip-Bo played on the players' own phones: a player's page showed the hand above the
+    board, the hint and the moves between them, the building piles and the player's own stock
+    and discard piles under them: 675-901 px down a 360×740 phone (on a 390×844 one down to
+    some 30 px above its bottom edge). The board stands first now, the hand in
+    the player's seat under their piles, that seat under the building piles (as on one
+    device): turn after turn, discard piles several cards deep, the building piles, the
+    player's stock and discard piles and hand stand on the first screen, and each discard is
+    tapped there, unscrolled."""
+    names = ", ".join(ONE_DEVICE_NAMES.split(", ")[:players])
+    status, t = server.post("/api/tables", {"game": "skipbo", "players": players, "names": names})
+    assert status == 201
+    api = f"/api/tables/{t['id']}"
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    me = server.get(api)["to_move"]
+    mine = f"/api/p/{tokens[me]}"
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['players'][me]['url']}")
+    deepest = turns = 0
+    while deepest < 3 and turns < 40:
+        snap = server.get(api)
+        if snap["over"]:
+            break
+        if snap["to_move"] != me:  # the others play on their phones
+            seat = f"/api/p/{tokens[snap['to_move']]}"
+            assert server.post(f"{seat}/moves", {"move": greedy_move(server.get(seat))})[0] == 200
+            continue
+        turns += 1
+        page.wait_for_function(f"document.body.dataset.moves >= {snap['moves_made']}")
+        page.wait_for_selector("#hand button")  # a card, or "End turn"
+        boxes = page.evaluate(TURN_BOXES_JS)
+        out = [b for b in boxes["boxes"] if not in_view(b, viewport)]
+        assert boxes["scrolled"] == 0 and len(boxes["boxes"]) >= 10 and not out, (turns, out)
+        deepest = max(deepest, boxes["deepest"])
+        while True:  # the turn's plays made elsewhere, then its discard tapped here
+            moves = [m["move"] for m in server.get(mine)["moves"]]
+            plays = [m for m in moves if m["kind"] == "play" and m["card"] != "SBW"]
+            if not plays or server.get(api)["over"]:
+                break
+            assert server.post(f"{mine}/moves", {"move": plays[0]})[0] == 200
+        if server.get(api)["over"]:
+            break
+        tap_the_discard(page, moves, server.get(api)["moves_made"])
+        assert page.evaluate("scrollY") == 0, turns
+    assert turns >= 3, turns
+    tb.shot(page, f"skipbo-own-phone-{viewport['width']}-{players}")
     page.close()
     assert not errors, errors

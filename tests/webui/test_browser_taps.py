@@ -185,7 +185,7 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     settled(page)
     page.wait_for_function("document.body.dataset.moves == 1", timeout=WAIT_S * 1000)
     assert page.locator(f"#hand button.card.selected[data-code='{b}']").count() >= 1
-    assert page.inner_text("#moves p.small") == "Now tap where it goes"
+    assert page.inner_text(".tap-line") == "Now tap where it goes"  # under the hand
     # b discarded ends the turn: c, picked while the discard waits, has no move after it
     page.click(".fan.target >> nth=0")
     discard = next_held(page, held, 1)

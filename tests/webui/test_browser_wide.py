@@ -10,6 +10,7 @@ import pytest
 
 from tests.webui import test_browser as tb
 from tests.webui import test_browser_taps as taps
+from tests.webui.server import Server
 
 pytestmark = pytest.mark.browser
 chromium, browser, server = tb.chromium, tb.browser, tb.server  # this module's own instances
@@ -78,14 +79,18 @@ def test_a_skipbo_board_of_six_seats_them_two_a_line_on_a_laptop_or_tablet(
     """A Skip-Bo table of six players drew each seat on a line of its own, its stock and four
     discard piles in the left third of a board 745 px wide: the board stood 1170 px tall, so
     on a 900 px laptop only three seats showed. Where the board has room the seats stand two
-    a line, each seat's piles inside it, and the board (1440x900: 684 px) fits the screen."""
+    a line, each seat's piles inside it, and the board (1440x900: 684 px) fits the screen. On
+    a player's own page on a tablet their seat takes a line, their hand beside its piles, the
+    others two a line."""
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
-    for _ in skipbo_boards(page, server, 6):
+    for url in skipbo_boards(page, server, 6):
         seats = page.evaluate(SKIPBO_SEATS_JS)
         assert len(seats) == 6, seats
-        assert len({left for left, _, _ in seats}) == 2, seats  # two seats a line
-        assert len({top for _, top, _ in seats}) == 3, seats
+        own = url.startswith("/p/") and viewport is TABLET  # the hand in the player's seat
+        others = seats[1:] if own else seats
+        assert len({left for left, _, _ in others}) == 2, seats  # two seats a line
+        assert len({top for _, top, _ in seats}) == (4 if own else 3), seats
         assert all(past <= 0.5 for _, _, past in seats), seats
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     board = page.evaluate("document.querySelector('.board-panel').getBoundingClientRect().height")
@@ -636,5 +641,90 @@ def test_the_stones_sign_and_its_words_stay_together_beside_a_tablets_board(brow
     (sign, words), *_ = page.evaluate(STONE_JS)
     assert abs(sign - words) <= 2, (sign, words, page.inner_text("#players"))
     tb.shot(page, "sten-stone-1024")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def lan_server(tmp_path_factory):
+    """A server for the home network (``--lan``): the players' pages have QR codes."""
+    s = Server(tmp_path_factory.mktemp("lan") / "data", extra=["--lan", "--host", "127.0.0.1"])
+    yield s.start()
+    s.stop()
+
+
+# Each player's code, the name under it and the table's join code, where they stand on the
+# screen (the page unscrolled), and whether the box that holds them is open.
+CODES_JS = """() => ({
+  open: document.querySelector('.join-box').open,
+  boxes: [...document.querySelectorAll('.qr-card img, .qr-card span, .join-code')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { what: e.className || e.tagName, text: e.textContent.trim(), top: r.top,
+      bottom: r.bottom, left: r.left, right: r.right };
+  }),
+  scrolled: scrollY,
+})"""
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("sten", 3), ("sten", 4), ("skipbo", 2), ("skipbo", 4)]
+)
+@pytest.mark.parametrize("viewport", [HD_LAPTOP, SMALL_LAPTOP], ids=["1366x768", "1280x720"])
+def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
+    browser, lan_server, viewport, game, players
+):
+    """A table played on the players' own phones opens with their pages' QR codes, for each
+    player to scan: on a 1366×768 laptop they stood in the Players panel at the foot of the
+    side column, three or four codes in two lines, their lower edge, the names under them and
+    the join code 46-465 px under the screen, while the board's column stood empty under the
+    board. The codes stand in a panel of their own under the next move, four in a line: each
+    code, its player's name and the join code on the first screen (Skip-Bo's too when the
+    table's page may lay the first stock card, where the box stayed folded)."""
+    names = "Mamma, Pappa, Åse-Marie, Kristoffer"
+    body = {"game": game, "players": players, "names": ", ".join(names.split(", ")[:players])}
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    page.goto(f"{lan_server.base}/")  # the table made by this browser: its host's page
+    t = page.evaluate(
+        """async (body) => (await fetch('/api/tables', { method: 'POST', body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' } })).json()""",
+        body,
+    )
+    page.goto(f"{lan_server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".qr-card img")
+    codes = page.evaluate(CODES_JS)
+    assert codes["open"] and codes["scrolled"] == 0, codes
+    assert len(codes["boxes"]) == 2 * players + 1, codes
+    out = [
+        b
+        for b in codes["boxes"]
+        if b["top"] < 0
+        or b["left"] < 0
+        or b["bottom"] > viewport["height"]
+        or b["right"] > viewport["width"]
+    ]
+    assert not out, out
+    tb.shot(page, f"players-codes-{game}-{players}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+def test_a_skipbo_table_whose_first_stock_card_may_be_laid_opens_the_players_pages(browser, server):
+    """A Skip-Bo table played on the players' phones opens with their pages' codes, but not
+    when the first player's stock card showed a 1 or a Skip-Bo card: the table's page may lay
+    that card (every stock's top card is in sight), so it seemed to need no phone, and the box
+    stayed folded while the hands were only on the phones. It opens before the first move."""
+    for _ in range(100):  # a deal whose first stock card fits a building pile (one in five)
+        status, t = server.post("/api/tables", {"game": "skipbo", "players": 2})
+        assert status == 201
+        if server.get(f"/api/tables/{t['id']}")["moves"]:
+            break
+    else:
+        raise AssertionError("no deal began with a stock card to lay")
+    page = browser.new_page(viewport=HD_LAPTOP)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector("#moves .all-moves")  # the stock card's moves, on the table's page
+    assert page.locator(".join-box[open] .qr-card").count() == 2
     page.close()
     assert not errors, errors

@@ -494,11 +494,13 @@ const Board = (() => {
     const me = snap.seat;
     const seats = v.players.slice();
     if (me !== null && me !== undefined) seats.sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
-    // one device on a phone (live.js): the hand on turn in its seat, that seat first and the
-    // others in the order they play next, so the piles a turn needs stand on one screen
-    const handBox = Number.isInteger(v.turn) && v.turn >= 0 && ctx.handOnBoard ? ctx.handOnBoard() : null;
+    // a phone (live.js): the hand in its seat (a player's own, or on one device the one on
+    // turn: that seat first and the others in the order they play next), so the piles a turn
+    // needs stand on one screen
+    const handSeat = Number.isInteger(me) ? me : v.turn;
+    const handBox = Number.isInteger(handSeat) && handSeat >= 0 && ctx.handOnBoard ? ctx.handOnBoard() : null;
     const after = (seat) => (seat - v.turn + seats.length) % seats.length;
-    if (handBox) seats.sort((a, b) => after(a.seat) - after(b.seat));
+    if (handBox && !Number.isInteger(me)) seats.sort((a, b) => after(a.seat) - after(b.seat));
     const list = el("div", { class: "sb-players" });
     for (const p of seats) {
       const pl = ctx.player(p.seat);
@@ -537,7 +539,7 @@ const Board = (() => {
         el("div", { class: "sb-row" },
           el("div", { class: "pile stock" }, stock, el("span", { class: "pile-label stock-count", text: `${ctx.t("stock")} ${p.stock_count}` })),
           discards),
-        p.seat === v.turn ? handBox : null));
+        p.seat === handSeat ? handBox : null));
     }
     root.append(list);
   }

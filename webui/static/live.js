@@ -269,18 +269,24 @@ const Kortbord = (() => {
     return !handShown;
   }
 
-  // Skip-Bo on one device, on a phone (the table's page one column): the hand of the player
-  // on turn stands in their seat on the board, under their stock and discard piles, that seat
-  // under the building piles. Below the board it stood a screen and more under the piles, so
-  // each card took a scroll down to pick it and up to lay it. The hand's box is the board's
-  // to place (``ctx.handOnBoard``), and goes back beside the moves where it is not placed.
+  // Skip-Bo on a phone (the page one column), on one device or on a player's own phone: the
+  // hand stands in its player's seat on the board, under their stock and discard piles, that
+  // seat under the building piles, and what to tap and the hint under the hand. Below the
+  // board it stood a screen and more under the piles, so each card took a scroll down to pick
+  // it and up to lay it. The hand's box is the board's to place (``ctx.handOnBoard``), and
+  // goes back beside the moves where it is not placed; so does the hint. At a game's end on
+  // one device "Next game" stands where the hand stood.
   const ONE_COLUMN = window.matchMedia("(max-width: 899.98px)");
-  let handBoxEl = null, handHome = null;  // the box, and [its parent, what follows it] at first
+  // handHome: [the hand box's parent, what follows it] as the page came
+  let handBoxEl = null, handHome = null, handHead = null, hintEl = null, hintHome = null;
+  let seatTip = null, seatDo = null, undoRow = null, undoHome = null;
 
   function handOnBoard() {
-    const on = cfg.mode === "table" && snap.table.game === "skipbo" && Array.isArray(snap.view.hand)
-      && ONE_COLUMN.matches;
-    return on ? handBoxEl : null;
+    if (snap.table.game !== "skipbo" || !ONE_COLUMN.matches) return null;
+    if (cfg.mode === "player") return [handBoxEl, seatTip];
+    if (cfg.mode !== "table" || !snap.table.open) return null;
+    if (snap.over) return seatDo;
+    return Array.isArray(snap.view.hand) ? [handBoxEl, seatTip] : null;
   }
 
   function draw() {
@@ -291,8 +297,24 @@ const Kortbord = (() => {
     curtain = curtained();
     renderTurn();
     // covered, the board offers no move either: its playable places would tell the hand
+    seatTip = el("div", { class: "seat-tip" });  // fresh places on the board: see handOnBoard
+    seatDo = el("div", { class: "pile-do" });
     Board.render($("board"), curtain ? { ...snap, moves: [] } : snap, ctx);
+    // not placed on the board: back beside the moves, the hint first (the table page's hand
+    // stands before it)
+    if (seatTip.isConnected) seatTip.append(hintEl);
+    else if (!hintEl.isConnected) hintHome.before(hintEl);
     const handBox = handPlace();
+    // one device: Undo and Redo under the hint, below the hand (the taps that lay a card land
+    // on the piles above it), shown there once there is something to take back
+    if (undoRow) {
+      const inSeat = seatTip.isConnected;
+      if (inSeat) seatTip.append(undoRow);  // last (app.css), under what to tap too
+      else if (!undoRow.isConnected) undoHome.append(undoRow);
+      undoRow.hidden = inSeat && !snap.can_undo && !snap.can_redo;
+    }
+    // a player's page: "Your hand" heads nothing once the hand stands on the board
+    if (handHead) handHead.hidden = !handBoxEl.parentElement.classList.contains("panel");
     if (handBox) {
       // the table's page shows a hand only when one device serves everyone
       const show = cfg.mode === "player" || Array.isArray(snap.view.hand);
@@ -333,7 +355,7 @@ const Kortbord = (() => {
   // drawn anew on every change, which takes the box out of it.
   function handPlace() {
     if (!handBoxEl) return null;
-    const slot = pileSlot();
+    const slot = snap.table.game === "stigespill" && pileSlot();
     if (slot) slot.append(handBoxEl);
     else if (!handBoxEl.isConnected) handHome[0].insertBefore(handBoxEl, handHome[1]);
     return handBoxEl;
@@ -519,9 +541,11 @@ const Kortbord = (() => {
   // the board, a phone's first screen cut them off): the app dealing, the classic game's
   // draw; with real cards, the die cards to tap (the one drawn, or dealt), and in the
   // strategy game the hand shown and the draw. When the game ends "Next game" takes their
-  // place, the place keeping its height, so a child's quick second tap never lands on Undo.
+  // place, the place keeping its height, so a child's quick second tap never lands on Undo
+  // (Skip-Bo's on one device on a phone: in the winner's seat, where the hand stood).
   // Its place in the board, else null.
   function pileSlot() {
+    if (seatDo.isConnected) return seatDo;  // Skip-Bo's on a phone: see handOnBoard
     if (cfg.mode !== "table" || snap.table.game !== "stigespill") return null;
     const real = snap.table.deal === "table";
     if (!real && snap.view.variant !== "classic") return null;
@@ -591,6 +615,8 @@ const Kortbord = (() => {
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
     const game = snap.table.game;
+    // Skip-Bo on the players' phones: a stock's top card may be laid here, the hands not
+    if (game === "skipbo" && !snap.table.open) openJoinBox();
     if (!moves.length) {
       if ((snap.chance && snap.chance.mine) || dealAhead()) return;
       if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
@@ -637,8 +663,10 @@ const Kortbord = (() => {
       const othersCard = noted && k === "lay" && !noted.has(m.move.card);
       const big = (k === "draw" || (k === "sten" && !mineFits) || k === "go_out" || k === "end_turn"
         || (sevenFirst() && k === "lay" && !(othersCard && wholeHand)));
-      const own = slot && k === "draw" ? slot : big ? primary : null;  // a big button's place
-      if (own) own.append(el("button", { class: own === slot ? "btn btn-big btn-light move" : "btn btn-big move",
+      // a big button's place; Skip-Bo's "End turn" (an empty hand) where the hand stands on the board
+      const own = slot && k === "draw" ? slot : k === "end_turn" && seatTip.isConnected ? $("hand")
+        : big ? primary : null;
+      if (own) own.append(el("button", { class: own !== primary ? "btn btn-big btn-light move" : "btn btn-big move",
         type: "button", "data-kind": k, text: m.label, "aria-label": spokenLabel(m.label), onclick: () => ctx.play(m.move) }));
       else if (othersCard) others.push(m);
       else rest.push(m);
@@ -656,8 +684,10 @@ const Kortbord = (() => {
         text: t("go_out", { cards: order.map(Board.pretty).join(" ") }),
         "aria-label": spokenLabel(t("go_out", { cards: order.map(Board.pretty).join(" ") })), onclick: () => ctx.play(move) }));
     }
-    if (game === "skipbo" && rest.length) {
-      box.append(el("p", { class: "small muted", text: selected ? t("pick_target") : t("tap_card") }));
+    if (game === "skipbo" && rest.length) {  // right under the hand where it stands on the board
+      const line = el("p", { class: "small muted tap-line", text: selected ? t("pick_target") : t("tap_card") });
+      if (seatTip.isConnected) seatTip.prepend(line);
+      else box.append(line);
     }
     if (primary.childElementCount) box.append(primary);  // no empty row between the words and the list
     if (rest.length) {
@@ -1358,6 +1388,11 @@ const Kortbord = (() => {
     snap = JSON.parse($("snap").textContent);
     handBoxEl = $("hand");
     handHome = handBoxEl && [handBoxEl.parentNode, handBoxEl.nextSibling];
+    handHead = cfg.mode === "player" && handBoxEl ? handBoxEl.previousElementSibling : null;
+    hintEl = $("hint");
+    hintHome = hintEl.nextElementSibling;
+    undoRow = $("undo") && $("undo").parentElement;
+    undoHome = undoRow && undoRow.parentElement;
     if ($("undo")) {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
