@@ -704,6 +704,10 @@ def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
         or b["right"] > viewport["width"]
     ]
     assert not out, out
+    # and each code drawn (a code loaded lazily stood as an empty frame in a screenshot)
+    page.wait_for_function(
+        "[...document.querySelectorAll('.qr-card img')].every((i) => i.complete && i.naturalWidth)"
+    )
     tb.shot(page, f"players-codes-{game}-{players}-{viewport['width']}")
     page.close()
     assert not errors, errors
