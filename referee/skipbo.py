@@ -472,7 +472,7 @@ class SkipBo(Rules):
             raise IllegalMove(f"{move!r} is not a Skip-Bo move")
         if state.owed or state.turn_up:
             what = "turned up" if state.turn_up else "drawn"
-            raise IllegalMove(f"first say which card was {what} (a 'reveal' move)")
+            raise IllegalMove(f"first say which card was {what}")
         seat = state.turn
         if move.seat is not None and move.seat != seat:
             raise IllegalMove(f"it is seat {seat}'s turn, not seat {move.seat}'s")

@@ -452,8 +452,8 @@ _SKIPBO_SENTENCES += [
         r"(?P<card>\S+) cannot be drawn: no unseen (?P=card) is left",
         "{card} cannot be drawn: no unseen {card} is left",
     ),
-    _literal("first say which card was drawn (a 'reveal' move)"),
-    _literal("first say which card was turned up (a 'reveal' move)"),
+    _literal("first say which card was drawn"),
+    _literal("first say which card was turned up"),
     (
         r"the turn ends with a discard: put one of your (?P<n>\d+) hand cards onto a discard pile",
         "the turn ends with a discard: put one of your {n} hand cards onto a discard pile",

@@ -652,6 +652,8 @@ def test_refused_moves_reasons_are_said_in_the_pages_language(game):
     said = _refusals(game, configs, tries)
     assert len(said) > 40
     assert_said_back(lambda text, t: referee_sentence(game, text, t), said, "nb", "da", "sv")
+    # an English page says them as they are: no API word ("a 'reveal' move") among them
+    assert not [s for s in said if re.search(r"'\w+' move", s)]
     for key in shapes:
         assert any(key in s for s in said), key  # the games gave each shape
 
