@@ -455,16 +455,24 @@ def sten_laid_by(rules: Rules, states: list[Any], moves: list[dict[str, Any]]) -
     return out
 
 
-def reveals_seen_from(rules: Rules, state: Any, seat: int | None, moves: list[Move]) -> list[Move]:
+def reveals_seen_from(
+    rules: Rules, state: Any, seat: int | None, moves: list[Move], open_table: bool = False
+) -> list[Move]:
     """Return ``moves`` with the die cards a Stigespill strategy page is offered to say which
     card was dealt or drawn. The referee's reveals are the die pile's cards, so the cards
     missing from them are the ones in the players' secret hands: a page is offered every
-    die card but those in the discard pile and in its own hand (a wrong one is refused)."""
+    die card but those in the discard pile and in its own hand (a wrong one is refused).
+    The table's page of an ``open_table`` (one device for everyone) knows every hand: it is
+    offered the die pile's cards only."""
     if rules.name != "stigespill" or rules.config.get("variant") != "strategy":
         return moves
     if not state.pending or not any(m.kind == "reveal" for m in moves):
         return moves
-    known = set(state.discard) | (set(state.hands[seat]) if seat is not None else set())
+    if seat is None and open_table:
+        hands = [card for hand in state.hands for card in hand]
+    else:
+        hands = list(state.hands[seat]) if seat is not None else []
+    known = set(state.discard) | set(hands)
     dealing = state.pending == "deal"
     offered = [c for c in DIE_CARDS if c not in known and not (dealing and c.is_joker)]
     return [m for m in moves if m.kind != "reveal"] + [Reveal(c) for c in offered]

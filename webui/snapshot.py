@@ -41,7 +41,7 @@ def snapshot(
     moves = games.moves_for(rules, state, seat, rt.open_table)
     if road_pending:
         moves = []
-    moves = games.reveals_seen_from(rules, state, seat, moves)
+    moves = games.reveals_seen_from(rules, state, seat, moves, rt.open_table)
     names = games.shown_names(rt.names, t)
     out: dict[str, Any] = {
         "table": {

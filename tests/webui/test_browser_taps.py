@@ -475,14 +475,17 @@ def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server, viewp
     """One device for a real-cards strategy game: the cards dealt to each player, the button
     that shows the hand, the hand and the draw, and the die card drawn stood in the panel
     under the board (the dealt cards 809 px down a 390×844 phone, the hand cut off at its
-    bottom): each is tapped on the first screen now, unscrolled, under the road."""
+    bottom): each is tapped on the first screen now, unscrolled, under the road. The cards
+    already dealt are empty places (they were offered, and a tap on one refused)."""
     body = {**STIGE_REAL, "variant": "strategy", "open": True}
     _, page, errors = real_stige_page(browser, server, body, viewport, "en")
-    for card in ["AS", "AH", "2S", "2H", "3S", "3H"]:  # Anna's three, Bo's, in turn
+    dealt = ["AS", "AH", "2S", "2H", "3S", "3H"]  # Anna's three, Bo's, in turn
+    for k, card in enumerate(dealt):
         page.wait_for_selector(f".card-grid button.card[data-code='{card}']")
         settled(page)
         shown = taps_in_sight(page, viewport)
-        assert "JK" not in shown["taps"] and len(shown["taps"]) > 12, (card, shown)
+        assert "JK" not in shown["taps"] and len(shown["taps"]) == 24 - k, (card, shown)
+        assert not set(dealt[:k]) & set(shown["taps"]), (card, shown)
         assert shown["out_of_sight"] == [], (card, shown["out_of_sight"])
         tap_at(page, shown["taps"][card])
     page.wait_for_selector("#show-hand")
@@ -498,6 +501,7 @@ def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server, viewp
     page.wait_for_selector(".card-grid button.card[data-code='4S']")
     shown = taps_in_sight(page, viewport)
     assert "JK" in shown["taps"] and shown["out_of_sight"] == [], shown  # the die pile's
+    assert len(shown["taps"]) == 25 - len(dealt) and not set(dealt) & set(shown["taps"]), shown
     tap_at(page, shown["taps"]["4S"])
     test_browser.shot(page, f"stige-real-strategy-{viewport['width']}")
     page.close()

@@ -974,6 +974,33 @@ def test_noting_cards_tells_a_phone_nothing_of_the_other_hands(client, make_tabl
     assert {"2D", "6S", "AH"} <= offered and "4C" not in offered
 
 
+def test_one_device_offers_only_the_die_cards_that_can_be_drawn(client, make_table):
+    """One device for a real-cards strategy game: the table's page serves every player and
+    knows every hand, yet it offered the die cards already dealt (each tap on one refused, "A♠
+    is not in the die pile"). It offers the die pile's cards now, the hands' cards not."""
+    t = make_table(
+        "stigespill", players=2, names="Anna, Bo", variant="strategy", deal="table", open="1"
+    )
+    url = f"/api/tables/{t['id']}"
+
+    def offered() -> set[str]:
+        snap = client.get(url).get_json()
+        return {m["move"]["card"] for m in snap["moves"] if m["move"]["kind"] == "reveal"}
+
+    dealt = ["AS", "AH", "2S", "2H", "3S", "3H"]  # Anna's, Bo's, in turn
+    for k, card in enumerate(dealt):
+        assert card in offered() and not set(dealt[:k]) & offered(), k
+        r = client.post(f"{url}/moves", json={"move": {"kind": "reveal", "card": card}})
+        assert r.status_code == 200, r.get_json()
+    hand = client.get(url).get_json()["view"]["hand"]
+    assert sorted(hand) == ["2S", "3S", "AS"]  # Anna's, on turn
+    assert client.post(f"{url}/moves", json={"move": {"kind": "draw"}}).status_code == 200
+    drawable = offered()
+    assert len(drawable) == 25 - len(dealt) and "JK" in drawable and not set(dealt) & drawable
+    r = client.post(f"{url}/moves", json={"move": {"kind": "reveal", "card": "AD"}})
+    assert r.status_code == 200, r.get_json()
+
+
 def test_a_redo_that_brings_the_deal_to_a_noted_seat_enters_its_cards(client, make_table):
     t = _real_deal(make_table, players=2)
     _note(client, t, 1, ["2D", "6S"])
