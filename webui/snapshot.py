@@ -33,15 +33,15 @@ def snapshot(
     rules, state = rt.rules, rt.state
     view_seat = seat
     on = rules.to_move(state)
-    if seat is None and rt.open_table and on != CHANCE and not rules.is_over(state):
+    if seat is None and rt.one_device and on != CHANCE and not rules.is_over(state):
         view_seat = on  # one device for everyone: show the hand of the player on turn
     view = rules.view(state, view_seat)
     over = rules.is_over(state)
     road_pending = bool(rt.table["options"].get(ROAD_FROM_CAMERA))  # no move until it is read
-    moves = games.moves_for(rules, state, seat, rt.open_table)
+    moves = games.moves_for(rules, state, seat, rt.one_device)
     if road_pending:
         moves = []
-    moves = games.reveals_seen_from(rules, state, seat, moves, rt.open_table)
+    moves = games.reveals_seen_from(rules, state, seat, moves, rt.one_device)
     names = games.shown_names(rt.names, t)
     out: dict[str, Any] = {
         "table": {
@@ -117,7 +117,7 @@ def snapshot(
         # on the phone of the player it belongs to, whichever is at hand
         mine = (
             owner == seat
-            or (seat is None and (owner is None or rt.open_table))
+            or (seat is None and (owner is None or rt.one_device))
             or (owner is None and seat is not None and seat == about)
         )
         out["chance"] = {
@@ -147,7 +147,7 @@ def snapshot(
         winners = out["scores"].get("winners", [])
         out["winner_names"] = [names[s] for s in winners if 0 <= s < len(names)]
     hint_seat = seat if seat is not None else (on if on != CHANCE else None)
-    public_hint = rt.open_table or (
+    public_hint = rt.one_device or (
         rules.name in HINT_GAMES_PUBLIC and rules.config.get("variant", "classic") == "classic"
     )
     if (

@@ -218,6 +218,8 @@ class Runtime:
 
     @property
     def open_table(self) -> bool:
+        """Whether the players pass one device round ("One device for everyone"): each hand
+        shows when its player taps."""
         return bool(self.table["options"].get("open"))
 
     @property
@@ -416,7 +418,7 @@ class TableHub:
             try:
                 for move in parsed:
                     if source not in ("camera", "demo") and not games.may_make(
-                        rt.rules, state, move, seat, rt.open_table
+                        rt.rules, state, move, seat, rt.one_device
                     ):
                         if seat is None:
                             raise IllegalMove("that move belongs on the player's own page")
@@ -606,7 +608,7 @@ class TableHub:
             if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
                 raise IllegalMove("no card is waiting to be drawn")
             owner = games.chance_owner(rt.rules, state)
-            if owner is not None and seat != owner and not rt.open_table:
+            if owner is not None and seat != owner and not rt.one_device:
                 raise IllegalMove("that card is drawn on the player's own page")
             rng = random.Random(f"{rt.seed}:{len(rt.moves)}")
             accepted = []

@@ -974,13 +974,18 @@ def test_noting_cards_tells_a_phone_nothing_of_the_other_hands(client, make_tabl
     assert {"2D", "6S", "AH"} <= offered and "4C" not in offered
 
 
-def test_one_device_offers_only_the_die_cards_that_can_be_drawn(client, make_table):
+@pytest.mark.parametrize(
+    "seats",
+    [{"players": 2, "names": "Anna, Bo", "open": "1"}, {"players": 1, "names": "Anna"}],
+    ids=["one-device", "solo"],
+)
+def test_one_device_offers_only_the_die_cards_that_can_be_drawn(client, make_table, seats):
     """One device for a real-cards strategy game: the table's page serves every player and
     knows every hand, yet it offered the die cards already dealt (each tap on one refused, "A♠
-    is not in the die pile"). It offers the die pile's cards now, the hands' cards not."""
-    t = make_table(
-        "stigespill", players=2, names="Anna, Bo", variant="strategy", deal="table", open="1"
-    )
+    is not in the die pile"). It offers the die pile's cards now, the hands' cards not. A solo
+    player's two tokens are one device's too: their table's page offered no die card to deal
+    at all, and one tried was refused ("that move belongs on the player's own page")."""
+    t = make_table("stigespill", variant="strategy", deal="table", **seats)
     url = f"/api/tables/{t['id']}"
 
     def offered() -> set[str]:
