@@ -22,6 +22,9 @@ LANGUAGES = {"en": "English", "nb": "Norsk", "da": "Dansk", "sv": "Svenska"}
 # A catalog's "{name}s" said of a name ending in s, x or z: Danish "Jens' grundbunke",
 # Swedish "Jens grundhög" ("Jenss" reads as a slip); the page's script does the same
 POSSESSIVE_AFTER_S = {"da": "'", "sv": ""}
+# The quotation marks each language prints around a quoted word: what an error says back of
+# what was typed («xx» in Norwegian, »xx« in Danish, ”xx” in Swedish, “xx” in English)
+QUOTES = {"en": ("“", "”"), "nb": ("«", "»"), "da": ("»", "«"), "sv": ("”", "”")}
 DEFAULT = "en"
 # The letters printed on a deck's jacks, queens, kings and aces, as the menu names them.
 LETTERS = {"JQKA": "J Q K A", "KnDKE": "Kn D K E", "BDKE": "B D K E"}
@@ -31,6 +34,30 @@ _NORDIC = {"KnDKE": {"J": "Kn", "Q": "D", "A": "E"}, "BDKE": {"J": "B", "Q": "D"
 _NAMED_RANKS = re.compile(r"(?<!\w)([AJQK])(?=[♠♥♦♣])|(?<!\w)(10|[2-9AJQK])–(10|[2-9AJQK])(?!\w)")
 _ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en"}
 _DIR = Path(__file__).parent / "translations"
+
+
+class Quoted:
+    """What an error quotes back (a typed value, or several): a sentence's field said inside
+    the page language's quotation marks (``QUOTES``), several apart by commas."""
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = texts
+
+    def said(self, lang: str) -> str:
+        """Return the texts quoted as ``lang`` quotes them."""
+        start, end = QUOTES.get(lang, QUOTES[DEFAULT])
+        return ", ".join(f"{start}{text}{end}" for text in self.texts)
+
+    def __str__(self) -> str:
+        return self.said(DEFAULT)
+
+    def __repr__(self) -> str:
+        return f"Quoted{self.texts!r}"
+
+
+def _quoting(fields: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Return ``fields`` with each :class:`Quoted` one said with ``lang``'s quotation marks."""
+    return {k: v.said(lang) if isinstance(v, Quoted) else v for k, v in fields.items()}
 
 
 class Translator(Protocol):
@@ -72,18 +99,20 @@ def lettered(text: str, letters: str) -> str:
 def english(text: str, **fields: Any) -> str:
     """Return ``text`` (English, the catalogs' key) with its ``{fields}`` filled: what is said
     where no page asks for a language (a command line, a test, the camera's log)."""
-    return text.format(**fields)
+    return text.format(**_quoting(fields, DEFAULT))
 
 
 def translator(lang: str, letters: str = DEFAULT_LETTERS) -> Translator:
     """Return ``t(text, **fields)`` for ``lang``, naming cards with ``letters``."""
-    table = catalog(lang if lang in LANGUAGES else DEFAULT)
+    lang = lang if lang in LANGUAGES else DEFAULT
+    table = catalog(lang)
 
     mark = POSSESSIVE_AFTER_S.get(lang)
 
     def t(text: str, **fields: Any) -> str:
         out = table.get(text, text)
         if fields:
+            fields = _quoting(fields, lang)
             if mark is not None:
                 out = possessives(out, fields, mark)
             try:

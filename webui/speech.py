@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from referee.cards import CardError, parse_card
-from webui.i18n import Translator
+from webui.i18n import Quoted, Translator
 
 
 def name_seats(text: str, names: list[str]) -> str:
@@ -61,17 +61,29 @@ def referee_sentence(game: str, text: str, t: Translator) -> str:
 def say_known(sentences: list[tuple[str, str]], text: str, t: Translator) -> str | None:
     """Return ``text`` said with ``t`` when it is one of ``sentences`` (its pattern, and the
     key its parts fill), else ``None``. A ``cards`` part listing cards ("6♥, 5♥ and 4♥") is
-    listed with the page's "and"."""
+    listed with the page's "and"; a part quoted as Python quotes ('xx', or 'a', 'b') is quoted
+    as the page's language quotes (see :class:`webui.i18n.Quoted`)."""
     for pattern, key in sentences:
         m = re.fullmatch(pattern, text)
         if m:
-            parts = m.groupdict()
+            parts: dict[str, Any] = {k: _requoted(v) for k, v in m.groupdict().items()}
             if parts.get("cards"):
                 parts["cards"] = _listing(parts["cards"], t)
             if parts.get("colours"):  # the colour names a page's language knows
                 parts["colours"] = ", ".join(t(c) for c in parts["colours"].split(", "))
             return t(key, **parts)
     return None
+
+
+_QUOTES_LIST = re.compile(r"(?:'[^'\\]*'|\"[^\"\\]*\")(?:, (?:'[^'\\]*'|\"[^\"\\]*\"))*")
+
+
+def _requoted(part: str | None) -> Any:
+    """Return a sentence's part that is one or more Python-quoted texts as :class:`Quoted`
+    (said in the page's quotation marks); any other part as it is."""
+    if part is None or not _QUOTES_LIST.fullmatch(part):
+        return part
+    return Quoted(*(q[1:-1] for q in re.findall(r"'[^']*'|\"[^\"]*\"", part)))
 
 
 def _listing(cards: str, t: Translator) -> str:

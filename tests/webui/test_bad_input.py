@@ -249,7 +249,9 @@ def test_a_number_field_takes_plain_ascii_digits_only(app, client, game, field, 
     players = "1" if field == "tokens" else "3"
     form = {"game": game, "players": players, "source": "phone", field: value}
     said = _err(client.post("/api/tables", json=form), 400)
-    assert said == f"{field} must be a whole number, not {value!r}"
+    # in English quotation marks; a value Python quotes with an escape ("2\\n") as Python does
+    shown = repr(value) if "\\" in repr(value) else f"“{value}”"
+    assert said == f"{field} must be a whole number, not {shown}"
     page = client.post("/new", data=form)
     assert page.status_code == 400 and "must be a whole number" in page.get_data(as_text=True)
     assert app.extensions["kortbord.hub"].store.list_tables() == []

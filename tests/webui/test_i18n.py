@@ -54,12 +54,13 @@ ENGLISH = re.compile(
 
 def assert_said_back(say, said, *langs: str, shown=lambda text: text) -> None:
     """Assert that ``say(text, t)`` gives every English sentence in ``said`` back exactly in
-    English (as ``shown`` shows it) and with no English word in each of ``langs``."""
+    English (as ``shown`` shows it, a typed value in English quotation marks) and with no
+    English word in each of ``langs``."""
     english = i18n.translator("en")
     for lang in langs:
         there = i18n.translator(lang)
         for text in said:
-            assert say(text, english) == shown(text)
+            assert say(text, english).replace("“", "'").replace("”", "'") == shown(text)
             said_there = say(text, there)
             assert not ENGLISH.search(said_there), (lang, text, said_there)
             assert said_there != shown(text), (lang, text)  # (of words ENGLISH does not know)
@@ -820,7 +821,7 @@ def test_a_crafted_new_games_problems_are_said_in_the_pages_language(client):
     assert_said_back(say_setup, said, "nb", "da", "sv")
     page = client.post("/new", data={"game": "poker"}, headers={"Accept-Language": "nb"})
     assert page.status_code == 400
-    assert "ukjent spill &#39;poker&#39;" in page.get_data(as_text=True).lower()
+    assert "ukjent spill «poker»" in page.get_data(as_text=True).lower()
 
 
 def test_the_cameras_question_and_its_choices_are_said_in_each_pages_language(app, client):
@@ -914,6 +915,31 @@ def _errors_said(client, lang: str) -> dict[str, str]:
     return said
 
 
+QUOTED_XX = {"en": "“xx”", "nb": "«xx»", "da": "»xx«", "sv": "”xx”"}
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+def test_an_errors_typed_value_is_quoted_with_the_pages_quotation_marks(client, lang):
+    """``/lang/xx`` said 'xx' and a new game's unknown card codes 'ZZ', 'YY', with Python's
+    quotes, on every page. What was typed stands in the page language's own quotation marks:
+    “xx” in English, «xx» in Norwegian, »xx« in Danish, ”xx” in Swedish."""
+    from webui.speech import say_setup
+
+    client.set_cookie("lang", lang)
+    r = client.get("/lang/xx")
+    assert r.status_code == 404
+    lead = html.unescape(re.search(r'<p class="lead">(.*?)</p>', r.get_data(as_text=True))[1])
+    assert QUOTED_XX[lang] in lead and "'" not in lead, lead
+    start, end = i18n.QUOTES[lang]
+    page = client.post("/new", data={"game": "poker"})
+    assert f"{start}poker{end}" in html.unescape(page.get_data(as_text=True))
+    codes = "bad road: unknown card codes 'ZZ', 'YY' (road cards 3, 5): a road card is 7–K of a"
+    said = say_setup(codes + " suit, e.g. 7S, 10H, QD, KC", i18n.translator(lang))
+    assert f"{start}ZZ{end}, {start}YY{end}" in said and "'" not in said, said
+    field = client.post("/api/tables", json={"game": "sten", "players": 2, "colour": "red"})
+    assert f"{start}colour{end}" in error_said(field, 400)
+
+
 @pytest.mark.parametrize("lang", ["nb", "da", "sv"])
 def test_a_routes_errors_are_said_in_the_pages_language(app, lang):
     """``/lang/xx`` and ``/letters/XYZ`` (a hand-typed address), a player's QR code of a
@@ -922,7 +948,7 @@ def test_a_routes_errors_are_said_in_the_pages_language(app, lang):
     as they are."""
     english = _errors_said(app.test_client(), "en")
     said = _errors_said(app.test_client(), lang)
-    assert english["an unknown language"] == "Unknown language 'xx'; expected one of en, nb, da, sv"
+    assert english["an unknown language"] == "Unknown language “xx”; expected one of en, nb, da, sv"
     for what, sentence in said.items():
         assert sentence != english[what], (what, sentence)
         assert not ENGLISH.search(sentence), (what, sentence)

@@ -264,9 +264,9 @@ def test_an_unknown_choice_of_language_or_letters_is_not_said_back_whole(client,
     what is said back is cut to 20 characters, a short code still named whole."""
     long = "x" * 3000
     said = _err(client.get(f"/{choice}/{long}", headers={"Accept": "application/json"}), 404)
-    assert f"'{'x' * 20}…'" in said and "x" * 21 not in said and len(said) < 120
+    assert f"“{'x' * 20}…”" in said and "x" * 21 not in said and len(said) < 120
     said = _err(client.get(f"/{choice}/xx", headers={"Accept": "application/json"}), 404)
-    assert "'xx'" in said
+    assert "“xx”" in said
 
 
 # ---- hostile and malformed requests ------------------------------------------------------
@@ -341,10 +341,10 @@ def test_bad_new_table_requests(client, kwargs, status, words):
 @pytest.mark.parametrize(
     ("lang", "unknown", "doubled", "missing"),
     [
-        ("en", "unknown card codes 'ZZ', '7X' (road cards 5, 21)", "9♠ appears 2", "missing:"),
-        ("nb", "ukjente kortkoder 'ZZ', '7X' (veikort 5, 21)", "9♠ finnes 2", "mangler:"),
-        ("da", "ukendte kortkoder 'ZZ', '7X' (vejkort 5, 21)", "9♠ findes 2", "mangler:"),
-        ("sv", "okända kortkoder 'ZZ', '7X' (vägkort 5, 21)", "9♠ finns 2", "saknas:"),
+        ("en", "unknown card codes “ZZ”, “7X” (road cards 5, 21)", "9♠ appears 2", "missing:"),
+        ("nb", "ukjente kortkoder «ZZ», «7X» (veikort 5, 21)", "9♠ finnes 2", "mangler:"),
+        ("da", "ukendte kortkoder »ZZ«, »7X« (vejkort 5, 21)", "9♠ findes 2", "mangler:"),
+        ("sv", "okända kortkoder ”ZZ”, ”7X” (vägkort 5, 21)", "9♠ finns 2", "saknas:"),
     ],
 )
 def test_a_typed_road_with_several_mistakes_names_them_all_at_once(
@@ -1392,7 +1392,7 @@ def test_a_road_the_camera_cannot_read_is_typed_on_the_table_page(client):
     assert r.status_code == 400 and "missing" in r.get_json()["error"]
     r = client.post(f"{url}/road", json={"road": "7S XX"}, headers={"Accept-Language": "sv"})
     assert (
-        r.status_code == 400 and "okänd kortkod 'XX': ett vägkort är 7–K" in r.get_json()["error"]
+        r.status_code == 400 and "okänd kortkod ”XX”: ett vägkort är 7–K" in r.get_json()["error"]
     )
     r = client.post(f"{url}/road", json={"road": " ".join(road)})
     assert r.status_code == 200
@@ -1648,7 +1648,7 @@ def test_a_bad_number_in_a_new_table_is_named_as_the_request_wrote_it(client):
 
 def test_a_new_table_names_a_field_it_does_not_know(client):
     r = client.post("/api/tables", json={"game": "sten", "players": 3, "player": 4})
-    assert r.status_code == 400 and r.get_json()["error"].startswith("unknown field 'player';")
+    assert r.status_code == 400 and r.get_json()["error"].startswith("unknown field “player”;")
     assert client.get("/api/tables").get_json()["tables"] == []  # nothing made
 
 
@@ -1675,7 +1675,7 @@ def test_a_camera_address_refused_comes_back_on_the_form_in_the_pages_language(c
     assert "en netværksstrøm skal have en rtsp://- eller http(s)://-adresse" in page.lower()
     assert 'name="stream_url" aria-invalid="true"' in page
     r = client.post("/api/tables", json={**form, "source": "webcam", "webcam_index": "99"})
-    assert r.status_code == 400 and r.get_json()["error"] == "webcam index must be 0–16, not '99'"
+    assert r.status_code == 400 and r.get_json()["error"] == "webcam index must be 0–16, not “99”"
     assert client.get("/api/tables").get_json()["tables"] == []
 
 
@@ -1686,7 +1686,7 @@ def test_token_colours_in_the_pages_language(client):
     r = client.post("/api/tables", json={**body, "colours": "brun"}, headers=sv)
     assert r.status_code == 400
     assert r.get_json()["error"] == (
-        "okänd färg 'brun'; använd #rrggbb eller en av röd, blå, grön, gul, lila, rosa, turkos, "
+        "okänd färg ”brun”; använd #rrggbb eller en av röd, blå, grön, gul, lila, rosa, turkos, "
         "orange, grå, svart, vit"
     )
 

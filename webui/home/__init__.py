@@ -339,7 +339,9 @@ def api_create() -> Response:
         abort(
             400,
             i18n.t(
-                "unknown field {field}; the fields: {fields}", field=repr(unknown[0]), fields=fields
+                "unknown field {field}; the fields: {fields}",
+                field=_quoted(unknown[0], 40),
+                fields=fields,
             ),
         )
     table = _create(body)
@@ -357,10 +359,11 @@ def api_create() -> Response:
     return resp
 
 
-def _quoted(text: str, most: int = 20) -> str:
-    """Return ``text`` quoted as an error names it, cut to ``most`` characters and "…" (a
-    path of thousands of characters is not said back whole)."""
-    return repr(text if len(text) <= most else text[:most] + "…")
+def _quoted(text: str, most: int = 20) -> i18n.Quoted:
+    """Return ``text`` quoted as an error names it (in the page language's quotation marks),
+    cut to ``most`` characters and "…" (a path of thousands of characters is not said back
+    whole)."""
+    return i18n.Quoted(text if len(text) <= most else text[:most] + "…")
 
 
 @bp.get("/lang/<code>")
