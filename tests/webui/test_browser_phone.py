@@ -793,3 +793,55 @@ def test_a_players_own_phone_shows_their_skipbo_turn_on_one_screen(
     tb.shot(page, f"skipbo-own-phone-{viewport['width']}-{players}")
     page.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [tb.PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+def test_a_real_tables_take_back_stands_under_the_hand_on_the_players_phone(
+    browser, server, viewport
+):
+    """Skip-Bo at a real table, on a player's own phone: "Take back my move" stood under the
+    board and the seats, below the first screen of a 390×844 phone. It stands in the player's
+    seat under the hand (where one device's Undo stands): in view after the move, and not
+    under the finger that laid the card."""
+    body = {"game": "skipbo", "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    api = f"/api/tables/{t['id']}"
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(40):  # the app picks the real cards the table's deal turned up
+        snap = server.get(api)
+        if not snap.get("chance"):
+            break
+        seat = snap["chance"]["seat"] if snap["chance"]["seat"] is not None else snap["to_move"]
+        assert server.post(f"/api/p/{tokens[seat]}/draw", {})[0] == 200
+    me = server.get(api)["to_move"]
+    mine = f"/api/p/{tokens[me]}"
+    moves = [m["move"] for m in server.get(mine)["moves"]]
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['players'][me]['url']}")
+    page.wait_for_selector("#hand button.card")
+    play = next((m for m in moves if m["kind"] == "play"), None)
+    if play is not None and play["source"] == "hand":
+        tap_centre(page, f"#hand button.card[data-code='{play['card']}'] >> nth=0")
+        target = f".sb-build > .pile >> nth={play['pile']}"
+    else:
+        discard = next(m for m in moves if m["kind"] == "discard")
+        tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
+        target = f".sb-player.on-turn .fan.target >> nth={discard['pile']}"
+    box = page.locator(target).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    made = server.get(api)["moves_made"]
+    page.mouse.click(x, y)
+    page.wait_for_function(f"document.body.dataset.moves > {made}", timeout=tb.LIVE_MS)
+    tb.settled(page)
+    page.wait_for_selector("#undo-mine:not([hidden])")
+    undo = page.evaluate(PLACE_JS, "#undo-mine")
+    assert undo and in_view(undo, viewport) and undo["scrolled"] == 0, undo
+    assert undo["seat"] == me, undo
+    assert page.evaluate(TAPPED_AT_JS, [[x, y]]) != ["undo-mine"]
+    tb.shot(page, f"skipbo-own-phone-take-back-{viewport['width']}")
+    tap_centre(page, "#undo-mine")
+    page.wait_for_function(f"document.body.dataset.moves == {made}", timeout=tb.LIVE_MS)
+    page.close()
+    assert not errors, errors

@@ -280,6 +280,8 @@ const Kortbord = (() => {
   // handHome: [the hand box's parent, what follows it] as the page came
   let handBoxEl = null, handHome = null, handHead = null, hintEl = null, hintHome = null;
   let seatTip = null, seatDo = null, undoRow = null, undoHome = null;
+  // a player's own phone at a real table: "Take back my move", and where the page had it
+  let undoMine = null, undoMineHome = null;
 
   function handOnBoard() {
     if (snap.table.game !== "skipbo" || !ONE_COLUMN.matches) return null;
@@ -313,6 +315,14 @@ const Kortbord = (() => {
       else if (!undoRow.isConnected) undoHome.append(undoRow);
       undoRow.hidden = inSeat && !snap.can_undo && !snap.can_redo;
     }
+    // a player's phone: "Take back my move" in the seat too, under the hand and the hint (where
+    // the finger is after a move, below the piles a card is laid on); else under the moves
+    if (undoMine) {
+      if (seatTip.isConnected) seatTip.append(undoMine);
+      else if (undoMine.parentElement !== undoMineHome[0]) {
+        undoMineHome[0].insertBefore(undoMine, undoMineHome[1]);
+      }
+    }
     // a player's page: "Your hand" heads nothing once the hand stands on the board
     if (handHead) handHead.hidden = !handBoxEl.parentElement.classList.contains("panel");
     if (handBox) {
@@ -343,7 +353,7 @@ const Kortbord = (() => {
     renderZones();
     renderCamera();
     if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
-    if ($("undo-mine")) $("undo-mine").hidden = !snap.can_undo;  // a phone's own last move
+    if (undoMine) undoMine.hidden = !snap.can_undo;  // a phone's own last move
     if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
     const slot = pileSlot();
     if (slot && !snap.over) slotHeight = slot.getBoundingClientRect().height;
@@ -1397,7 +1407,9 @@ const Kortbord = (() => {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
     }
-    if ($("undo-mine")) $("undo-mine").addEventListener("click", () => act("undo", {}));
+    undoMine = $("undo-mine");
+    undoMineHome = undoMine && [undoMine.parentNode, undoMine.nextSibling];
+    if (undoMine) undoMine.addEventListener("click", () => act("undo", {}));
     if ($("zones-confirm")) {
       $("zones-confirm").addEventListener("click", () => {
         if (zonesDraft && snap.zones) act("zones", { zones: zonesDraft, frame: snap.zones.frame });
