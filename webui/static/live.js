@@ -277,11 +277,16 @@ const Kortbord = (() => {
   // goes back beside the moves where it is not placed; so does the hint. At a game's end on
   // one device "Next game" stands where the hand stood.
   const ONE_COLUMN = window.matchMedia("(max-width: 899.98px)");
-  // handHome: [the hand box's parent, what follows it] as the page came
+  // ...Home: where the page had each box the board may take in (homeOf)
   let handBoxEl = null, handHome = null, handHead = null, hintEl = null, hintHome = null;
   let seatTip = null, seatDo = null, undoRow = null, undoHome = null;
-  // a player's own phone at a real table: "Take back my move", and where the page had it
+  // a player's own phone at a real table: "Take back my move"
   let undoMine = null, undoMineHome = null;
+
+  // Where the page had ``e``: [its parent, what followed it]
+  const homeOf = (e) => e && [e.parentNode, e.nextSibling];
+  // ``e`` back where the page had it, once the board (drawn anew) no longer holds it
+  function putBack(e, home) { if (!e.isConnected) home[0].insertBefore(e, home[1]); }
 
   function handOnBoard() {
     if (snap.table.game !== "skipbo" || !ONE_COLUMN.matches) return null;
@@ -305,23 +310,21 @@ const Kortbord = (() => {
     // not placed on the board: back beside the moves, the hint first (the table page's hand
     // stands before it)
     if (seatTip.isConnected) seatTip.append(hintEl);
-    else if (!hintEl.isConnected) hintHome.before(hintEl);
+    else putBack(hintEl, hintHome);
     const handBox = handPlace();
     // one device: Undo and Redo under the hint, below the hand (the taps that lay a card land
     // on the piles above it), shown there once there is something to take back
     if (undoRow) {
       const inSeat = seatTip.isConnected;
       if (inSeat) seatTip.append(undoRow);  // last (app.css), under what to tap too
-      else if (!undoRow.isConnected) undoHome.append(undoRow);
+      else putBack(undoRow, undoHome);
       undoRow.hidden = inSeat && !snap.can_undo && !snap.can_redo;
     }
     // a player's phone: "Take back my move" in the seat too, under the hand and the hint (where
     // the finger is after a move, below the piles a card is laid on); else under the moves
     if (undoMine) {
       if (seatTip.isConnected) seatTip.append(undoMine);
-      else if (undoMine.parentElement !== undoMineHome[0]) {
-        undoMineHome[0].insertBefore(undoMine, undoMineHome[1]);
-      }
+      else putBack(undoMine, undoMineHome);
     }
     // a player's page: "Your hand" heads nothing once the hand stands on the board
     if (handHead) handHead.hidden = !handBoxEl.parentElement.classList.contains("panel");
@@ -367,7 +370,7 @@ const Kortbord = (() => {
     if (!handBoxEl) return null;
     const slot = snap.table.game === "stigespill" && pileSlot();
     if (slot) slot.append(handBoxEl);
-    else if (!handBoxEl.isConnected) handHome[0].insertBefore(handBoxEl, handHome[1]);
+    else putBack(handBoxEl, handHome);
     return handBoxEl;
   }
 
@@ -1397,18 +1400,18 @@ const Kortbord = (() => {
     T = JSON.parse($("i18n").textContent);
     snap = JSON.parse($("snap").textContent);
     handBoxEl = $("hand");
-    handHome = handBoxEl && [handBoxEl.parentNode, handBoxEl.nextSibling];
+    handHome = homeOf(handBoxEl);
     handHead = cfg.mode === "player" && handBoxEl ? handBoxEl.previousElementSibling : null;
     hintEl = $("hint");
-    hintHome = hintEl.nextElementSibling;
+    hintHome = homeOf(hintEl);
     undoRow = $("undo") && $("undo").parentElement;
-    undoHome = undoRow && undoRow.parentElement;
+    undoHome = homeOf(undoRow);
     if ($("undo")) {
       $("undo").addEventListener("click", () => act("undo", {}));
       $("redo").addEventListener("click", () => act("redo", {}));
     }
     undoMine = $("undo-mine");
-    undoMineHome = undoMine && [undoMine.parentNode, undoMine.nextSibling];
+    undoMineHome = homeOf(undoMine);
     if (undoMine) undoMine.addEventListener("click", () => act("undo", {}));
     if ($("zones-confirm")) {
       $("zones-confirm").addEventListener("click", () => {
