@@ -30,6 +30,7 @@ from webui.pipeline_adapter import (
     WARMUP,
     pipeline_reader,
 )
+from webui.speech import say_known, say_road_problems, sentence
 
 log = logging.getLogger("kortbord.web.camera")
 
@@ -501,36 +502,17 @@ SOURCE_SENTENCES = [
         r"gave up on (?P<name>.+) after (?P<n>\d+) reconnection attempts",
         "gave up on {name} after {n} attempts",
     ),
-    (
-        r"end of (?P<name>.+) after (?P<n>\d+) frames \((?P<k>\d+) could not be read\)",
-        "end of {name} after {n} frames ({k} could not be read)",
-    ),
-    (r"end of (?P<name>.+) after (?P<n>\d+) frames", "end of {name} after {n} frames"),
-    (r"end of (?P<name>.+)", "end of {name}"),
-    (r"the camera gives no more pictures", "the camera gives no more pictures"),
-    *((re.escape(why), why) for why in (TOO_DARK, ONE_COLOUR)),
-    (re.escape(OUT_OF_VIEW_ONE), OUT_OF_VIEW_ONE),
-    (re.escape(OUT_OF_VIEW).replace(re.escape("{n}"), r"(?P<n>\d+)"), OUT_OF_VIEW),
-    (
-        r"(?P<name>.+) enters their card on their own phone",
-        "{name} enters their card on their own phone",
-    ),
-    (
-        r"expected (?P<want>\d+) face-up stock cards at the start, saw (?P<n>\d+)",
-        "expected {want} face-up stock cards at the start, saw {n}",
-    ),
-    (
-        r"need at least two stock cards to propose zones, saw (?P<n>\d+)",
-        "need at least two stock cards to propose zones, saw {n}",
-    ),
-    (
-        r"the stock cards on the table do not match the game's stocks \(not seen: (?P<codes>.+)\)",
-        "the stock cards on the table do not match the game's stocks (not seen: {codes})",
-    ),
-    (
-        r"the stock cards on the table do not match the game's stocks",
-        "the stock cards on the table do not match the game's stocks",
-    ),
+    sentence("end of {name} after {n} frames ({k} could not be read)", n=r"\d+", k=r"\d+"),
+    sentence("end of {name} after {n} frames", n=r"\d+"),
+    sentence("end of {name}"),
+    sentence("the camera gives no more pictures"),
+    *(sentence(why) for why in (TOO_DARK, ONE_COLOUR, OUT_OF_VIEW_ONE)),
+    sentence(OUT_OF_VIEW, n=r"\d+"),
+    sentence("{name} enters their card on their own phone"),
+    sentence("expected {want} face-up stock cards at the start, saw {n}", want=r"\d+", n=r"\d+"),
+    sentence("need at least two stock cards to propose zones, saw {n}", n=r"\d+"),
+    sentence("the stock cards on the table do not match the game's stocks (not seen: {codes})"),
+    sentence("the stock cards on the table do not match the game's stocks"),
 ]
 
 
@@ -554,8 +536,6 @@ def camera_check(message: str, t: Translator) -> str:
 
 def say_camera(message: str, t: Translator) -> str:
     """Return what a camera's source said, said with ``t`` (unchanged when of another shape)."""
-    from webui.speech import say_known, say_road_problems
-
     # a video's file or folder by its own name, not its whole path; a generated video's
     # pictures (its folder "frames", an English word on every page) by the video's name
     message = re.sub(r"^end of (?:\S*/)?([^/\s]+)/frames(?=\s|$)", r"end of \1", message)

@@ -10,6 +10,7 @@ own words, such as its refusals), else left as it is.
 from __future__ import annotations
 
 import re
+import string
 from typing import Any
 
 from referee.cards import CardError, parse_card
@@ -92,85 +93,58 @@ def _listing(cards: str, t: Translator) -> str:
     return f"{', '.join(rest)}{t(' and ')}{last}" if rest else last
 
 
-def _literal(text: str) -> tuple[str, str]:
-    """A sentence without parts: its pattern is itself."""
-    return re.escape(text), text
+def sentence(key: str, **parts: str) -> tuple[str, str]:
+    """Return a known sentence as :func:`say_known` reads it, ``(pattern, key)``, made from
+    its key alone so that the two cannot disagree: the key's words stand as they are, each
+    ``{part}`` matches the regular expression ``parts[part]`` (any text where not given), and
+    a part the key names again is the same text again."""
+    pattern, seen = "", set()
+    for words, part, _, _ in string.Formatter().parse(key):
+        pattern += re.escape(words)
+        if part is not None:
+            pattern += f"(?P={part})" if part in seen else f"(?P<{part}>{parts.get(part, '.+')})"
+            seen.add(part)
+    return pattern, key
 
 
 # A refused move's reason is read back the same way. Only the reasons a page can meet are
 # known (a well-formed move at the wrong time); a malformed move's (a seat that is no number)
 # stays English: no page sends one.
-_NOT_YOUR_TURN = (
-    r"it is (?P<who>.+)'s turn, not (?P<other>.+)'s",
-    "it is {who}'s turn, not {other}'s",
-)
+_NOT_YOUR_TURN = sentence("it is {who}'s turn, not {other}'s")
 
 
 # Stigespill's referee sentences (its moves, hints and refusals).
 _WHO = r"(?:Player|Token) \d+"
 _PLACE = r"the start|the goal|\S+ \(card \d+\)"
 _STIGESPILL_SENTENCES = [
-    (rf"(?P<who>{_WHO}) begins", "{who} begins"),
-    (
-        r"Deal (?P<n>\d+) die cards to each seat \(never the joker\)",
-        "Deal {n} die cards to each seat (never the joker)",
+    sentence("{who} begins", who=_WHO),
+    sentence("Deal {n} die cards to each seat (never the joker)", n=r"\d+"),
+    sentence("{who} draws from the die pile", who=_WHO),
+    sentence("A card is dealt to {who}", who=_WHO),
+    sentence("A card is dealt to {who}; the deal is done and {first} begins", who=_WHO, first=_WHO),
+    sentence(
+        "{who} drew the joker: the die and discard piles are shuffled together into a new die "
+        "pile ({n} cards), and {who} draws again",
+        who=_WHO,
+        n=r"\d+",
     ),
-    (rf"(?P<who>{_WHO}) draws from the die pile", "{who} draws from the die pile"),
-    (rf"A card is dealt to (?P<who>{_WHO})", "A card is dealt to {who}"),
-    (
-        rf"A card is dealt to (?P<who>{_WHO}); the deal is done and (?P<first>{_WHO}) begins",
-        "A card is dealt to {who}; the deal is done and {first} begins",
-    ),
-    (
-        rf"(?P<who>{_WHO}) drew the joker: the die and discard piles are shuffled together into"
-        rf" a new die pile \((?P<n>\d+) cards\), and (?P=who) draws again",
-        "{who} drew the joker: the die and discard piles are shuffled together into a new die"
-        " pile ({n} cards), and {who} draws again",
-    ),
-    (
-        r"Draw \(the classic game has only draws\): about (?P<n>[\d.]+) turns to finish",
-        "Draw (the classic game has only draws): about {n} turns to finish",
-    ),
-    (
-        r"Draw \(no hand cards left\): about (?P<n>[\d.]+) turns to finish",
-        "Draw (no hand cards left): about {n} turns to finish",
-    ),
-    (
-        r"Draw: about (?P<n>[\d.]+) turns to finish; keep your cards for later",
-        "Draw: about {n} turns to finish; keep your cards for later",
-    ),
+    sentence("Draw (the classic game has only draws): about {n} turns to finish", n=r"[\d.]+"),
+    sentence("Draw (no hand cards left): about {n} turns to finish", n=r"[\d.]+"),
+    sentence("Draw: about {n} turns to finish; keep your cards for later", n=r"[\d.]+"),
 ]
 _STIGESPILL_SENTENCES += [
     _NOT_YOUR_TURN,
-    (
-        rf"the game is over: (?P<who>{_WHO}) reached the goal",
-        "the game is over: {who} reached the goal",
-    ),
-    _literal("the cards are being dealt: reveal the next dealt card first"),
-    (
-        rf"(?P<who>{_WHO}) has drawn: reveal the drawn card first",
-        "{who} has drawn: reveal the drawn card first",
-    ),
-    _literal("every die card but the joker is in a hand: play a hand card instead"),
-    _literal("the classic game has no hands: draw from the die pile"),
-    (
-        rf"(?P<card>.+) is not in (?P<who>{_WHO})'s hand \(hand: empty\)",
-        "{card} is not in {who}'s hand (hand: empty)",
-    ),
-    (
-        rf"(?P<card>.+) is not in (?P<who>{_WHO})'s hand \(hand: (?P<held>.+)\)",
-        "{card} is not in {who}'s hand (hand: {held})",
-    ),
-    (
-        rf"no card is being drawn: it is (?P<who>{_WHO})'s turn to draw",
-        "no card is being drawn: it is {who}'s turn to draw",
-    ),
-    (
-        rf"no card is being drawn: it is (?P<who>{_WHO})'s turn to draw or play a hand card",
-        "no card is being drawn: it is {who}'s turn to draw or play a hand card",
-    ),
-    (r"(?P<card>.+) is not in the die pile", "{card} is not in the die pile"),
-    _literal("the joker is never dealt: swap it for the next card and shuffle it back"),
+    sentence("the game is over: {who} reached the goal", who=_WHO),
+    sentence("the cards are being dealt: reveal the next dealt card first"),
+    sentence("{who} has drawn: reveal the drawn card first", who=_WHO),
+    sentence("every die card but the joker is in a hand: play a hand card instead"),
+    sentence("the classic game has no hands: draw from the die pile"),
+    sentence("{card} is not in {who}'s hand (hand: empty)", who=_WHO),
+    sentence("{card} is not in {who}'s hand (hand: {held})", who=_WHO),
+    sentence("no card is being drawn: it is {who}'s turn to draw", who=_WHO),
+    sentence("no card is being drawn: it is {who}'s turn to draw or play a hand card", who=_WHO),
+    sentence("{card} is not in the die pile"),
+    sentence("the joker is never dealt: swap it for the next card and shuffle it back"),
 ]
 # every sentence the function below says through a variable (the literal ones are found)
 STIGESPILL_KEYS = (
@@ -263,73 +237,53 @@ _CARDS = rf"{_CARD}(?: {_CARD})*"
 _LIST = rf"{_CARD}(?:, {_CARD})*(?: and {_CARD})?"  # "6♥, 5♥ and 4♥"
 _SUIT = r"spades|hearts|diamonds|clubs"
 _STEN_SENTENCES = [
-    (rf"Waiting for (?P<card>{_CARD})", "Waiting for {card}"),
-    (
-        rf"(?P<who>.+) holds (?P<card>{_CARD}) and lays it first",
-        "{who} holds {card} and lays it first",
+    sentence("Waiting for {card}", card=_CARD),
+    sentence("{who} holds {card} and lays it first", card=_CARD),
+    sentence("{who} said Sten and keeps the stone"),
+    sentence("{who} said Sten and takes the stone"),
+    sentence("{who} said Sten and takes the stone from {other}"),
+    sentence(
+        "{who} tried to go out with {cards}, but {card} did not fit; the cards go back and "
+        "{who} takes the stone",
+        cards=_CARDS,
+        card=_CARD,
     ),
-    (r"(?P<who>.+) said Sten and keeps the stone", "{who} said Sten and keeps the stone"),
-    (r"(?P<who>.+) said Sten and takes the stone", "{who} said Sten and takes the stone"),
-    (
-        r"(?P<who>.+) said Sten and takes the stone from (?P<other>.+)",
-        "{who} said Sten and takes the stone from {other}",
-    ),
-    (
-        rf"(?P<who>.+) tried to go out with (?P<cards>{_CARDS}), but (?P<card>{_CARD}) did not"
-        r" fit; the cards go back and (?P=who) takes the stone",
-        "{who} tried to go out with {cards}, but {card} did not fit; the cards go back and {who}"
-        " takes the stone",
-    ),
-    (r"nothing fits: say Sten and take the stone", "nothing fits: say Sten and take the stone"),
-    (rf"you can go out now: (?P<cards>{_CARDS})", "you can go out now: {cards}"),
-    (
-        rf"the referee does not know your hand; these cards fit: (?P<cards>{_CARDS})",
-        "the referee does not know your hand; these cards fit: {cards}",
-    ),
-    (
-        rf"Lay (?P<card>{_CARD}): it is the only card that fits",
-        "Lay {card}: it is the only card that fits",
-    ),
-    (
-        rf"Lay (?P<card>{_CARD}): it opens nothing for the others",
-        "Lay {card}: it opens nothing for the others",
-    ),
-    (
-        rf"Lay (?P<card>{_CARD}): none of your cards that fit frees another of yours; this one"
-        r" opens least",
+    sentence("nothing fits: say Sten and take the stone"),
+    sentence("you can go out now: {cards}", cards=_CARDS),
+    sentence("the referee does not know your hand; these cards fit: {cards}", cards=_CARDS),
+    sentence("Lay {card}: it is the only card that fits", card=_CARD),
+    sentence("Lay {card}: it opens nothing for the others", card=_CARD),
+    sentence(
         "Lay {card}: none of your cards that fit frees another of yours; this one opens least",
+        card=_CARD,
     ),
-    (r"it is (?P<who>.+)'s turn", "it is {who}'s turn"),
-    (r"the game is over: (?P<who>.+) went out", "the game is over: {who} went out"),
+    sentence("it is {who}'s turn"),
+    sentence("the game is over: {who} went out"),
 ]
 _STEN_SENTENCES += [
     _NOT_YOUR_TURN,
-    _literal("say who laid 7♥: with unknown hands the referee does not know who holds it"),
-    _literal("7♥ must be laid first"),
-    (rf"you cannot say Sten: (?P<card>{_CARD}) fits", "you cannot say Sten: {card} fits"),
-    (rf"you cannot say Sten: (?P<cards>{_LIST}) fit", "you cannot say Sten: {cards} fit"),
-    _literal("to go out, name your cards in the order you lay them"),
-    (rf"(?P<card>{_CARD}) is named twice", "{card} is named twice"),
-    (
-        rf"to go out you must lay all (?P<n>\d+) of your cards; (?P<card>{_CARD}) is missing",
+    sentence("say who laid 7♥: with unknown hands the referee does not know who holds it"),
+    sentence("7♥ must be laid first"),
+    sentence("you cannot say Sten: {card} fits", card=_CARD),
+    sentence("you cannot say Sten: {cards} fit", cards=_LIST),
+    sentence("to go out, name your cards in the order you lay them"),
+    sentence("{card} is named twice", card=_CARD),
+    sentence(
         "to go out you must lay all {n} of your cards; {card} is missing",
+        n=r"\d+",
+        card=_CARD,
     ),
-    (
-        rf"to go out you must lay all (?P<n>\d+) of your cards; (?P<cards>{_LIST}) are missing",
+    sentence(
         "to go out you must lay all {n} of your cards; {cards} are missing",
+        n=r"\d+",
+        cards=_LIST,
     ),
-    (
-        r"to go out (?P<who>.+) must lay all (?P<n>\d+) cards in the hand, not (?P<k>\d+)",
-        "to go out {who} must lay all {n} cards in the hand, not {k}",
-    ),
-    (r"Sten is played without (?P<card>.+)", "Sten is played without {card}"),
-    (rf"you do not hold (?P<card>{_CARD})", "you do not hold {card}"),
-    (
-        rf"you do not hold (?P<card>{_CARD}) \(it is already on the table\)",
-        "you do not hold {card} (it is already on the table)",
-    ),
-    (rf"(?P<card>{_CARD}) has already left the table", "{card} has already left the table"),
-    (rf"(?P<card>{_CARD}) has already been laid", "{card} has already been laid"),
+    sentence("to go out {who} must lay all {n} cards in the hand, not {k}", n=r"\d+", k=r"\d+"),
+    sentence("Sten is played without {card}"),
+    sentence("you do not hold {card}", card=_CARD),
+    sentence("you do not hold {card} (it is already on the table)", card=_CARD),
+    sentence("{card} has already left the table", card=_CARD),
+    sentence("{card} has already been laid", card=_CARD),
 ]
 _RANK = r"10|[2-9AJQK]"
 _STEN_MISFIT = re.compile(  # referee/sten.py: Sten._why_not
@@ -438,82 +392,68 @@ def _sten_misfit(g: dict[str, str], t: Translator) -> str:
 _SEAT = r"seat \d+"
 _STALL = "; a full round passed without a play and nothing to draw: game over"
 _SKIPBO_SENTENCES = [
-    (r"the stocks are dealt", "the stocks are dealt"),
-    (rf"(?P<who>{_SEAT}) draws a card", "{who} draws a card"),
-    (rf"(?P<who>{_SEAT})'s stock turns up (?P<card>\S+)", "{who}'s stock turns up {card}"),
-    (
-        rf"table talk: (?P<who>{_SEAT}) takes (?P<n>\d+) cards from the draw pile onto its stock",
+    sentence("the stocks are dealt"),
+    sentence("{who} draws a card", who=_SEAT),
+    sentence("{who}'s stock turns up {card}", who=_SEAT, card=r"\S+"),
+    sentence(
         "table talk: {who} takes {n} cards from the draw pile onto its stock",
+        who=_SEAT,
+        n=r"\d+",
     ),
-    (r"the game is over", "the game is over"),
-    (r"waiting for the drawn or turned-up card", "waiting for the drawn or turned-up card"),
-    (rf"it is (?P<who>{_SEAT})'s turn", "it is {who}'s turn"),
-    (
-        r"no play helps; discard (?P<card>\S+) onto discard pile (?P<n>\d+)",
-        "no play helps; discard {card} onto discard pile {n}",
-    ),
-    (
-        r"nothing to play and an empty hand: end the turn",
-        "nothing to play and an empty hand: end the turn",
-    ),
+    sentence("the game is over"),
+    sentence("waiting for the drawn or turned-up card"),
+    sentence("it is {who}'s turn", who=_SEAT),
+    sentence("no play helps; discard {card} onto discard pile {n}", card=r"\S+", n=r"\d+"),
+    sentence("nothing to play and an empty hand: end the turn"),
 ]
 _SKIPBO_SENTENCES += [
     _NOT_YOUR_TURN,
-    _literal("no card is being drawn or turned up now"),
-    (
-        r"(?P<card>\S+) cannot be drawn: no unseen (?P=card) is left",
-        "{card} cannot be drawn: no unseen {card} is left",
-    ),
-    _literal("first say which card was drawn"),
-    _literal("first say which card was turned up"),
-    (
-        r"the turn ends with a discard: put one of your (?P<n>\d+) hand cards onto a discard pile",
+    sentence("no card is being drawn or turned up now"),
+    sentence("{card} cannot be drawn: no unseen {card} is left", card=r"\S+"),
+    sentence("first say which card was drawn"),
+    sentence("first say which card was turned up"),
+    sentence(
         "the turn ends with a discard: put one of your {n} hand cards onto a discard pile",
+        n=r"\d+",
     ),
-    (r"(?P<card>\S+) is not in your hand", "{card} is not in your hand"),
-    (
-        rf"(?P<who>{_SEAT}) may play only from their own stock and discard piles",
-        "{who} may play only from their own stock and discard piles",
-    ),
-    (
-        rf"(?P<who>{_SEAT}) may play only from their own stock and discard piles"
-        r" and their partner's",
+    sentence("{card} is not in your hand", card=r"\S+"),
+    sentence("{who} may play only from their own stock and discard piles", who=_SEAT),
+    sentence(
         "{who} may play only from their own stock and discard piles and their partner's",
+        who=_SEAT,
     ),
-    _literal("you may play only from your own hand"),
-    _literal("your stock is empty"),
-    _literal("your partner's stock is empty"),
-    (
-        r"the top of your stock is (?P<top>\S+), not (?P<card>\S+)",
-        "the top of your stock is {top}, not {card}",
-    ),
-    (
-        r"the top of your partner's stock is (?P<top>\S+), not (?P<card>\S+)",
-        "the top of your partner's stock is {top}, not {card}",
-    ),
-    (r"your discard pile (?P<n>\d+) is empty", "your discard pile {n} is empty"),
-    (
-        r"your partner's discard pile (?P<n>\d+) is empty",
-        "your partner's discard pile {n} is empty",
-    ),
-    (
-        r"the top of your discard pile (?P<n>\d+) is (?P<top>\S+), not (?P<card>\S+)",
+    sentence("you may play only from your own hand"),
+    sentence("your stock is empty"),
+    sentence("your partner's stock is empty"),
+    sentence("the top of your stock is {top}, not {card}", top=r"\S+", card=r"\S+"),
+    sentence("the top of your partner's stock is {top}, not {card}", top=r"\S+", card=r"\S+"),
+    sentence("your discard pile {n} is empty", n=r"\d+"),
+    sentence("your partner's discard pile {n} is empty", n=r"\d+"),
+    sentence(
         "the top of your discard pile {n} is {top}, not {card}",
+        n=r"\d+",
+        top=r"\S+",
+        card=r"\S+",
     ),
-    (
-        r"the top of your partner's discard pile (?P<n>\d+) is (?P<top>\S+), not (?P<card>\S+)",
+    sentence(
         "the top of your partner's discard pile {n} is {top}, not {card}",
+        n=r"\d+",
+        top=r"\S+",
+        card=r"\S+",
     ),
-    (
-        r"(?P<card>\S+) cannot start building pile (?P<n>\d+): a new pile needs a 1 or a wild",
+    sentence(
         "{card} cannot start building pile {n}: a new pile needs a 1 or a wild",
+        card=r"\S+",
+        n=r"\d+",
     ),
-    (
-        r"(?P<card>\S+) does not fit on building pile (?P<n>\d+): it stands at (?P<k>\d+)",
+    sentence(
         "{card} does not fit on building pile {n}: it stands at {k}",
+        card=r"\S+",
+        n=r"\d+",
+        k=r"\d+",
     ),
-    _literal("the table-talk penalty applies to team play only"),
-    _literal("the draw pile is empty: there are no cards to take as a penalty"),
+    sentence("the table-talk penalty applies to team play only"),
+    sentence("the draw pile is empty: there are no cards to take as a penalty"),
 ]
 _SKIPBO_TURN_END = re.compile(
     rf"(?P<who>{_SEAT}) (?:discards (?P<card>\S+) onto discard pile (?P<n>\d+)"
@@ -614,18 +554,16 @@ def skipbo_sentence(text: str, t: Translator) -> str:
 # The camera's guard (vision/pipeline.py: Guard._report) asks to confirm, saying why: one of
 # its fixed reasons, or the referee's reason for refusing what the camera read.
 _OUT_OF_SYNC_KEY = "out of sync — please confirm: {why}"
-OUT_OF_SYNC = re.compile(r"out of sync — please confirm: (?P<why>.+)")
+OUT_OF_SYNC = re.compile(sentence(_OUT_OF_SYNC_KEY)[0])
 
 # What the road photo's reader asks the user to check (vision/layouts/road.py)
 _ROAD_CHECKS = [
-    (
-        r"(?P<card>\S+) read by elimination: that card looks most like (?P<other>\S+)",
+    sentence(
         "{card} read by elimination: that card looks most like {other}",
+        card=r"\S+",
+        other=r"\S+",
     ),
-    (
-        r"(?P<card>\S+) read by elimination: that card could not be read",
-        "{card} read by elimination: that card could not be read",
-    ),
+    sentence("{card} read by elimination: that card could not be read", card=r"\S+"),
 ]
 
 
@@ -641,174 +579,110 @@ def say_checks(text: str, t: Translator) -> str:
 # A new game's set-up problems (webui/games.py: parse_setup, the rules' set-up checks, a typed
 # road's and a road photo's problems), read back the same way: the form says them.
 _QUOTED = r"'[^']*'|\"[^\"]*\""
+_NUMBER_FIELDS = ("players", "tokens", "stock", "match_target", "dealer")  # games.parse_setup's
+_BOUNDS = {"lo": r"-?\d+", "hi": r"-?\d+", "value": r"-?\d+"}
 _SETUP_SENTENCES = [
-    (r"(?P<n>\d+) names for (?P<count>\d+) players", "{n} names for {count} players"),
+    sentence("{n} names for {count} players", n=r"\d+", count=r"\d+"),
     # the camera asked for (webui.home: _source)
-    (
-        rf"unknown camera source (?P<kind>{_QUOTED}); expected one of (?P<list>.+)",
-        "unknown camera source {kind}; expected one of {list}",
-    ),
-    (rf"webcam index must be 0–16, not (?P<v>{_QUOTED})", "webcam index must be 0–16, not {v}"),
-    (
-        rf"a network stream needs an rtsp:// or http\(s\):// address, not (?P<url>{_QUOTED})",
-        "a network stream needs an rtsp:// or http(s):// address, not {url}",
-    ),
-    _literal("every player needs a different name"),
-    (
-        rf"the name (?P<name>{_QUOTED})… is longer than (?P<n>\d+) characters",
-        "the name {name}… is longer than {n} characters",
-    ),
-    (
-        rf"unknown colour (?P<word>{_QUOTED}); use #rrggbb or one of (?P<colours>.+)",
-        "unknown colour {word}; use #rrggbb or one of {colours}",
-    ),
-    (r"(?P<n>\d+) colours for (?P<count>\d+) tokens", "{n} colours for {count} tokens"),
-    _literal("every token needs a different colour"),
+    sentence("unknown camera source {kind}; expected one of {list}", kind=_QUOTED),
+    sentence("webcam index must be 0–16, not {v}", v=_QUOTED),
+    sentence("a network stream needs an rtsp:// or http(s):// address, not {url}", url=_QUOTED),
+    sentence("every player needs a different name"),
+    sentence("the name {name}… is longer than {n} characters", name=_QUOTED, n=r"\d+"),
+    sentence("unknown colour {word}; use #rrggbb or one of {colours}", word=_QUOTED),
+    sentence("{n} colours for {count} tokens", n=r"\d+", count=r"\d+"),
+    sentence("every token needs a different colour"),
     *(
-        (
-            rf"{field} must be between (?P<lo>-?\d+) and (?P<hi>-?\d+), not (?P<value>-?\d+)",
-            f"{field} must be between {{lo}} and {{hi}}, not {{value}}",
-        )
-        for field in ("players", "tokens", "stock", "match_target", "dealer")
+        sentence(f"{field} must be between {{lo}} and {{hi}}, not {{value}}", **_BOUNDS)
+        for field in _NUMBER_FIELDS
     ),
-    *(
-        (
-            rf"{field} must be a whole number, not (?P<v>.+)",
-            f"{field} must be a whole number, not {{v}}",
-        )
-        for field in ("players", "tokens", "stock", "match_target", "dealer")
+    *(sentence(f"{field} must be a whole number, not {{v}}") for field in _NUMBER_FIELDS),
+    sentence(
+        "{n} stocks of {size} plus hands need {need} cards; the deck has {have}: agree on a "
+        "smaller stock",
+        n=r"\d+",
+        size=r"\d+",
+        need=r"\d+",
+        have=r"\d+",
     ),
-    (
-        r"(?P<n>\d+) stocks of (?P<size>\d+) plus hands need (?P<need>\d+) cards; the deck has"
-        r" (?P<have>\d+): agree on a smaller stock",
-        "{n} stocks of {size} plus hands need {need} cards; the deck has {have}: agree on a"
-        " smaller stock",
-    ),
-    (
-        r"Skip-Bo is for 2–6 players \(4, 6 or 8 as teams of two\), not (?P<n>\d+)",
-        "Skip-Bo is for 2–6 players (4, 6 or 8 as teams of two), not {n}",
-    ),
-    (
-        r"team Skip-Bo needs 4, 6 or 8 players \(teams of two\), not (?P<n>\d+)",
-        "team Skip-Bo needs 4, 6 or 8 players (teams of two), not {n}",
-    ),
-    (
-        r"Sten is played by (?P<lo>\d+) to (?P<hi>\d+) players, not (?P<n>\d+)",
-        "Sten is played by {lo} to {hi} players, not {n}",
-    ),
-    (
-        r"the strategy variant deals (?P<k>\d+) die cards to each of (?P<seats>\d+) seats, but the"
-        r" die pile has only (?P<pile>\d+) cards besides the joker: at most (?P<most>\d+) seats",
-        "the strategy variant deals {k} die cards to each of {seats} seats, but the die pile has"
-        " only {pile} cards besides the joker: at most {most} seats",
+    sentence("Skip-Bo is for 2–6 players (4, 6 or 8 as teams of two), not {n}", n=r"\d+"),
+    sentence("team Skip-Bo needs 4, 6 or 8 players (teams of two), not {n}", n=r"\d+"),
+    sentence("Sten is played by {lo} to {hi} players, not {n}", lo=r"\d+", hi=r"\d+", n=r"\d+"),
+    sentence(
+        "the strategy variant deals {k} die cards to each of {seats} seats, but the die pile "
+        "has only {pile} cards besides the joker: at most {most} seats",
+        k=r"\d+",
+        seats=r"\d+",
+        pile=r"\d+",
+        most=r"\d+",
     ),
     # a form no page sends (a request's own, an address typed by hand)
-    (r"(?P<n>\d+) names for (?P<count>\d+) seats", "{n} names for {count} seats"),
-    (
-        r"unknown game (?P<game>.+); expected one of (?P<games>.+)",
-        "unknown game {game}; expected one of {games}",
-    ),
-    (r"deal must be 'app' or 'table', not (?P<v>.+)", "deal must be 'app' or 'table', not {v}"),
-    (
-        rf"unknown road shape (?P<shape>{_QUOTED}); expected auto or rows",
-        "unknown road shape {shape}; expected auto or rows",
-    ),
-    *(
-        (
-            rf"{field} must be true or false, not (?P<v>.+)",
-            f"{field} must be true or false, not {{v}}",
-        )
-        for field in ("open", "teams")
-    ),
-    _literal("names must be text, one name per player"),
-    _literal("colours must be text: colour names separated by commas"),
-    _literal("road must be card codes: text like '7S 8S 9S' or a list of codes"),
-    (
-        r"unknown Stigespill variant (?P<v>.+); expected one of (?P<list>.+)",
-        "unknown Stigespill variant {v}; expected one of {list}",
-    ),
-    (
-        r"unknown deck (?P<v>.+); expected one of (?P<list>.+)",
-        "unknown deck {v}; expected one of {list}",
-    ),
-    (
-        r"unknown empty_draw rule (?P<v>.+); expected one of (?P<list>.+)",
-        "unknown empty_draw rule {v}; expected one of {list}",
-    ),
-    (r"bad set-up for (?P<game>\w+): (?P<problem>.+)", "bad set-up for {game}: {problem}"),
+    sentence("{n} names for {count} seats", n=r"\d+", count=r"\d+"),
+    sentence("unknown game {game}; expected one of {games}"),
+    sentence("deal must be 'app' or 'table', not {v}"),
+    sentence("unknown road shape {shape}; expected auto or rows", shape=_QUOTED),
+    *(sentence(f"{field} must be true or false, not {{v}}") for field in ("open", "teams")),
+    sentence("names must be text, one name per player"),
+    sentence("colours must be text: colour names separated by commas"),
+    sentence("road must be card codes: text like '7S 8S 9S' or a list of codes"),
+    sentence("unknown Stigespill variant {v}; expected one of {list}"),
+    sentence("unknown deck {v}; expected one of {list}"),
+    sentence("unknown empty_draw rule {v}; expected one of {list}"),
+    sentence("bad set-up for {game}: {problem}", game=r"\w+"),
 ]
 # a typed road's problems (referee.stigespill.check_road) and an unknown card code's
 _CARD_CODE_PROBLEMS = [
-    (
-        rf"unknown card code (?P<code>{_QUOTED}): expected e\.g\. AS, 10H, QD, KC, JK, SB7 or SBW",
+    sentence(
         "unknown card code {code}: expected e.g. AS, 10H, QD, KC, JK, SB7 or SBW",
+        code=_QUOTED,
     ),
-    (
-        rf"unknown card code (?P<code>{_QUOTED}): Skip-Bo cards are SB1–SB12 and SBW",
-        "unknown card code {code}: Skip-Bo cards are SB1–SB12 and SBW",
-    ),
-    (
-        rf"unknown card code (?P<code>{_QUOTED}): a road card is 7–K of a suit, e\.g\. 7S, 10H,"
-        r" QD, KC",
+    sentence("unknown card code {code}: Skip-Bo cards are SB1–SB12 and SBW", code=_QUOTED),
+    sentence(
         "unknown card code {code}: a road card is 7–K of a suit, e.g. 7S, 10H, QD, KC",
+        code=_QUOTED,
     ),
 ]
 _ROAD_PROBLEMS = [
     *_CARD_CODE_PROBLEMS,
-    (
-        rf"unknown card codes (?P<codes>(?:{_QUOTED})(?:, (?:{_QUOTED}))+) \(road cards"
-        r" (?P<at>[\d, ]+)\): a road card is 7–K of a suit, e\.g\. 7S, 10H, QD, KC",
-        "unknown card codes {codes} (road cards {at}): a road card is 7–K of a suit, e.g. 7S,"
-        " 10H, QD, KC",
+    sentence(
+        "unknown card codes {codes} (road cards {at}): a road card is 7–K of a suit, e.g. 7S, "
+        "10H, QD, KC",
+        codes=rf"(?:{_QUOTED})(?:, (?:{_QUOTED}))+",
+        at=r"[\d, ]+",
     ),
-    (
-        r"the cards are about (?P<px>\d+) px wide in the picture: a camera closer to the table"
-        r" reads them better",
-        "the cards are about {px} px wide in the picture: a camera closer to the table reads"
-        " them better",
+    sentence(
+        "the cards are about {px} px wide in the picture: a camera closer to the table reads "
+        "them better",
+        px=r"\d+",
     ),
-    (
-        r"road card (?P<i>\d+) is a joker: the joker is the goal, not a road card",
-        "road card {i} is a joker: the joker is the goal, not a road card",
-    ),
-    (
-        r"road card (?P<i>\d+) is (?P<card>.+?): only 7–K belong on the road",  # "Skip-Bo 7"
-        "road card {i} is {card}: only 7–K belong on the road",
-    ),
-    (
-        r"(?P<card>\S+) appears (?P<n>\d+) times \(road cards (?P<at>[\d, ]+)\)",
-        "{card} appears {n} times (road cards {at})",
-    ),
-    (r"missing: (?P<codes>.+)", "missing: {codes}"),
-    (r"doubled: (?P<codes>.+)", "doubled: {codes}"),
-    (r"the road has (?P<n>\d+) cards, not (?P<k>\d+)", "the road has {n} cards, not {k}"),
-    (r"the road has 1 card, not (?P<k>\d+)", "the road has 1 card, not {k}"),
+    sentence("road card {i} is a joker: the joker is the goal, not a road card", i=r"\d+"),
+    # the card as the referee names it: "Skip-Bo 7"
+    sentence("road card {i} is {card}: only 7–K belong on the road", i=r"\d+", card=".+?"),
+    sentence("{card} appears {n} times (road cards {at})", card=r"\S+", n=r"\d+", at=r"[\d, ]+"),
+    sentence("missing: {codes}"),
+    sentence("doubled: {codes}"),
+    sentence("the road has {n} cards, not {k}", n=r"\d+", k=r"\d+"),
+    sentence("the road has 1 card, not {k}", k=r"\d+"),
     # a road photo's (vision/layouts/road.py: RoadReader.read)
-    (
-        r"no road found: (?P<n>\d+) of the 28 road cards \(7–K\) seen",
-        "no road found: {n} of the 28 road cards (7–K) seen",
-    ),
-    _literal("no goal joker found: cannot tell which end of the road is the goal"),
-    _literal("the joker lies away from the road: put the goal joker after the last card"),
-    _literal("two jokers lie at the road: only the goal joker belongs there"),
-    _literal("reading rows needs the goal joker to know the direction"),
-    _literal("the goal joker is not in the first or last row"),
-    _literal("the goal joker is not at the end of its row"),
+    sentence("no road found: {n} of the 28 road cards (7–K) seen", n=r"\d+"),
+    sentence("no goal joker found: cannot tell which end of the road is the goal"),
+    sentence("the joker lies away from the road: put the goal joker after the last card"),
+    sentence("two jokers lie at the road: only the goal joker belongs there"),
+    sentence("reading rows needs the goal joker to know the direction"),
+    sentence("the goal joker is not in the first or last row"),
+    sentence("the goal joker is not at the end of its row"),
     # the shape a photo's rows run in, asked by a request of its own (webui.home)
-    (rf"unknown road shape (?P<shape>{_QUOTED})", "unknown road shape {shape}"),
+    sentence("unknown road shape {shape}", shape=_QUOTED),
 ]
 # two problems naming two cards of the road, or the goal joker
 _ROAD_PAIRS = [
-    (
-        r"gap in the road between (?P<a>.+) and (?P<b>.+): a card may be missing or the road may"
-        r" be broken",
+    sentence(
         "gap in the road between {a} and {b}: a card may be missing or the road may be broken",
     ),
-    (
-        r"ambiguous order: two readings fit almost equally well and differ first at road card"
-        r" (?P<n>\d+) \((?P<a>.+) or (?P<b>.+)\)",
-        "ambiguous order: two readings fit almost equally well and differ first at road card"
-        " {n} ({a} or {b})",
+    sentence(
+        "ambiguous order: two readings fit almost equally well and differ first at road card "
+        "{n} ({a} or {b})",
+        n=r"\d+",
     ),
 ]
 _ROAD_PROBLEM = re.compile(r"road card (?P<i>\d+): (?P<why>.+)")
@@ -828,15 +702,16 @@ def pretty(code: str) -> str:
     return c.pretty
 
 
+# a list of a road's problems: "bad road: {problems}" reads "bad road: " and the problems
 _ROAD_LISTS = [
-    ("bad road: ", "bad road: {problems}"),
-    ("road photo: ", "road photo: {problems}"),
-    ("the road cannot be read yet: ", "the road cannot be read yet: {problems}"),  # the camera
+    "bad road: {problems}",
+    "road photo: {problems}",
+    "the road cannot be read yet: {problems}",  # the camera
 ]
 # every sentence say_setup says through a variable (the literal ones are found)
 SETUP_KEYS = (
     *(key for _, key in _SETUP_SENTENCES + _ROAD_PROBLEMS + _ROAD_PAIRS),
-    *(key for _, key in _ROAD_LISTS),
+    *_ROAD_LISTS,
     "road card {i}: {why}",
     "the goal joker",
 )
@@ -852,7 +727,8 @@ def say_setup(text: str, t: Translator) -> str:
 def say_road_problems(text: str, t: Translator) -> str | None:
     """Return a road's problems ("bad road: …; …", a road photo's, the camera's) said with
     ``t``, or ``None`` for a text of another shape."""
-    for head, key in _ROAD_LISTS:
+    for key in _ROAD_LISTS:
+        head = key.removesuffix("{problems}")
         if text.startswith(head):
             problems = text[len(head) :].split("; ")
             return t(key, problems="; ".join(_say_road_problem(p, t) for p in problems))
