@@ -421,6 +421,12 @@ def start_state(rules: Rules, rng: random.Random, options: dict[str, Any]) -> An
 
 
 # ---- who may see a move -------------------------------------------------------------
+def chance_pending(rules: Rules, state: Any) -> bool:
+    """Whether the game waits for a chance card (a card drawn, dealt or turned up) before
+    anyone may move."""
+    return not rules.is_over(state) and rules.to_move(state) == CHANCE
+
+
 def chance_owner(rules: Rules, state: Any) -> int | None:
     """Return the seat whose page enters the pending chance card, ``None`` for the table."""
     if rules.name == "skipbo":

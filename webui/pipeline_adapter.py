@@ -316,12 +316,9 @@ def pipeline_reader(
 
 def _phone_card(rules: Any, state: Any) -> int | None:
     """Return the seat whose phone enters the card the game waits for, else ``None``."""
-    from referee import CHANCE
-    from webui.games import chance_owner
+    from webui.games import chance_owner, chance_pending
 
-    if rules.is_over(state) or rules.to_move(state) != CHANCE:
-        return None
-    return chance_owner(rules, state)
+    return chance_owner(rules, state) if chance_pending(rules, state) else None
 
 
 def _road_changed(opts: dict[str, Any], box: dict[str, Any], current_rules: Any) -> bool:

@@ -110,7 +110,7 @@ def snapshot(
                 "frame": rt.table["options"].get("zones_frame") or (proposed or {}).get("frame"),
                 "confirmed": confirmed is not None,
             }
-    if on == CHANCE and not over and not road_pending:
+    if games.chance_pending(rules, state) and not road_pending:
         owner = games.chance_owner(rules, state)
         kind, about = games.chance_about(rules, state)
         # a public card (a Stigespill draw, a stock turning up) is said on the table's page or

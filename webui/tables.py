@@ -341,7 +341,7 @@ class TableHub:
         asking the phones which cards they were dealt."""
         with rt.lock:
             state = rt.state
-            if rt.app_deals and not rt.rules.is_over(state) and rt.rules.to_move(state) == CHANCE:
+            if rt.app_deals and games.chance_pending(rt.rules, state):
                 try:
                     self._commit(rt, [], "app")
                 except sqlite3.OperationalError as e:  # read-only, full: the next load deals
@@ -507,7 +507,7 @@ class TableHub:
         if rt.app_deals:
             rng = random.Random(f"{rt.seed}:{len(rt.moves) + len(entries)}")
             for _ in range(MAX_AUTO):
-                if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
+                if not games.chance_pending(rt.rules, state):
                     break
                 move = rt.rules.chance_move(state, rng)
                 state = rt.rules.apply(state, move)
@@ -605,7 +605,7 @@ class TableHub:
             rt.expect(position)
             _road_read(rt)
             state = rt.state
-            if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
+            if not games.chance_pending(rt.rules, state):
                 raise IllegalMove("no card is waiting to be drawn")
             owner = games.chance_owner(rt.rules, state)
             if owner is not None and seat != owner and not rt.one_device:
@@ -613,7 +613,7 @@ class TableHub:
             rng = random.Random(f"{rt.seed}:{len(rt.moves)}")
             accepted = []
             for _ in range(MAX_AUTO):
-                if rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE:
+                if not games.chance_pending(rt.rules, state):
                     break
                 if games.chance_owner(rt.rules, state) != owner:
                     break
@@ -669,7 +669,7 @@ class TableHub:
             batch: list[dict[str, Any]] = []
             states = []
             while len(batch) < len(rt.redo):
-                if batch and (rt.rules.is_over(state) or rt.rules.to_move(state) != CHANCE):
+                if batch and not games.chance_pending(rt.rules, state):
                     break
                 entry = rt.redo[-1 - len(batch)]
                 state = rt.rules.apply(state, rt.rules.move_from_json(entry["move"]))
