@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,12 +119,37 @@ class MalformedMove(IllegalMove):
     Still an :class:`IllegalMove` where moves are refused alike (the camera's)."""
 
 
+# What the referee raises for a move it cannot read or that breaks it (not a refusal)
+_UNREADABLE = (RulesError, TypeError, ValueError, AttributeError, KeyError)
+
+
 def _parsed(rules: Rules, moves: list[dict[str, Any]]) -> list[Move]:
     """Read every move of a request before any is tried; raise :class:`MalformedMove`."""
     try:
         return [rules.move_from_json(data) for data in moves]
-    except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
+    except _UNREADABLE as e:
         raise MalformedMove(str(e)) from None
+
+
+def _applied(
+    rt: Runtime, state: Any, moves: list[Move], check: Callable[[Any, Move], None] | None = None
+) -> list[tuple[Move, Any]]:
+    """Return each of ``moves`` with the state it leads to from ``state``, each first passed
+    by ``check(state, move)`` where given. Raise :class:`Refusal` with the referee's reason (or
+    ``check``'s), and :class:`IllegalMove` for a move that passed parsing but still broke the
+    engine."""
+    accepted = []
+    try:
+        for move in moves:
+            if check is not None:
+                check(state, move)
+            state = rt.rules.apply(state, move)
+            accepted.append((move, state))
+    except IllegalMove as e:
+        raise Refusal(str(e), rt.rules.name, rt.names) from None
+    except _UNREADABLE as e:
+        raise IllegalMove(f"malformed move: {e}") from None
+    return accepted
 
 
 @dataclass
@@ -412,29 +437,27 @@ class TableHub:
         with self._locked(table_id) as rt:
             rt.expect(position)
             _road_read(rt)
-            state = rt.state
-            accepted = []
             parsed = _parsed(rt.rules, moves)
+
+            def page_may_make(state: Any, move: Move) -> None:
+                """Refuse a move this page may not make (the camera's and the demo's are the
+                table's own)."""
+                if source not in ("camera", "demo") and not games.may_make(
+                    rt.rules, state, move, seat, rt.one_device
+                ):
+                    if seat is None:
+                        raise IllegalMove("that move belongs on the player's own page")
+                    raise IllegalMove("it is not your move")
+
             try:
-                for move in parsed:
-                    if source not in ("camera", "demo") and not games.may_make(
-                        rt.rules, state, move, seat, rt.one_device
-                    ):
-                        if seat is None:
-                            raise IllegalMove("that move belongs on the player's own page")
-                        raise IllegalMove("it is not your move")
-                    state = rt.rules.apply(state, move)
-                    accepted.append((move, state))
-            except IllegalMove as e:
+                accepted = _applied(rt, rt.state, parsed, page_may_make)
+            except Refusal as e:
                 if seat is None:
                     # Shown on every page; a player's own refused move may name a hand card,
                     # so only its sender hears about it.
-                    rt.notice = {"error": str(e), "at": time.time(), "under": rt.lasting_notice}
+                    rt.notice = {"error": e.reason, "at": time.time(), "under": rt.lasting_notice}
                     self._publish(rt)
-                raise Refusal(str(e), rt.rules.name, rt.names) from None
-            except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
-                # A move that passed parsing but still broke the engine: refuse it, say why.
-                raise IllegalMove(f"malformed move: {e}") from None
+                raise
             self._commit(rt, accepted, source)
             return rt
 
@@ -466,17 +489,7 @@ class TableHub:
             sources = ["confirm"] * len(moves)
             if again is not None:  # the moves held again keep who made them
                 sources[again : again + len(last)] = [e["source"] for e in last]
-            state = rt.states[keep]
-            accepted = []
-            parsed = _parsed(rt.rules, moves)
-            try:
-                for move in parsed:
-                    state = rt.rules.apply(state, move)
-                    accepted.append((move, state))
-            except IllegalMove as e:
-                raise Refusal(str(e), rt.rules.name, rt.names) from None
-            except (RulesError, TypeError, ValueError, AttributeError, KeyError) as e:
-                raise IllegalMove(f"malformed move: {e}") from None
+            accepted = _applied(rt, rt.states[keep], _parsed(rt.rules, moves))
             kept = rt.moves[keep:], rt.states[keep + 1 :]
             del rt.moves[keep:], rt.states[keep + 1 :]
             try:

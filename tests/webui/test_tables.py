@@ -1267,3 +1267,19 @@ def test_a_phone_takes_back_nothing_another_player_entered_or_the_table_gave(cli
     _enter_cards(client, team, u)
     assert not client.get(f"/api/p/{token(team, 2)}").get_json()["can_undo"]
     assert client.post(f"/api/p/{token(team, 2)}/undo", json={}).status_code == 409
+
+
+def test_a_correction_the_referee_refuses_changes_nothing(app, make_table):
+    """The table's page confirms the camera's moves read again; a reading the referee refuses
+    is refused with its reason, and the camera's moves stay the game's, in memory and stored."""
+    from webui.tables import Refusal
+
+    t = make_table("stigespill", deal="table")
+    hub = app.extensions["kortbord.hub"]
+    hub.play(t["id"], [{"kind": "draw"}, {"kind": "reveal", "card": "5H"}], source="camera")
+    seen, stored = [e["move"] for e in _rt(app, t["id"]).moves], _moves_in_db(app, t["id"])
+    misread = [seen[0], {"kind": "reveal", "card": "9H"}]  # a road card, no die card
+    with pytest.raises(Refusal, match="9♥ is not in the die pile"):
+        hub.correct(t["id"], seen, misread)
+    assert [e["move"] for e in _rt(app, t["id"]).moves] == seen
+    assert _moves_in_db(app, t["id"]) == stored
