@@ -34,7 +34,9 @@ GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
 # The cards a Skip-Bo stock is dealt when the form leaves it to the rules, by the number of
 # players (eight play only as teams), for the form's own hint
 SKIPBO_STOCKS = {n: SkipBo(players=n, teams=n > 6).stock for n in (2, 3, 4, 5, 6, 8)}
-COLOUR_NAMES = {
+# A token's colours by their English names, each colour's value written once; the form's
+# error lists these names, the page's language saying them
+_COLOUR_VALUES = {
     "red": "#d62828",
     "blue": "#1d4ed8",
     "green": "#15803d",
@@ -44,45 +46,38 @@ COLOUR_NAMES = {
     "teal": "#0891b2",
     "orange": "#ea580c",
     "grey": "#4b5563",
-    "gray": "#4b5563",
     "black": "#111827",
     "white": "#e5e7eb",
-    # the same in Norwegian, Danish and Swedish
-    "rød": "#d62828",
-    "röd": "#d62828",
-    "blå": "#1d4ed8",
-    "grønn": "#15803d",
-    "grøn": "#15803d",
-    "grön": "#15803d",
-    "gul": "#a16207",
-    "lilla": "#7c3aed",
-    "rosa": "#db2777",
-    "oransje": "#ea580c",
-    "grå": "#4b5563",
-    "svart": "#111827",
-    "sort": "#111827",
-    "hvit": "#e5e7eb",
-    "hvid": "#e5e7eb",
-    "vit": "#e5e7eb",
-    "lila": "#7c3aed",
-    "lyserød": "#db2777",
-    "turkis": "#0891b2",
-    "turkos": "#0891b2",
 }
-COLOURS_SAID = ("red", "blue", "green", "yellow", "purple", "pink", "teal", "orange", "grey",
-                "black", "white")  # fmt: skip
-COLOURS = (
-    "#d62828",
-    "#1d4ed8",
-    "#15803d",
-    "#a16207",
-    "#7c3aed",
-    "#db2777",
-    "#0891b2",
-    "#ea580c",
-    "#4b5563",
-    "#0f766e",
-)
+COLOURS_SAID = tuple(_COLOUR_VALUES)
+# the same colours' other names: American English, Norwegian, Danish and Swedish
+_COLOUR_WORDS = {
+    "gray": "grey",
+    "rød": "red",
+    "röd": "red",
+    "blå": "blue",
+    "grønn": "green",
+    "grøn": "green",
+    "grön": "green",
+    "gul": "yellow",
+    "lilla": "purple",
+    "rosa": "pink",
+    "oransje": "orange",
+    "grå": "grey",
+    "svart": "black",
+    "sort": "black",
+    "hvit": "white",
+    "hvid": "white",
+    "vit": "white",
+    "lila": "purple",
+    "lyserød": "pink",
+    "turkis": "teal",
+    "turkos": "teal",
+}
+COLOUR_NAMES = {**_COLOUR_VALUES, **{w: _COLOUR_VALUES[c] for w, c in _COLOUR_WORDS.items()}}
+# the tokens' colours where none is asked for: the named ones but black and white, then a
+# dark teal
+COLOURS = (*(v for c, v in _COLOUR_VALUES.items() if c not in ("black", "white")), "#0f766e")
 MAX_NAME = 24
 UNNAMED = ("Player {n}", "Token {n}")  # a seat left unnamed, a solo player's token
 # a table the command line made for a camera ("Camera 0", "Camera game.mp4"): in English, as

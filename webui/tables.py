@@ -314,11 +314,12 @@ class TableHub:
             "source": source,
             "match_target": setup.match_target,
         }
+        colours = setup.colours or games.COLOURS
         players = [
             {
                 "seat": s,
                 "name": n,
-                "colour": (setup.colours or games.COLOURS)[s % len(setup.colours or games.COLOURS)],
+                "colour": colours[s % len(colours)],
                 "token": secrets.token_urlsafe(16),
             }
             for s, n in enumerate(setup.names)
