@@ -394,7 +394,7 @@ class CameraHub:
             log.debug("camera of table %s: %s", table_id, e)
 
     def _open(self, table_id: str, source: str, rules: Any) -> TableCamera:
-        from vision.sources import QueueSource, SourceError, open_source
+        from vision.sources import FrameSource, QueueSource, SourceError, open_source
 
         hub = self.app.extensions["kortbord.hub"]
         # A recorded game goes on from the last frame that made moves (the server was
@@ -417,36 +417,26 @@ class CameraHub:
             undos=lambda: hub.get(table_id).undos,
             past=lambda n: hub.recent(table_id, n),
         )
-        if source == "phone":
-            phone = QueueSource(name=f"phone camera of table {table_id}")
-            cam = TableCamera(
-                table_id,
-                phone.frames,
-                reader,
-                self._on_reading,
-                push=phone.push,
-                dropped=lambda: phone.dropped,
-                close=phone.close,
-                on_change=self._changed,
-                watch=UnreadableWatch().update,
-            )
-            phone.on_status = cam.source_status
-            return cam
         spec = source.split(":", 1)[1] if source.startswith(("webcam:", "video:")) else source
-        frames, progress = None, None
-        if source.startswith("video:"):
+        src: FrameSource
+        push = dropped = progress = None  # a phone's pictures; how far a video was followed
+        if source == "phone":
+            src = phone = QueueSource(name=f"phone camera of table {table_id}")
+            push, dropped = phone.push, lambda: phone.dropped
+        elif source.startswith("video:"):
             if not Path(spec).exists():  # moved or deleted since the table was made
                 raise SourceError(f"cannot open video {spec!r}: no such file")
             src = open_video(spec)
-            frames = src.frames if read is None else _after(src.frames, read)
             progress = partial(hub.note_video_read, table_id)
         else:
             src = open_source(spec)
         cam = TableCamera(
             table_id,
-            frames or src.frames,
+            src.frames if read is None else _after(src.frames, read),
             reader,
             self._on_reading,
+            push=push,
+            dropped=dropped,
             close=src.close,
             realtime=source.startswith("video:"),
             on_change=self._changed,
