@@ -94,7 +94,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from kortbord.cli import CommandError, folder_option
-    from vision.images import ImageError, os_reason, read_image
+    from vision.images import ImageError, imwrite, os_reason, read_image, shown
     from vision.recognizer import draw_detections
 
     annotate = None if args.annotate is None else folder_option("--annotate", args.annotate)
@@ -110,13 +110,13 @@ def cmd_detect(args: argparse.Namespace) -> int:
         try:
             frame = read_image(path)
         except ImageError as e:  # a cut-off or damaged photo too: its cards would be wrong
-            print(f"kortbord detect: {path}: {e}", file=sys.stderr)
+            print(f"kortbord detect: {shown(path)}: {e}", file=sys.stderr)
             failed += 1
             continue
         try:
             det = rec(frame)
         except (ValueError, cv2.error) as e:
-            print(f"kortbord detect: {path}: cannot be recognised: {e}", file=sys.stderr)
+            print(f"kortbord detect: {shown(path)}: cannot be recognised: {e}", file=sys.stderr)
             failed += 1
             continue
         results.append({"image": path, "cards": det.to_list()})
@@ -128,11 +128,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
                 name = f"{Path(path).stem}-{n}"
             drawn.add(name)
             out = annotate / f"{name}.jpg"
-            if not cv2.imwrite(str(out), draw_detections(frame, det)):
-                print(f"kortbord detect: cannot write {out}", file=sys.stderr)
+            if not imwrite(out, draw_detections(frame, det)):
+                print(f"kortbord detect: cannot write {shown(out)}", file=sys.stderr)
                 failed += 1
         if not args.json:
-            _print_table(path, det)
+            _print_table(shown(path), det)
     if args.json:
         print(json.dumps(results, indent=1))
     return 1 if failed else 0
@@ -624,7 +624,7 @@ def cmd_road(args: argparse.Namespace) -> int:
     """Print the road read from one photo, or a JSON error naming what is wrong; with
     ``--annotate``, then draw what was read (the reading is printed whatever befalls it)."""
     from kortbord.cli import CommandError
-    from vision.images import ImageError, read_image
+    from vision.images import ImageError, read_image, shown
     from vision.layouts.road import RoadError, RoadReader, road_detections
 
     frame = None
@@ -634,7 +634,7 @@ def cmd_road(args: argparse.Namespace) -> int:
             try:
                 frame = read_image(args.image)
             except ImageError as e:
-                raise CommandError(f"{args.image}: {e}") from None
+                raise CommandError(f"{shown(args.image)}: {e}") from None
         notes: list[str] = []
         if args.truth:
             det = _image_truth(args.image, args.truth)
@@ -690,11 +690,11 @@ def _road_picture(given: str, image: str) -> Path:
 
 def _write_picture(path: Path, image) -> bool:
     """Write a drawing; say on stderr when it cannot be written."""
-    import cv2
+    from vision.images import imwrite, shown
 
-    if cv2.imwrite(str(path), image):
+    if imwrite(path, image):
         return True
-    print(f"kortbord road: cannot write --annotate {str(path)!r}", file=sys.stderr)
+    print(f"kortbord road: cannot write --annotate {shown(path)!r}", file=sys.stderr)
     return False
 
 

@@ -10,7 +10,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -156,13 +156,54 @@ def _decode_saying(decode: Callable[[], Any]) -> tuple[Any, list[str] | None]:
         return image, caught.read().decode("utf-8", "replace").splitlines()
 
 
+NOT_UTF8 = (
+    "its name is not UTF-8 (a letter from another code page), which OpenCV cannot open: rename it"
+)
+
+
+def opencv_can_name(path: str | Path) -> bool:
+    """Return whether OpenCV may be given ``path``: a name that is not UTF-8 (``kort\xe6.jpg``
+    from a Windows camera card or zip, held by Python as a lone surrogate) crashed the whole
+    process inside OpenCV ("Segmentation fault"), whatever the call."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(path: str | Path) -> str:
+    """Return ``path`` as a message shows it: a byte that is not UTF-8 as ``\xe6``, not a
+    lone surrogate, which a UTF-8 terminal cannot print."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def imread(path: str | Path) -> Any:
     """``cv2.imread`` in colour: the BGR image, or None when it cannot be read; raise
     :class:`ImageError` for a header claiming more pixels than OpenCV decodes (OpenCV
-    raises on it rather than returning None)."""
+    raises on it rather than returning None). A file OpenCV cannot be given the name of
+    (:func:`opencv_can_name`) is read by Python and decoded from its bytes."""
     import cv2
 
+    if not opencv_can_name(path):
+        return imdecode(Path(path).read_bytes())
     return _opencv(lambda: cv2.imread(str(path), cv2.IMREAD_COLOR))
+
+
+def imwrite(path: str | Path, image: Any, params: Sequence[int] = ()) -> bool:
+    """Write ``image`` ``(h, w, 3)`` to the picture file ``path``, its format by its suffix
+    (``params`` as ``cv2.imwrite`` takes them); return False when it cannot be encoded or
+    written. Encoded by OpenCV and written by Python, so any name the system takes will
+    do (:func:`opencv_can_name`)."""
+    import cv2
+
+    try:
+        ok, data = cv2.imencode(Path(path).suffix, image, list(params))
+        if ok:
+            Path(path).write_bytes(data.tobytes())
+    except (cv2.error, OSError):
+        return False
+    return bool(ok)
 
 
 def imdecode(data: bytes) -> Any:

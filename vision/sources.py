@@ -510,6 +510,10 @@ def open_source(
         return CaptureSource(index, live=True, on_status=on_status, **kw)
     if not isinstance(spec, str) or not spec.strip():
         raise SourceError(f"bad source {spec!r}: expected a webcam index, URL, folder or file")
+    from vision.images import NOT_UTF8, opencv_can_name, shown
+
+    if not opencv_can_name(spec) and not Path(spec).is_dir():  # a folder's pictures read whole
+        raise SourceError(f"bad source '{shown(spec)}': {NOT_UTF8}")
     if spec.lower().startswith(STREAM_SCHEMES):
         return CaptureSource(spec, live=True, on_status=on_status, **kw)
     path = Path(spec)

@@ -90,6 +90,29 @@ def test_detect_names_an_image_it_cannot_recognise_and_goes_on(
     assert f"{odd}: cannot be recognised: frame too odd" in err
 
 
+def test_a_name_that_is_not_utf8_is_read_and_drawn_not_a_crash(tmp_path):
+    """A photo and a folder named in another code page (``kort\xe6.png``: a Windows camera
+    card's or zip's æ) ended ``detect`` in "Segmentation fault" inside OpenCV, with nothing
+    said for the other photos; run apart, as the crash took the whole process."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / os.fsdecode(b"fotos \xe6")
+    folder.mkdir()
+    photo = folder / os.fsdecode(b"kort\xe6.png")
+    photo.write_bytes(cv2.imencode(".png", np.full((60, 80, 3), 90, np.uint8))[1].tobytes())
+    run = subprocess.run(
+        [sys.executable, "-m", "kortbord", "detect", os.fsencode(photo), "--annotate",
+         os.fsencode(folder / "drawn")],
+        capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.decode().startswith(f"{tmp_path}/fotos \\xe6/kort\\xe6.png: 0 cards")
+    drawn = cv2.imdecode(np.fromfile(folder / "drawn" / os.fsdecode(b"kort\xe6.jpg"), np.uint8), 1)
+    assert drawn.shape == (60, 80, 3)
+
+
 def test_detect_draws_two_images_of_one_name_into_two_files(
     fake_recognizer, images, tmp_path, capsys
 ):

@@ -377,6 +377,34 @@ def test_a_cut_off_video_is_said_in_the_commands_one_line_alone(tmp_path, comman
     ]
 
 
+@pytest.mark.parametrize("command", ["replay", "watch"])
+def test_a_video_whose_name_is_not_utf8_is_named_not_a_crash(tmp_path, command):
+    """OpenCV cannot be given a name in another code page (``spill\xe6.mp4``): it crashed the
+    command ("Segmentation fault"). The command says so and names the file as the terminal
+    can show it; run apart, as the crash took the whole process."""
+    import os
+    import subprocess
+    import sys
+
+    clip = tmp_path / os.fsdecode(b"spill\xe6.avi")
+    writer = cv2.VideoWriter(
+        str(tmp_path / "clip.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (32, 24)
+    )
+    for v in range(3):
+        writer.write(_image(v * 40))
+    writer.release()
+    (tmp_path / "clip.avi").rename(clip)
+    run = subprocess.run(
+        [sys.executable, "-m", "kortbord", command, os.fsencode(clip), "--game", "sten"],
+        capture_output=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.decode().strip().splitlines() == [
+        f"kortbord {command}: bad source '{tmp_path}/spill\\xe6.avi': its name is not UTF-8 "
+        "(a letter from another code page), which OpenCV cannot open: rename it"
+    ]
+
+
 def test_folder_skips_a_picture_claiming_too_many_pixels(tmp_path):
     from tests.vision.test_recognizer_cli import _png_claiming
 

@@ -371,7 +371,7 @@ def _build(args: argparse.Namespace) -> int:
 
 def _preview(args: argparse.Namespace) -> int:
     from kortbord.cli import CommandError
-    from vision.images import os_reason
+    from vision.images import imwrite, os_reason
     from vision.synth.preview import contact_sheet
 
     size, layouts, decks = _common_args(args)
@@ -383,7 +383,7 @@ def _preview(args: argparse.Namespace) -> int:
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         params = [cv2.IMWRITE_JPEG_QUALITY, 82] if args.out.suffix.lower() != ".png" else []
-        ok = cv2.imwrite(str(args.out), sheet, params)
+        ok = imwrite(args.out, sheet, params)
     except OSError as e:
         raise CommandError(f"cannot write {str(args.out)!r}: {os_reason(e)}") from None
     except cv2.error as e:

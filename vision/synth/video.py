@@ -20,6 +20,8 @@ import argparse
 import json
 import math
 import random
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,7 @@ from referee import make_rules, skipbo, sten, stigespill
 from referee.core import CHANCE, Move, Rules
 from referee.simulate import choose
 from vision.detections import points_json
+from vision.images import imread, imwrite, opencv_can_name
 from vision.synth.camera import Camera, Effects, Lighting, apply_h, look_at
 from vision.synth.faces import Deck, ProceduralDeck, SkipBoDeck
 from vision.synth.layouts import Layout, Placed, _jit, road_slots
@@ -598,8 +601,8 @@ def make_video(
                 else:
                     still.append((code, centre, began))
             pending = still
-            cv2.imwrite(
-                str(frames_dir / f"{frame_index:06d}.jpg"),
+            imwrite(
+                frames_dir / f"{frame_index:06d}.jpg",
                 img,
                 [cv2.IMWRITE_JPEG_QUALITY, settings.jpeg],
             )
@@ -728,12 +731,18 @@ def cmd_video(args: argparse.Namespace) -> int:
 
 def write_mp4(folder: Path, fps: float, size: tuple[int, int]) -> bool:
     """Write ``folder/video.mp4`` from ``folder/frames``; return False if no codec is available."""
-    writer = cv2.VideoWriter(str(folder / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
-    if not writer.isOpened():
-        return False
-    for path in sorted((folder / "frames").glob("*.jpg")):
-        image = cv2.imread(str(path))
-        assert image is not None, f"{path} was just written"
-        writer.write(image)
-    writer.release()
+    with tempfile.TemporaryDirectory() as tmp:
+        # OpenCV cannot be given a name that is not UTF-8: such a video is written elsewhere
+        out = folder / "video.mp4"
+        at = out if opencv_can_name(out) else Path(tmp) / out.name
+        writer = cv2.VideoWriter(str(at), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
+        if not writer.isOpened():
+            return False
+        for path in sorted((folder / "frames").glob("*.jpg")):
+            image = imread(path)
+            assert image is not None, f"{path} was just written"
+            writer.write(image)
+        writer.release()
+        if at != out:
+            shutil.move(at, out)
     return True
