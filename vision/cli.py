@@ -106,6 +106,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot create --annotate folder {str(annotate)!r}: {why}") from e
     rec = _recognizer(args)
     results, failed, drawn = [], 0, set()
+    photos = _files(args.images)
     for path in args.images:
         try:
             frame = read_image(path)
@@ -121,9 +122,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
             continue
         results.append({"image": path, "cards": det.to_list()})
         if annotate is not None:
-            # Two images of one name (from two folders) get two drawings.
+            # Two images of one name (from two folders) get two drawings; a drawing into the
+            # photos' own folder is never written over a photo given (photos/IMG_1.jpg, or
+            # IMG_1.JPG on a disk blind to case): it was lost, replaced by its drawing.
             name, n = Path(path).stem, 1
-            while name in drawn:
+            while name in drawn or _file(annotate / f"{name}.jpg") in photos:
                 n += 1
                 name = f"{Path(path).stem}-{n}"
             drawn.add(name)
@@ -136,6 +139,21 @@ def cmd_detect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=1))
     return 1 if failed else 0
+
+
+def _file(path: str | Path) -> tuple[int, int] | None:
+    """Return what tells the file ``path`` from any other (device and inode: the same file by
+    another name too), or None where there is none."""
+    try:
+        st = Path(path).stat()
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _files(paths: Iterable[str | Path]) -> set[tuple[int, int] | None]:
+    """Return :func:`_file` of each of ``paths`` that is there."""
+    return {_file(p) for p in paths} - {None}
 
 
 def _print_table(path: str, det) -> None:
@@ -677,14 +695,16 @@ def _road_picture(given: str, image: str) -> Path:
 
     out = folder_option("--annotate", given, "a folder or a picture's name")
     if out.is_dir():
-        return out / f"{Path(image).stem}-road.jpg"
-    if out.suffix.lower() not in ROAD_PICTURE_SUFFIXES:
+        out = out / f"{Path(image).stem}-road.jpg"
+    elif out.suffix.lower() not in ROAD_PICTURE_SUFFIXES:
         raise CommandError(
             f"--annotate {given!r}: give a folder or a picture's name ending in "
             + ", ".join(ROAD_PICTURE_SUFFIXES)
         )
-    if not out.parent.is_dir():
+    elif not out.parent.is_dir():
         raise CommandError(f"--annotate {given!r}: there is no folder {str(out.parent)!r}")
+    if _file(out) is not None and _file(out) == _file(image):  # it was written over the photo
+        raise CommandError(f"--annotate {given!r} is the photo itself: give another name")
     return out
 
 

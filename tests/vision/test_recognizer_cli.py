@@ -113,6 +113,35 @@ def test_a_name_that_is_not_utf8_is_read_and_drawn_not_a_crash(tmp_path):
     assert drawn.shape == (60, 80, 3)
 
 
+def test_detect_never_draws_over_a_photo_it_was_given(fake_recognizer, tmp_path, capsys):
+    """``detect --annotate photos photos/*.jpg`` wrote each drawing over its photo (and a.png's
+    over a.jpg before a.jpg was read): the photos were lost. A drawing takes another name."""
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    given = {}
+    for name, grey in (("a.png", 60), ("a.jpg", 90), ("b.jpg", 120)):
+        cv2.imwrite(str(photos / name), np.full((40, 60, 3), grey, np.uint8))
+        given[name] = (photos / name).read_bytes()
+    argv = ["detect", *(str(photos / n) for n in given), "--annotate", str(photos), "--json"]
+    assert main(argv) == 0
+    assert {n: (photos / n).read_bytes() for n in given} == given
+    assert [d["cards"][0]["code"] for d in json.loads(capsys.readouterr().out)] == ["7H"] * 3
+    drawings = {p.name: round(cv2.imread(str(p))[0, 0, 0] / 10) for p in photos.glob("*-*.jpg")}
+    assert drawings == {"a-2.jpg": 6, "a-3.jpg": 9, "b-2.jpg": 12}  # each photo's grey, as JPEG
+
+
+def test_road_never_draws_over_its_photo(tmp_path, capsys):
+    """``road photo.jpg --annotate photo.jpg`` (a folder meant) drew over the photo."""
+    photo = tmp_path / "road.jpg"
+    cv2.imwrite(str(photo), np.full((40, 60, 3), 90, np.uint8))
+    kept = photo.read_bytes()
+    (tmp_path / "road.json").write_text("[]")  # no card seen: the photo is drawn as it is
+    assert main(["road", str(photo), "--truth", "--annotate", str(photo)]) == 2
+    assert photo.read_bytes() == kept
+    err = capsys.readouterr().err
+    assert err == f"kortbord road: --annotate '{photo}' is the photo itself: give another name\n"
+
+
 def test_detect_draws_two_images_of_one_name_into_two_files(
     fake_recognizer, images, tmp_path, capsys
 ):
