@@ -8,7 +8,7 @@ import os
 import socket
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from werkzeug.serving import WSGIRequestHandler
@@ -148,9 +148,20 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app({"DATA_DIR": str(data), "LAN": bool(args.lan)})
     except StoreError as e:
         raise CommandError(str(e)) from None
+    # Everything given is checked before the server may listen, and it may listen before a
+    # table is made: a port in use had the demo rendered and stored, and a --source table
+    # too (one more at each try), before it was refused.
+    planned = None if args.source is None else _source_plan(app, args)
+    try:  # werkzeug would print the resolver's words alone and exit
+        socket.getaddrinfo(host, args.port)
+    except OSError as e:
+        raise CommandError(f"--host {host!r}: {os_reason(e)}") from None
+    problem = _listen_problem(host, args.port)
+    if problem:  # werkzeug would print its own words alone and exit 1
+        raise CommandError(f"cannot listen on --host {host} --port {args.port}: {problem}")
     path = "/"
-    if args.source is not None:
-        path = _source_table(app, args)
+    if planned is not None:
+        path = _make_source_table(app, args, planned)
     if getattr(args, "demo", False):
         from webui.demo import ensure_demo
 
@@ -158,15 +169,6 @@ def _serve(args: argparse.Namespace) -> int:
         demo_id = ensure_demo(app)
         if args.source is None:
             path = f"/t/{demo_id}"
-    try:  # werkzeug would print the resolver's words alone and exit
-        socket.getaddrinfo(host, args.port)
-    except OSError as e:
-        raise CommandError(f"--host {host!r}: {os_reason(e)}") from None
-    if _port_in_use(host, args.port):  # werkzeug would print its own words and exit
-        raise CommandError(
-            f"cannot listen on --host {host} --port {args.port}: the port is in use (is "
-            "Kortbord running already? --port picks another)"
-        )
     try:
         server = make_server(host, args.port, app, threaded=True, request_handler=request_handler())
     except OSError as e:  # a port in use, a --host that is no address here
@@ -199,16 +201,22 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _port_in_use(host: str, port: int) -> bool:
-    """Return whether another program listens on ``host``'s ``port`` already."""
+def _listen_problem(host: str, port: int) -> str | None:
+    """Return why the server could not listen on ``host``'s ``port`` (another program
+    listens there; an address that is not this computer's, "cannot assign requested
+    address"), or None."""
+    from vision.images import os_reason
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
         try:
             s.bind((host, port))
         except OSError as e:
-            return e.errno == errno.EADDRINUSE
-    return False
+            if e.errno == errno.EADDRINUSE:
+                return "the port is in use (is Kortbord running already? --port picks another)"
+            return os_reason(e)
+    return None
 
 
 def _in_progress(app, source: str, game: str, setup: Any) -> dict | None:
@@ -280,7 +288,23 @@ def _opened(app, path: str) -> str:
     return f"{path}?code={table['join_code']}"
 
 
+class _SourcePlan(NamedTuple):
+    """What ``--source`` asks for, checked: the camera's source, the game's setup, a
+    recording's first position, and the table in progress on it (None: a new one)."""
+
+    source: str
+    setup: Any
+    initial: Any
+    going: dict | None
+
+
 def _source_table(app, args: argparse.Namespace) -> str:
+    """Return the path of the table ``--source`` names, made or gone on with, its camera on."""
+    return _make_source_table(app, args, _source_plan(app, args))
+
+
+def _source_plan(app, args: argparse.Namespace) -> _SourcePlan:
+    """Check what ``--source`` (with ``--game``, ``--players``) asks for; make nothing."""
     from kortbord.cli import CommandError
     from vision.sources import webcam_index
     from webui import games
@@ -320,6 +344,15 @@ def _source_table(app, args: argparse.Namespace) -> str:
     except games.SetupError as e:
         raise CommandError(str(e)) from None
     going = None if args.new_table else _in_progress(app, source, game, setup)
+    return _SourcePlan(source, setup, initial, going)
+
+
+def _make_source_table(app, args: argparse.Namespace, plan: _SourcePlan) -> str:
+    """Make the table ``plan`` asks for, or go on with the one in progress; start its camera
+    and return its path."""
+    from webui import games
+
+    going, spec = plan.going, args.source
     if going is not None:  # the family's game, after a crash or an evening's pause
         print(
             f"Going on with {going['name']!r} ({going['moves']} moves made); "
@@ -329,10 +362,10 @@ def _source_table(app, args: argparse.Namespace) -> str:
         app.extensions["kortbord.cameras"].ensure(going["id"])
         return f"/t/{going['id']}"
     table = app.extensions["kortbord.hub"].create(
-        setup,
-        source=source,
+        plan.setup,
+        source=plan.source,
         name=games.CAMERA_TABLE.format(source=Path(spec).name or spec),
-        initial=initial,
+        initial=plan.initial,
     )
     app.extensions["kortbord.cameras"].ensure(table["id"])
     return f"/t/{table['id']}"

@@ -27,6 +27,12 @@ from webui.demo import AutoPlayer, VideoLoop, ensure_demo
         (["serve", "--source", "/no/such/video.mp4", "--port", "1"], "--source"),
         (["serve", "--source", "0", "--game", "sten", "--players", "1", "--port", "1"], "Sten"),
         (["serve", "--host", "999.1.1.1", "--port", "5099"], "--host '999.1.1.1': "),
+        # an address that is not this computer's: werkzeug's bare words, exit 1
+        (
+            ["serve", "--host", "192.0.2.1", "--port", "5099"],
+            "kortbord serve: cannot listen on --host 192.0.2.1 --port 5099: cannot assign "
+            "requested address\n",
+        ),
     ],
 )
 def test_serve_refuses_bad_options_with_a_message(argv, words, tmp_path, capsys):
@@ -42,6 +48,20 @@ def test_serve_on_a_port_in_use_says_so(tmp_path, capsys):
         assert main(["serve", "--data", str(tmp_path), "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert f"cannot listen on --host 127.0.0.1 --port {port}: the port is in use" in err
+
+
+def test_run_on_a_port_in_use_makes_no_table_first(tmp_path, capsys):
+    """The port was checked last: the demo was rendered and stored, and a --source table
+    too (one more at each try), before the port was said to be in use."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        argv = ["run", "--data", str(tmp_path), "--port", port, "--source", "7", "--new-table"]
+        assert main(argv) == 2
+    assert "the port is in use" in capsys.readouterr().err
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    assert app.extensions["kortbord.hub"].store.list_tables() == []
 
 
 def test_serve_with_a_camera_goes_on_with_the_game_in_progress_on_it(tmp_path, capsys):
