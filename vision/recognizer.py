@@ -1273,18 +1273,25 @@ def models_present(model_dir: str | os.PathLike | None = None) -> bool:
 
 
 def draw_detections(frame: np.ndarray, det: Detections) -> np.ndarray:
-    """Return a copy of ``frame`` with each card's outline, top-left corner and code drawn."""
+    """Return a copy of ``frame`` with each card's outline, top-left corner and code drawn,
+    in strokes and letters sized to the picture: drawn in fixed pixels, a phone's 4032-px
+    photo seen whole showed its labels as specks and its outlines as hairlines."""
     out = frame.copy()
+    h, w = out.shape[:2]
+    unit = max(1.0, max(h, w) / 800)  # 1 up to an 800-px picture
+    font, scale, stroke = cv2.FONT_HERSHEY_SIMPLEX, 0.55 * unit, max(1, round(1.2 * unit))
     for code, conf, quad in det:
         pts = np.round(quad).astype(np.int32)
-        cv2.polylines(out, [pts.reshape(-1, 1, 2)], True, (0, 220, 0), 2, cv2.LINE_AA)
-        cv2.circle(out, tuple(int(v) for v in pts[0]), 4, (0, 0, 255), -1, cv2.LINE_AA)
+        cv2.polylines(out, [pts.reshape(-1, 1, 2)], True, (0, 220, 0), round(2 * unit), cv2.LINE_AA)
+        dot = round(4 * unit)
+        cv2.circle(out, tuple(int(v) for v in pts[0]), dot, (0, 0, 255), -1, cv2.LINE_AA)
         label = f"{code} {conf:.2f}"
-        # above the card, kept inside the picture (a card at its edge would cut its label)
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 3)
-        h, w = out.shape[:2]
-        x = min(max(0, int(pts[:, 0].min())), max(0, w - tw))
-        org = (x, min(max(th + 2, int(pts[:, 1].min()) - 4), h - 2))
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+        # white on a black box above the card and its corner dot (white letters alone were
+        # lost on a white card), kept inside the picture (a card at its edge cut its label)
+        (tw, th), base = cv2.getTextSize(label, font, scale, stroke)
+        pad = round(3 * unit)
+        x = min(max(pad, int(pts[:, 0].min())), max(pad, w - tw - pad))
+        y = min(max(th + pad, int(pts[:, 1].min()) - dot - base - pad), h - base - pad)
+        cv2.rectangle(out, (x - pad, y - th - pad), (x + tw + pad, y + base + pad), (0, 0, 0), -1)
+        cv2.putText(out, label, (x, y), font, scale, (255, 255, 255), stroke, cv2.LINE_AA)
     return out

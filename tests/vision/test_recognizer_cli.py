@@ -126,7 +126,7 @@ def test_detect_never_draws_over_a_photo_it_was_given(fake_recognizer, tmp_path,
     assert main(argv) == 0
     assert {n: (photos / n).read_bytes() for n in given} == given
     assert [d["cards"][0]["code"] for d in json.loads(capsys.readouterr().out)] == ["7H"] * 3
-    drawings = {p.name: round(cv2.imread(str(p))[0, 0, 0] / 10) for p in photos.glob("*-*.jpg")}
+    drawings = {p.name: round(cv2.imread(str(p))[-1, -1, 0] / 10) for p in photos.glob("*-*.jpg")}
     assert drawings == {"a-2.jpg": 6, "a-3.jpg": 9, "b-2.jpg": 12}  # each photo's grey, as JPEG
 
 
@@ -505,6 +505,22 @@ def test_a_label_of_a_card_at_the_pictures_edge_stays_inside_it():
     white = np.argwhere(drawn.min(axis=2) > 200)
     assert len(white) > 20  # the label, in white
     assert white[:, 1].max() < 199 and white[:, 0].min() > 0  # within the picture
+
+
+@pytest.mark.parametrize(("w", "h"), [(4032, 3024), (3024, 4032)])
+def test_a_phone_photos_labels_and_outlines_grow_with_it(w, h):
+    """Drawn in fixed pixels, a phone photo's label was 12 px high and its outline 2 px: seen
+    whole on a screen (a fifth of its size), specks and hairlines."""
+    from vision.recognizer import draw_detections
+
+    frame = np.full((h, w, 3), 90, np.uint8)
+    quad = np.array([[[1000, 1000], [1800, 1000], [1800, 2000], [1000, 2000]]], np.float32)
+    drawn = draw_detections(frame, Detections(quad, ("10H",), np.array([0.9], np.float32)))
+    white = np.argwhere(drawn.min(axis=2) > 200)  # the label's letters
+    assert np.ptp(white[:, 0]) >= 0.01 * max(w, h)  # 40 px: 8 px seen at a fifth
+    assert white[:, 0].max() < 1000  # above the card
+    green = np.flatnonzero((drawn[1500, :, 1] > 180) & (drawn[1500, :, 0] < 60))
+    assert np.count_nonzero(green < 1400) >= 8  # the left side, 8 px wide or more
 
 
 def test_a_cut_off_png_that_cannot_be_read_says_so(tmp_path, capfd):
