@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import os
 import socket
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -165,7 +167,7 @@ def _serve(args: argparse.Namespace) -> int:
     if getattr(args, "demo", False):
         from webui.demo import ensure_demo
 
-        print("Preparing the demo table (the first start renders a short game video)…", flush=True)
+        _say("Preparing the demo table (the first start renders a short game video)…")
         demo_id = ensure_demo(app)
         if args.source is None:
             path = f"/t/{demo_id}"
@@ -177,20 +179,20 @@ def _serve(args: argparse.Namespace) -> int:
         ) from None
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{server.server_port}{_opened(app, path)}"
-    print(f"Kortbord is running: open {url}", flush=True)
-    print(f"  data: {data.resolve()}", flush=True)
+    _say(f"Kortbord is running: open {url}")
+    _say(f"  data: {data.resolve()}")
     if args.lan:
-        print("  LAN mode: scan this code with a phone on the same network:", flush=True)
         import segno
 
-        segno.make(url).terminal(compact=True)
+        qr = io.StringIO()
+        segno.make(url).terminal(out=qr, compact=True)
+        _say("  LAN mode: scan this code with a phone on the same network:\n" + qr.getvalue())
     else:
-        print(
+        _say(
             "  only this computer can open it; for the players' phones start it with --lan "
-            "(make run ARGS=--lan)",
-            flush=True,
+            "(make run ARGS=--lan)"
         )
-    print("  Ctrl+C stops it", flush=True)
+    _say("  Ctrl+C stops it")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -199,6 +201,14 @@ def _serve(args: argparse.Namespace) -> int:
         app.extensions["kortbord.cameras"].stop_all()
         server.server_close()
     return 0
+
+
+def _say(text: str) -> None:
+    """Print ``text`` and its newline in one write: ``print`` writes them apart, and a
+    camera's warning on stderr (the same terminal or log) landed between them, running the
+    address to open into its words ("…/t/geuKXxRrcamera 7: cannot open camera 7")."""
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
 
 
 def _listen_problem(host: str, port: int) -> str | None:

@@ -293,6 +293,42 @@ def test_a_server_for_this_computer_says_how_to_let_phones_in_and_how_to_stop(tm
     assert lines[3] == "  Ctrl+C stops it"
 
 
+@pytest.mark.parametrize("lan", [[], ["--lan"]])
+def test_the_servers_lines_are_written_whole(tmp_path, monkeypatch, lan):
+    """``print`` wrote each line's words and its newline apart: a camera's warning on stderr,
+    in the same terminal or log, landed between them ("open http://…/t/geuKXxRrcamera 7:
+    cannot open camera 7; …"), and the address to open was wrong. Each line (the QR code's
+    too) is one write now."""
+    import werkzeug.serving
+
+    class Stopped:
+        server_port = 5123
+
+        def serve_forever(self):
+            raise KeyboardInterrupt
+
+        def server_close(self):
+            pass
+
+    class Writes:
+        def __init__(self):
+            self.writes: list[str] = []
+
+        def write(self, text):
+            self.writes.append(text)
+            return len(text)
+
+        def flush(self):
+            pass
+
+    out = Writes()
+    monkeypatch.setattr(werkzeug.serving, "make_server", lambda *a, **k: Stopped())
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["serve", "--data", str(tmp_path), "--port", str(free_port()), *lan]) == 0
+    assert out.writes[0].startswith("Kortbord is running: open http://")
+    assert all(w.endswith("\n") for w in out.writes), out.writes
+
+
 def test_make_run_passes_its_args_on_to_kortbord_run():
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
