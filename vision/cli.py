@@ -37,11 +37,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     register_replay(sub)
 
 
+# vision.recognizer.MODEL_DIR, not imported here: it loads OpenCV and onnxruntime
+SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
 def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
     """Add where the models are and how many threads read them (see :func:`_recognizer`)."""
-    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: models/)")
     p.add_argument(
-        "--threads", type=int, default=None, help="onnxruntime threads (default: all cores)"
+        "--models",
+        metavar="DIR",
+        default=None,
+        help=f"the recognizer's model folder (default: the shipped models, {SHIPPED_MODELS})",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="threads reading the models (default: all this computer's cores)",
     )
 
 
@@ -79,11 +92,27 @@ def _cores() -> int:
 # ---- detect ----------------------------------------------------------------------------------
 def register_detect(sub: argparse._SubParsersAction) -> None:
     """Add ``detect``: recognise the cards in photos."""
-    p = sub.add_parser("detect", help="recognise the cards in images")
+    p = sub.add_parser(
+        "detect",
+        help="recognise the cards in images",
+        description="Recognise the cards in each image. For each it prints its name and "
+        "number of cards, then a line a card: its code (AS, 10H, QD, JK), the confidence "
+        "(0-1) and the four corners in pixels, from the card's top-left clockwise. An image "
+        "that cannot be read (or drawn) is named on stderr and the others go on; the exit "
+        "status is then 1 (0: every image done; 2: a bad option, or no models).",
+    )
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, …)")
-    p.add_argument("--json", action="store_true", help="print one JSON array, one object per image")
     p.add_argument(
-        "--annotate", metavar="DIR", help="write each image with its cards drawn into DIR"
+        "--json",
+        action="store_true",
+        help="print one JSON array instead: an object a readable image, its image (the path "
+        "given) and cards (each with code, confidence and corners)",
+    )
+    p.add_argument(
+        "--annotate",
+        metavar="DIR",
+        help="also draw each image's cards into DIR (made if missing) as NAME.jpg, after the "
+        "image's name; NAME-2.jpg where another image given took NAME, or is that file",
     )
     _add_recognizer_options(p)
     p.set_defaults(func=cmd_detect)

@@ -142,6 +142,19 @@ def test_road_never_draws_over_its_photo(tmp_path, capsys):
     assert err == f"kortbord road: --annotate '{photo}' is the photo itself: give another name\n"
 
 
+def test_detect_help_says_what_it_prints_and_where_its_models_are(capsys):
+    """A newcomer's ``detect --help``: "model folder (default: models/)" read as ./models, and
+    nothing said what the columns printed are or what the exit status means."""
+    from vision.recognizer import MODEL_DIR
+
+    with pytest.raises(SystemExit):
+        main(["detect", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"(default: the shipped models, {MODEL_DIR})" in said
+    assert "the confidence (0-1) and the four corners in pixels" in said
+    assert "the exit status is then 1" in said
+
+
 def test_detect_draws_two_images_of_one_name_into_two_files(
     fake_recognizer, images, tmp_path, capsys
 ):
