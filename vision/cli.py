@@ -281,6 +281,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise CommandError(f"--real {args.real!r}: no test/ folder of labelled photos in it")
     if args.synthetic_images == 0 and not (real / "test").is_dir():
         raise CommandError(f"nothing to measure: no generated scenes, and no {real}")
+    # a real-photo measure asked for by name is not skipped without a word
+    for option, split in (
+        ("--real-train", "train"),
+        ("--real-turned", "test"),
+        ("--real-angled", "test"),
+        ("--real-disturbed", "test"),
+    ):
+        if getattr(args, option[2:].replace("-", "_")) and not (real / split).is_dir():
+            raise CommandError(f"{option}: no {split}/ folder of labelled photos in {real}")
     decks = _deck_dirs(args.deck_dir) if args.synthetic_images > 0 else ()
     rec = _recognizer(args)
     report: dict = {}
@@ -306,7 +315,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if args.real_disturbed:
             disturbed = eval_real_disturbed(rec, test)
             report["real_test_disturbed"] = {k: v.summary() for k, v in disturbed.items()}
-        if args.real_train and (real / "train").is_dir():
+        if args.real_train:
             report["real_train_ranks"] = eval_real_ranks(rec, _photos(real, "train", skipped))
         report["real_skipped"] = skipped
     else:

@@ -809,6 +809,28 @@ def test_eval_names_a_real_photo_that_does_not_read_and_scores_the_others(
     assert err.strip() == f"kortbord eval: {bad}: not a readable image; not scored"
 
 
+@pytest.mark.parametrize("option", ["--real-train", "--real-turned"])
+def test_eval_names_a_real_photo_measure_it_cannot_make(monkeypatch, tmp_path, capsys, option):
+    """``--real-train`` on a folder with no train/ split was dropped without a word (rc 0,
+    no train figures); so was every --real-… option where no real photos were found."""
+    import vision.cli
+
+    monkeypatch.setattr(vision.cli, "_recognizer", lambda args: _SeesNothing())
+    photos = tmp_path / "photos"
+    _real_photos(photos, {"a": None})
+    split = "train" if option == "--real-train" else "test"
+    if split == "test":  # generated scenes measured, the default real photos not there
+        monkeypatch.setattr(vision.cli, "DEFAULT_DECKS", tmp_path / "no decks")
+        monkeypatch.setattr("vision.realphotos.DEFAULT_DIR", tmp_path / "none")
+        argv = ["eval", "--synthetic-images", "1", option]
+        photos = tmp_path / "none"
+    else:
+        argv = ["eval", "--synthetic-images", "0", "--real", str(photos), option]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"kortbord eval: {option}: no {split}/ folder of labelled photos in {photos}\n"
+
+
 @pytest.mark.parametrize(
     ("box", "codes", "says"),
     [
