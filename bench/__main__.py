@@ -20,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
         m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_")
     )
     asked = sys.argv[1:] if argv is None else argv
+    if {"-h", "--help"} & set(asked):  # it was taken for a benchmark's name
+        print(f"usage: python -m bench [NAME ...]\n\n{__doc__}\nthe benchmarks: {', '.join(names)}")
+        return 0
     unknown = [a for a in asked if a not in names]
     if unknown:
         print(f"no benchmark {unknown[0]!r}; the benchmarks: {', '.join(names)}", file=sys.stderr)

@@ -78,8 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", type=Path, default=MODEL_DIR, help="default: the shipped models/")
-    model_dir = ap.parse_args(argv).models
+    ap.add_argument("--models", type=Path, default=None, help="default: the shipped models/")
+    given = ap.parse_args(argv).models
+    model_dir = MODEL_DIR if given is None else given
+    if given is not None and not models_present(model_dir):  # a folder named is meant
+        print(f"bench_recognizer: no models in {model_dir}", file=sys.stderr)
+        return 2
     if not models_present(model_dir):
         print(f"bench_recognizer: no models in {model_dir}; skipped (train with `kortbord train`)")
         return 0

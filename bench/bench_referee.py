@@ -116,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--latency-games", type=int, default=40)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv if argv is not None else [])
+    for option in ("--games", "--latency-games"):
+        given = getattr(args, option[2:].replace("-", "_"))
+        if given < 1:  # -5 games printed a table of -0.0% wins, exit 0
+            p.error(f"{option} must be at least 1, not {given}")
     report = {
         "random_play": random_play(args.seed),
         "skipbo_hint_latency": hint_latency(args.latency_games, args.seed),

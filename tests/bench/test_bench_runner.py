@@ -33,3 +33,29 @@ def test_the_runner_runs_the_benchmarks_named_and_refuses_a_name_that_is_none(mo
     assert "no benchmark 'bench_nope'" in capsys.readouterr().err
     ran.clear()
     assert main([]) == 0 and [n for n, _ in ran] == NAMES
+
+
+def test_the_runner_says_what_it_does_when_asked(capsys):
+    """``python -m bench --help`` answered "no benchmark '--help'", exit 2."""
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m bench [NAME ...]") and ", ".join(NAMES) in out
+
+
+def test_a_models_folder_named_for_the_recognizer_benchmark_must_hold_models(tmp_path, capsys):
+    """A mistyped --models said "skipped" and exited 0, as a checkout with no models does."""
+    from bench.bench_recognizer import main as bench_recognizer
+
+    assert bench_recognizer(["--models", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"bench_recognizer: no models in {tmp_path}\n"
+
+
+@pytest.mark.parametrize("option", ["--games", "--latency-games"])
+def test_the_referee_benchmark_refuses_no_games(option, capsys):
+    """``--games -5`` printed "hint vs greedy, -5 2-player games: -0.0%", exit 0."""
+    from bench.bench_referee import main as bench_referee
+
+    with pytest.raises(SystemExit) as done:
+        bench_referee([option, "-5"])
+    assert done.value.code == 2
+    assert f"{option} must be at least 1, not -5" in capsys.readouterr().err
