@@ -69,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    for choice in sub._choices_actions:  # each command's one line, as `kortbord --help` lists it
+        command = sub.choices[choice.dest]
+        if command.description is None and choice.help:
+            # `kortbord run --help` began at "usage:": not a word of what the command does
+            command.description = choice.help[0].upper() + choice.help[1:] + "."
     return parser
 
 

@@ -329,6 +329,22 @@ def test_the_servers_lines_are_written_whole(tmp_path, monkeypatch, lan):
     assert all(w.endswith("\n") for w in out.writes), out.writes
 
 
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        ("run", "Start the web app with the demo table (what `make run` does)."),
+        ("serve", "Start the web app (live tables, players' pages, scores)."),
+        ("simulate", "Play seeded simulated games and print statistics (JSON)."),
+    ],
+)
+def test_each_commands_help_says_what_it_does(command, says, capsys):
+    """``kortbord run --help`` began at "usage:", not a word of what the command does: the
+    line ``kortbord --help`` lists for it opens its own help now."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert capsys.readouterr().out.split("\n\n")[1].replace("\n", " ") == says
+
+
 def test_make_run_passes_its_args_on_to_kortbord_run():
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
