@@ -93,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as e:
         print(f"kortbord {args.command}: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of the output went away (`| head`): said nothing
+        # more is written there; Python would say so again as it flushed stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:  # a file or folder the command may not read or write
         print(f"kortbord {args.command}: {os_problem(e)}", file=sys.stderr)
         return 2

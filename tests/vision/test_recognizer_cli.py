@@ -155,6 +155,32 @@ def test_detect_help_says_what_it_prints_and_where_its_models_are(capsys):
     assert "the exit status is then 1" in said
 
 
+def test_detect_into_a_reader_that_went_away_stops_without_a_word(
+    fake_recognizer, images, tmp_path, monkeypatch, capsys
+):
+    """``kortbord detect *.jpg | head -1`` ended in "kortbord detect: broken pipe", exit 2."""
+    import os
+    import sys
+
+    class GoneAway:
+        def __init__(self):
+            self.fd = os.open(tmp_path / "out", os.O_WRONLY | os.O_CREAT)
+
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            pass
+
+        def fileno(self):
+            return self.fd
+
+    good, _, _ = images
+    monkeypatch.setattr(sys, "stdout", GoneAway())
+    assert main(["detect", str(good), str(good)]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_detect_draws_two_images_of_one_name_into_two_files(
     fake_recognizer, images, tmp_path, capsys
 ):
