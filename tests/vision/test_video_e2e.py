@@ -215,6 +215,27 @@ def test_dataset_video_refused_for_its_players_leaves_no_frames_folder(tmp_path,
     assert not (out / "frames").exists()
 
 
+def test_dataset_video_into_a_folder_named_not_in_utf8_writes_its_frames_and_mp4(tmp_path):
+    """``dataset video --out v\xe6 --mp4`` crashed in OpenCV ("Segmentation fault") at the
+    first frame; run apart, as the crash took the whole process."""
+    import os
+
+    import cv2
+
+    out = tmp_path / os.fsdecode(b"v\xe6")
+    run = subprocess.run(
+        [sys.executable, "-m", "kortbord", "dataset", "video", "--game", "sten", "--out",
+         os.fsencode(out), "--size", "96x64", "--fps", "4", "--max-moves", "1", "--mp4"],
+        capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    frames = len(list((out / "frames").glob("*.jpg")))
+    (out / "video.mp4").rename(tmp_path / "video.mp4")  # for OpenCV to open
+    video = cv2.VideoCapture(str(tmp_path / "video.mp4"))
+    assert frames > 0 and video.get(cv2.CAP_PROP_FRAME_COUNT) == frames
+    assert video.read()[1].shape == (64, 96, 3)
+
+
 def test_replay_of_a_recording_reads_its_zones_option(tmp_path, capsys):
     """A generated video's set-up once made ``--zones`` unread: a missing file passed, and
     the zone map given was never used."""
