@@ -16,7 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=2, help="players (default 2)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    p.add_argument("--variant", default=None, help="Stigespill: classic (default) or strategy")
+    p.add_argument(
+        "--variant",
+        default=None,
+        metavar="{classic,strategy}",
+        help="Stigespill: classic (default) or strategy",
+    )
     p.add_argument("--teams", action="store_true", help="Skip-Bo: teams of two (4, 6 or 8 players)")
     p.add_argument(
         "--policy", choices=POLICIES, default="random", help="how every seat plays (default random)"

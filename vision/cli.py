@@ -235,7 +235,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="DIR",
-        help="real-art decks for the scenes (default: every deck in ../shared/decks)",
+        help=f"real-art decks for the scenes (default: every deck in {DEFAULT_DECKS})",
     )
     _add_recognizer_options(p)
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
@@ -415,7 +415,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="DIR",
-        help="real-art decks to mix in (default: every deck in ../shared/decks)",
+        help=f"real-art decks to mix in (default: every deck in {DEFAULT_DECKS})",
     )
     p.add_argument(
         "--only",
@@ -608,7 +608,8 @@ def _add_source_options(p: argparse.ArgumentParser, truth: str) -> None:
         const="auto",
         default=None,
         metavar="LABELS",
-        help=f"use ground-truth labels ({truth}) instead of the recognizer",
+        help=f"use ground-truth labels ({truth}) instead of the recognizer; a bare --truth "
+        "goes after the photo or video, which it would take for LABELS",
     )
     _add_recognizer_options(p)
 
@@ -635,7 +636,7 @@ def _add_road_options(p: argparse.ArgumentParser, shape_flag: str, shape_help: s
 def register_road(sub: argparse._SubParsersAction) -> None:
     """Add ``road``: read a Stigespill road from a photo."""
     p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
-    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("image", metavar="IMAGE", help="the photo of the road (JPEG, PNG, …)")
     p.add_argument("--json", action="store_true", help="print JSON")
     _add_road_options(p, "--shape", SHAPE_HELP)
     p.add_argument(

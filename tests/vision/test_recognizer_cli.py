@@ -181,6 +181,20 @@ def test_detect_into_a_reader_that_went_away_stops_without_a_word(
     assert capsys.readouterr().err == ""
 
 
+def test_the_help_names_the_default_decks_folder_and_where_a_bare_truth_goes(capsys):
+    """ "default: every deck in ../shared/decks" was relative to the checkout, not to where the
+    command runs; ``road --truth road.jpg`` took the photo for the labels, unexplained."""
+    from vision.cli import DEFAULT_DECKS
+
+    for command in ("eval", "road"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"(default: every deck in {DEFAULT_DECKS})" in said
+    assert "a bare --truth goes after the photo or video, which it would take for LABELS" in said
+    assert "IMAGE the photo of the road" in said
+
+
 def test_detect_draws_two_images_of_one_name_into_two_files(
     fake_recognizer, images, tmp_path, capsys
 ):
