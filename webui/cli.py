@@ -365,7 +365,8 @@ def _make_source_table(app, args: argparse.Namespace, plan: _SourcePlan) -> str:
     going, spec = plan.going, args.source
     if going is not None:  # the family's game, after a crash or an evening's pause
         print(
-            f"Going on with {going['name']!r} ({going['moves']} moves made); "
+            f"Going on with {going['name']!r} ({going['moves']} "
+            f"{'move' if going['moves'] == 1 else 'moves'} made); "
             "--new-table starts another",
             flush=True,
         )

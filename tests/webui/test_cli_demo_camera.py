@@ -84,6 +84,23 @@ def test_serve_with_a_camera_goes_on_with_the_game_in_progress_on_it(tmp_path, c
     assert len(app.extensions["kortbord.hub"].store.list_tables()) == 3
 
 
+def test_serve_says_one_move_made_in_the_singular(tmp_path, capsys):
+    """Going on with a camera's game after its first move said "(1 moves made)"."""
+    from webui.cli import _common, _source_table
+
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    parser = argparse.ArgumentParser()
+    _common(parser)
+    argv = ["--source", "7", "--game", "sten", "--players", "3"]
+    table_id = _source_table(app, parser.parse_args(argv)).rsplit("/", 1)[1]
+    client = app.test_client()
+    move = client.get(f"/api/tables/{table_id}").get_json()["moves"][0]["move"]
+    assert client.post(f"/api/tables/{table_id}/moves", json={"move": move}).status_code == 200
+    capsys.readouterr()
+    _source_table(app, parser.parse_args(argv))
+    assert "Going on with 'Camera 7' (1 move made)" in capsys.readouterr().out
+
+
 def test_players_a_command_line_left_unnamed_are_named_in_the_pages_language(tmp_path):
     """A table started with ``--source`` (no page, so no language) kept its players as
     "Player 1", "Player 2": a Norwegian page said "Player 1 sin tur". They are named in the

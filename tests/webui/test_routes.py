@@ -685,6 +685,26 @@ def test_an_unnamed_tables_row_is_headed_by_who_plays_not_its_game_twice(
     assert [line for _, _, line in guest] == [named[2].split(" · ", 1)[1], "game 1 · 0 moves"]
 
 
+def test_a_tables_row_after_one_move_says_move_not_moves(client, make_table):
+    """A table after its first move was listed "game 1 · 1 moves" on the home page. One move
+    is said "1 move" (and in each language), more "2 moves"."""
+    t = make_table("sten", names="Mor, Far", name="Fredag")
+    for count in (1, 2):
+        snap = client.get(f"/api/tables/{t['id']}").get_json()
+        seat = snap["to_move"]
+        move = client.get(f"/api/p/{token(t, seat)}").get_json()["moves"][0]["move"]
+        assert client.post(f"/api/p/{token(t, seat)}/moves", json={"move": move}).status_code == 200
+        said = {}
+        for lang in ("en", "nb", "da", "sv"):
+            html = client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
+            ((_, _, line),) = _rows(html)
+            said[lang] = line.rsplit(" · ", 1)[1]
+        if count == 1:
+            assert said == {"en": "1 move", "nb": "1 trekk", "da": "1 træk", "sv": "1 drag"}
+        else:
+            assert said["en"] == "2 moves"
+
+
 def test_an_unnamed_tables_page_is_headed_by_who_plays_as_its_row_is(client, make_table):
     """An unnamed Sten table's page was headed "STEN Sten": its game twice. It is headed as
     its row on the home page is: by who plays; a named table's by its name."""
