@@ -98,9 +98,10 @@ def request_handler(
     per_device: int = PER_DEVICE, trust_this_computer: bool = True
 ) -> type[WSGIRequestHandler]:
     """Return the server's request handler class: a connection silent for 30 s is closed,
-    and one device (an address other than this computer's) holds at most ``per_device``
-    connections; more are closed unanswered. A guest's half-sent requests otherwise held a
-    thread and a file each until the server could open no more and answered nobody."""
+    a request is logged only when a server error answered it, and one device (an address
+    other than this computer's) holds at most ``per_device`` connections; more are closed
+    unanswered. A guest's half-sent requests otherwise held a thread and a file each until
+    the server could open no more and answered nobody."""
     from werkzeug.serving import WSGIRequestHandler
 
     from webui.access import is_loopback
@@ -111,6 +112,12 @@ def request_handler(
     class Handler(WSGIRequestHandler):
         timeout = 30
         connections = held  # open connections by device (the tests wait on it)
+
+        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+            # A line per request scrolled the address to open, and the phones' QR code, out
+            # of the terminal within a few taps: only a server error is said.
+            if str(code).startswith("5"):
+                super().log_request(code, size)
 
         def handle(self) -> None:
             device = self.client_address[0]

@@ -362,6 +362,34 @@ def test_each_commands_help_says_what_it_does(command, says, capsys):
     assert capsys.readouterr().out.split("\n\n")[1].replace("\n", " ") == says
 
 
+def test_the_server_does_not_bury_its_address_under_a_line_per_request(tmp_path):
+    """``make run`` printed the address to open, then a line for every request ("127.0.0.1 - -
+    [...] "GET /api/tables/… HTTP/1.1" 200 -"): an open page or a few taps scrolled the
+    address, and with --lan the phones' QR code, out of the terminal. Requests answered are
+    not logged; what the server says stays on the screen."""
+    import http.client
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kortbord", "serve", "--port", str(port), "--data", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        while proc.stdout.readline().rstrip("\n") != "  Ctrl+C stops it":
+            assert proc.poll() is None, proc.stderr.read()
+        statuses = []
+        for path in ("/", "/api/tables", "/no-such-page", "/api/tables", "/matches"):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", path)
+            statuses.append(conn.getresponse().status)
+            conn.close()
+        assert statuses == [200, 200, 404, 200, 200]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert "GET / HTTP" not in err and "GET /api/tables HTTP" not in err, err
+
+
 def test_make_run_passes_its_args_on_to_kortbord_run():
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
