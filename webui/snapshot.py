@@ -167,6 +167,10 @@ def snapshot(
             out["hint"] = {"text": str(e), "move": None}
     if hub is not None and rt.table.get("match_target") and rules.name == "skipbo":
         out["match"] = hub.match(rt.table["id"])
+    elif hub is not None and rules.name != "skipbo" and (rt.number > 1 or over):
+        # a Skip-Bo match adds its games up; the other games' evenings are kept as a list
+        # (who won each game, who lost with the stone): none before the first game ends
+        out["record"] = hub.record(rt.table["id"])
     return out
 
 

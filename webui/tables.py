@@ -932,7 +932,20 @@ class TableHub:
             log.warning("table %s: cannot keep its notices: %s", rt.table["id"], e)
         rt.kept = notices
 
-    # ---- matches ----------------------------------------------------------------------------
+    # ---- matches, and the games a table has played -------------------------------------------
+    def record(self, table_id: str) -> list[dict[str, Any]]:
+        """Return a table's finished games, oldest first: each one's number, its winners and
+        (Sten) the seat that lost with the stone, or None."""
+        return [
+            {
+                "number": g["number"],
+                "winners": list(g["result"].get("winners", [])),
+                "loser": g["result"].get("loser"),
+            }
+            for g in self.store.games(table_id)
+            if g["result"] is not None
+        ]
+
     def match(self, table_id: str) -> dict[str, Any] | None:
         """Return a Skip-Bo table's match: points per game, totals, the race, the winner."""
         rt = self.get(table_id)

@@ -108,3 +108,58 @@ def test_a_match_over_starts_a_new_one_with_the_same_players(browser, server):
     assert [p["name"] for p in new["table"]["players"]] == ["Mor", "Far", "Ida"]
     assert not errors, errors
     page.close()
+
+
+def play_sten_out(server, table: dict, seed: int) -> dict:
+    """Play a Sten table's game to its end through the players' pages (a card laid where one
+    fits, now and then "Sten"); return the table's snapshot."""
+    import random
+
+    rng = random.Random(seed)
+    tokens = [p["url"].rsplit("/", 1)[1] for p in table["players"]]
+    for _ in range(3000):
+        snap = server.get(f"/api/tables/{table['id']}")
+        if snap["over"]:
+            return snap
+        mine = server.get(f"/api/p/{tokens[snap['to_move']]}")
+        moves = [m["move"] for m in mine["moves"]]
+        laid = [m for m in moves if m["kind"] != "sten"]
+        pick = rng.choice(laid) if laid and rng.random() > 0.1 else moves[0]
+        status, body = server.post(f"/api/p/{tokens[snap['to_move']]}/moves", {"move": pick})
+        assert status == 200, body
+    raise AssertionError("the game did not end")
+
+
+def test_a_sten_evenings_games_are_listed_on_the_table_and_the_phones(browser, server):
+    """Three games of Sten in, the table's page said "Game 4" and nothing of the games
+    before: who won, who lost with the stone. The pages list each finished game, newest
+    first, and count the wins and the stones lost, in the page's language."""
+    status, t = server.post("/api/tables", {"game": "sten", "players": 3, "names": "Mor, Far, Ida"})
+    assert status == 201
+    names = ["Mor", "Far", "Ida"]
+    lines = []
+    for number, seed in ((1, 3), (2, 4)):
+        snap = play_sten_out(server, t, seed)
+        (result,) = [r for r in snap["record"] if r["number"] == number]
+        loser = result["loser"]
+        said = f"{names[result['winners'][0]]} won game {number} · " + (
+            "nobody lost" if loser is None else f"{names[loser]} lost with the stone"
+        )
+        lines.insert(0, said)
+        assert server.post(f"/api/tables/{t['id']}/next", {})[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#record li")
+    assert page.locator("#record li").all_inner_texts() == lines
+    assert page.inner_text("#record-panel h2").lower() == "games so far"
+    assert page.locator("#record p").first.inner_text().startswith("Wins: ")
+    phone = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors += watch_errors(phone)
+    phone.goto(f"{server.base}{t['players'][0]['url']}")
+    phone.wait_for_selector("#record li")
+    assert phone.locator("#record li").first.inner_text().startswith(lines[0].split(" won")[0])
+    assert " vant spill 2 · " in phone.locator("#record li").first.inner_text()
+    assert not errors, errors
+    page.close()
+    phone.close()

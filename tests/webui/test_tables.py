@@ -215,6 +215,37 @@ def test_a_sten_game_plays_to_the_end_and_is_listed_as_finished(app, client, mak
     assert snap["winner_names"][0] in client.get("/").get_data(as_text=True)
 
 
+def test_a_sten_tables_games_so_far_say_who_won_and_who_lost_with_the_stone(
+    app, client, make_table, tmp_path
+):
+    """After three games of Sten a table said "Game 4" and nothing more: who won each game
+    and who lost with the stone, the evening's point, was said nowhere once the next game
+    began (a Skip-Bo match adds its games up; Sten and Stigespill kept no record on the
+    pages). Every page's snapshot lists the table's finished games, kept across a restart."""
+    t = make_table("sten", names="Anna, Bo, Cy", players=3)
+    url = f"/api/tables/{t['id']}"
+    assert "record" not in client.get(url).get_json()  # nothing to list before a game ends
+    rng = random.Random(2)
+    hub = app.extensions["kortbord.hub"]
+    results = []
+    for number in (1, 2, 3):
+        _play_to_end(app, client, t, rng)
+        rt = hub.get(t["id"])
+        results.append({"number": number, **{k: v for k, v in rt.rules.scores(rt.state).items()
+                                               if k in ("winners", "loser")}})  # fmt: skip
+        assert client.get(url).get_json()["record"] == results  # the game just ended, too
+        position = client.get(url).get_json()["position"]
+        assert client.post(f"{url}/next", json={"position": position}).status_code == 200
+    assert client.get(url).get_json()["record"] == results
+    assert any(r["loser"] is not None for r in results)  # (the seed's games have a loser)
+    assert client.get(f"/api/p/{token(t, 1)}").get_json()["record"] == results
+    tomorrow = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": False})
+    assert tomorrow.test_client().get(url).get_json()["record"] == results
+    skipbo = make_table("skipbo", stock=5)
+    _play_to_end(app, client, skipbo, rng)  # a match's games are the match's
+    assert "record" not in client.get(f"/api/tables/{skipbo['id']}").get_json()
+
+
 def test_a_skipbo_match_adds_up_over_games_to_its_target(app, client, make_table, tmp_path):
     t = make_table("skipbo", stock=5, match_target=60)
     rng = random.Random(3)

@@ -353,6 +353,7 @@ const Kortbord = (() => {
     renderRoadFix();
     renderPlayers();
     renderMatch();
+    renderRecord();
     renderZones();
     renderCamera();
     if ($("undo")) { $("undo").disabled = !snap.can_undo; $("redo").disabled = !snap.can_redo; }
@@ -879,6 +880,35 @@ const Kortbord = (() => {
     box.replaceChildren(chart, el("div", { class: "scores-box" }, table));  // scrolls sideways on a phone
     if (m.over) box.prepend(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => names[s]).join(", ") })}` }));
     if (cfg.chart) fetch(`${cfg.chart}?v=${encodeURIComponent(key)}`).then((r) => r.ok ? r.text() : "").then((svgText) => { chart.innerHTML = svgText; });
+  }
+
+  // Sten and Stigespill: the games this table has played, one line each (who won; Sten: who
+  // lost with the stone), and the tally; the evening's earlier games had been said nowhere
+  let recordKey = null;
+  function renderRecord() {
+    const panel = $("record-panel");
+    if (!panel) return;
+    const games = snap.record || [];
+    panel.hidden = !games.length;
+    const key = JSON.stringify(games);
+    if (!games.length || key === recordKey) return;
+    recordKey = key;
+    const names = snap.table.players.map((p) => p.name);
+    const sten = snap.table.game === "sten";
+    const list = el("ul", { class: "record" }, games.slice().reverse().map((g) => {
+      let line = t("won_game", { names: g.winners.map((s) => names[s]).join(", "), n: g.number });
+      if (sten) line += ` · ${g.loser === null ? t("nobody_lost") : t("stone_lost", { name: names[g.loser] })}`;
+      return el("li", { text: line });
+    }));
+    const tally = (seats) => {
+      const count = new Map();
+      for (const s of seats) count.set(s, (count.get(s) || 0) + 1);
+      return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s, n]) => `${names[s]} ${n}`).join(", ");
+    };
+    const said = [el("p", { class: "small", text: t("wins", { list: tally(games.flatMap((g) => g.winners)) }) })];
+    const losers = games.map((g) => g.loser).filter((s) => s !== null && s !== undefined);
+    if (sten && losers.length) said.push(el("p", { class: "small", text: t("stones_lost", { list: tally(losers) }) }));
+    $("record").replaceChildren(...said, list);
   }
 
   // ---- the camera's state: why it gives no pictures (lost, reconnecting, ended, error) -----
