@@ -172,9 +172,10 @@ def _serve(args: argparse.Namespace) -> int:
     if planned is not None:
         path = _make_source_table(app, args, planned)
     if getattr(args, "demo", False):
-        from webui.demo import ensure_demo
+        from webui.demo import demo_video_ready, ensure_demo
 
-        _say("Preparing the demo table (the first start renders a short game video)…")
+        if not demo_video_ready(data):  # said at each start, it promised a wait that never came
+            _say("Preparing the demo table (the first start renders a short game video)…")
         demo_id = ensure_demo(app)
         if args.source is None:
             path = f"/t/{demo_id}"

@@ -32,18 +32,26 @@ WATCH_POLL_S = 0.5  # how often the demo video, unwatched, looks for a page open
 
 
 def find_demo(app: Flask) -> str | None:
-    """Return the id of the demo table, if there is one."""
-    for row in app.extensions["kortbord.hub"].store.list_tables():
+    """Return the id of the demo table, if there is one, on the lists or taken off them (a
+    demo removed from the list stays removed: a new one was made at each start)."""
+    store = app.extensions["kortbord.hub"].store
+    for row in [*store.list_tables(), *store.list_tables(removed=True)]:
         if row["name"] == DEMO_NAME:
             return row["id"]
     return None
+
+
+def demo_video_ready(data_dir: Path) -> bool:
+    """Return whether the demo's video is rendered in ``data_dir/demo`` already."""
+    out = data_dir / "demo"
+    return (out / "events.json").is_file() and (out / "frames").is_dir()
 
 
 def render_demo_video(data_dir: Path) -> Path | None:
     """Return the folder of a rendered Stigespill game video in ``data_dir/demo`` (rendered
     on first use: frames, labels, events.json), or ``None`` without the generator."""
     out = data_dir / "demo"
-    if (out / "events.json").is_file() and (out / "frames").is_dir():
+    if demo_video_ready(data_dir):
         return out
     try:
         from vision.synth.video import VideoSettings, make_video

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -270,18 +271,26 @@ def test_serve_names_the_events_beside_a_video_file_that_are_no_recordings(tmp_p
     assert app.extensions["kortbord.hub"].store.list_tables() == []
 
 
-def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
+@contextmanager
+def serving(data, *options: str, stderr=subprocess.DEVNULL):
+    """Run ``kortbord serve`` with ``options`` on a free port and ``data`` as its data folder,
+    its output piped: ``(process, port)``; it is stopped at the end."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kortbord", "serve", "--lan", "--port", str(port),
-         "--data", str(tmp_path)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        [sys.executable, "-m", "kortbord", "serve", *options, "--port", str(port),
+         "--data", str(data)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
     )  # fmt: skip
     try:
-        lines = [proc.stdout.readline() for _ in range(5)]
+        yield proc, port
     finally:
         proc.terminate()
-        proc.wait(5)
+        proc.wait(10)
+
+
+def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
+    with serving(tmp_path, "--lan") as (proc, port):
+        lines = [proc.stdout.readline() for _ in range(5)]
     assert lines[0].startswith("Kortbord is running: open http://")
     assert f":{port}/" in lines[0]
     assert "LAN mode" in "".join(lines)
@@ -290,21 +299,14 @@ def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
 
 def test_a_server_for_this_computer_says_how_to_let_phones_in_and_how_to_stop(tmp_path):
     """A newcomer ran ``make run``: the way in for the phones is said as a make command."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kortbord", "serve", "--port", str(port), "--data", str(tmp_path)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
     lines: list[str] = []
-    try:  # the port listens before the lines are printed: read up to the last one (or the end)
+    with serving(tmp_path) as (proc, _):
+        # the port listens before the lines are printed: read up to the last one (or the end)
         while not lines or lines[-1] != "  Ctrl+C stops it":
             line = proc.stdout.readline()
             if not line:
                 break
             lines.append(line.rstrip("\n"))
-    finally:
-        proc.terminate()
-        proc.wait(5)
     assert lines[0].startswith("Kortbord is running: open http://127.0.0.1:")
     assert "phones start it with --lan (make run ARGS=--lan)" in lines[2]
     assert lines[3] == "  Ctrl+C stops it"
@@ -369,14 +371,9 @@ def test_the_server_does_not_bury_its_address_under_a_line_per_request(tmp_path)
     not logged; what the server says stays on the screen."""
     import http.client
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kortbord", "serve", "--port", str(port), "--data", str(tmp_path)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
+    with serving(tmp_path, stderr=subprocess.PIPE) as (proc, port):
         while proc.stdout.readline().rstrip("\n") != "  Ctrl+C stops it":
-            assert proc.poll() is None, proc.stderr.read()
+            assert proc.poll() is None
         statuses = []
         for path in ("/", "/api/tables", "/no-such-page", "/api/tables", "/matches"):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -384,10 +381,23 @@ def test_the_server_does_not_bury_its_address_under_a_line_per_request(tmp_path)
             statuses.append(conn.getresponse().status)
             conn.close()
         assert statuses == [200, 200, 404, 200, 200]
-    finally:
-        proc.terminate()
-        _, err = proc.communicate(timeout=10)
+    err = proc.stderr.read()
     assert "GET / HTTP" not in err and "GET /api/tables HTTP" not in err, err
+
+
+def test_a_demo_rendered_already_is_not_said_to_be_prepared_again(tmp_path):
+    """Every start of ``make run`` said "Preparing the demo table (the first start renders a
+    short game video)…", though only the first renders anything: a newcomer waited for a
+    render that never came. Once the video is there, the address is the first line."""
+    try:
+        from vision.synth.video import VideoSettings, make_video
+    except ImportError:
+        pytest.skip("the scene generator (vision.synth) is not installed")
+    settings = VideoSettings(size=(320, 180), jpeg=70, hold=0.5)
+    make_video("stigespill", 3, 7, tmp_path / "demo", max_moves=4, settings=settings)
+    with serving(tmp_path, "--demo") as (proc, _):
+        first = proc.stdout.readline()
+    assert first.startswith("Kortbord is running: open http://127.0.0.1:"), first
 
 
 def test_make_run_passes_its_args_on_to_kortbord_run():
@@ -399,6 +409,25 @@ def test_make_run_passes_its_args_on_to_kortbord_run():
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     assert out.splitlines()[-1] == ".venv/bin/kortbord run --lan --port 5001"
+
+
+def test_a_demo_removed_from_the_list_stays_removed_at_the_next_start(tmp_path):
+    """A family removed the demo table from the home page's list; the next ``make run`` made
+    a new "Demo" table, listed it and printed its address, one more in "Removed tables" at
+    each start. The demo removed is found again: it stays off the lists, its link opens it."""
+    app = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    store = app.extensions["kortbord.hub"].store
+    table_id = ensure_demo(app, video=False)
+    app.extensions["kortbord.demo"].stop.set()
+    store.set_removed(table_id, True)
+    tomorrow = create_app({"DATA_DIR": str(tmp_path), "CAMERA": False})
+    try:
+        assert ensure_demo(tomorrow, video=False) == table_id
+    finally:
+        tomorrow.extensions["kortbord.demo"].stop.set()
+    assert store.list_tables() == []
+    assert [row["id"] for row in store.list_tables(removed=True)] == [table_id]
+    assert tomorrow.test_client().get(f"/t/{table_id}").status_code == 200
 
 
 def test_the_demo_plays_itself_without_a_video(tmp_path):
