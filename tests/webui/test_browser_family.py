@@ -91,6 +91,9 @@ def test_a_match_over_starts_a_new_one_with_the_same_players(browser, server):
     page.goto(f"{server.base}{t['url']}")
     page.wait_for_selector("#moves a.btn", timeout=LIVE_MS)
     assert page.inner_text("#moves a.btn") == "New match with the same players"
+    page.wait_for_selector("#chart svg", state="attached", timeout=LIVE_MS)
+    # the match's end is said once on the page (it stood in the match's panel too)
+    assert page.get_by_text("Match over: ").count() == 1
     page.click("#moves a.btn")  # (a locator's: a live update may draw the page anew)
     page.wait_for_selector("#new-game")
     typed = page.evaluate(

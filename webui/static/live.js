@@ -877,8 +877,8 @@ const Kortbord = (() => {
     const foot = el("tr", {}, el("th", { text: t("total") }), m.sides.map((side) => el("th", { text: m.totals[side[0]] })));
     const table = el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, body), el("tfoot", {}, foot));
     const chart = el("div", { class: "chart", id: "chart" });
+    // (a match over is said once, in the moves' panel with its new match: it had stood here too)
     box.replaceChildren(chart, el("div", { class: "scores-box" }, table));  // scrolls sideways on a phone
-    if (m.over) box.prepend(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => names[s]).join(", ") })}` }));
     if (cfg.chart) fetch(`${cfg.chart}?v=${encodeURIComponent(key)}`).then((r) => r.ok ? r.text() : "").then((svgText) => { chart.innerHTML = svgText; });
   }
 
