@@ -903,7 +903,7 @@ const Kortbord = (() => {
     const tally = (seats) => {
       const count = new Map();
       for (const s of seats) count.set(s, (count.get(s) || 0) + 1);
-      return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s, n]) => `${names[s]} ${n}`).join(", ");
+      return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s, n]) => `${names[s]} ×${n}`).join(", ");  // "Anna 2 ×1": a name may end in a number
     };
     const said = [el("p", { class: "small", text: t("wins", { list: tally(games.flatMap((g) => g.winners)) }) })];
     const losers = games.map((g) => g.loser).filter((s) => s !== null && s !== undefined);
