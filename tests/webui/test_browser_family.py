@@ -157,7 +157,7 @@ def test_a_sten_evenings_games_are_listed_on_the_table_and_the_phones(browser, s
     assert page.locator("#record li").all_inner_texts() == lines
     assert page.inner_text("#record-panel h2").lower() == "games so far"
     wins = page.locator("#record p").first.inner_text()
-    assert wins.startswith("Wins: ") and "×" in wins  # "Anna 2 ×1": a name may end in a number
+    assert wins.startswith("Wins: ") and "\u00a0×" in wins  # "Anna 2 ×1", on one line
     phone = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
     errors += watch_errors(phone)
     phone.goto(f"{server.base}{t['players'][0]['url']}")
@@ -167,3 +167,26 @@ def test_a_sten_evenings_games_are_listed_on_the_table_and_the_phones(browser, s
     assert not errors, errors
     page.close()
     phone.close()
+
+
+def test_a_long_evenings_earlier_games_fold_away(browser, server):
+    """Games so far listed every game a table had played: the demo, which replays its game
+    for as long as the app runs, grew a line a minute and a half. The newest five are
+    listed; the earlier ones fold away, counted, and open with a tap."""
+    status, t = server.post("/api/tables", {"game": "sten", "players": 2, "names": "Mor, Far"})
+    assert status == 201
+    for seed in range(7):
+        play_sten_out(server, t, seed)
+        assert server.post(f"/api/tables/{t['id']}/next", {})[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#record li")
+    shown = page.locator("#record > ul > li")
+    assert [text.split(" · ")[0][-1] for text in shown.all_inner_texts()] == list("76543")
+    assert page.inner_text("#record details summary") == "Earlier games (2)"
+    assert not page.locator("#record details li").first.is_visible()
+    page.click("#record details summary")
+    assert page.locator("#record details li").all_inner_texts()[-1].split(" · ")[0][-1] == "1"
+    assert not errors, errors
+    page.close()

@@ -885,6 +885,7 @@ const Kortbord = (() => {
   // Sten and Stigespill: the games this table has played, one line each (who won; Sten: who
   // lost with the stone), and the tally; the evening's earlier games had been said nowhere
   let recordKey = null;
+  const RECORD_SHOWN = 5;
   function renderRecord() {
     const panel = $("record-panel");
     if (!panel) return;
@@ -895,20 +896,25 @@ const Kortbord = (() => {
     recordKey = key;
     const names = snap.table.players.map((p) => p.name);
     const sten = snap.table.game === "sten";
-    const list = el("ul", { class: "record" }, games.slice().reverse().map((g) => {
+    const lines = games.slice().reverse().map((g) => {
       let line = t("won_game", { names: g.winners.map((s) => names[s]).join(", "), n: g.number });
       if (sten) line += ` · ${g.loser === null ? t("nobody_lost") : t("stone_lost", { name: names[g.loser] })}`;
       return el("li", { text: line });
-    }));
+    });
+    // the newest few; the rest folded away (the demo replays its game for hours on end)
+    const earlier = lines.splice(RECORD_SHOWN);
+    const list = [el("ul", { class: "record" }, lines)];
+    if (earlier.length) list.push(keptBox("record-earlier", false, { class: "all-moves" },
+      el("summary", { text: t("earlier_games", { n: earlier.length }) }), el("ul", { class: "record" }, earlier)));
     const tally = (seats) => {
       const count = new Map();
       for (const s of seats) count.set(s, (count.get(s) || 0) + 1);
-      return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s, n]) => `${names[s]} ×${n}`).join(", ");  // "Anna 2 ×1": a name may end in a number
+      return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s, n]) => `${names[s]}\u00a0×${n}`).join(", ");  // "Anna 2 ×1": a name may end in a number
     };
     const said = [el("p", { class: "small", text: t("wins", { list: tally(games.flatMap((g) => g.winners)) }) })];
     const losers = games.map((g) => g.loser).filter((s) => s !== null && s !== undefined);
     if (sten && losers.length) said.push(el("p", { class: "small", text: t("stones_lost", { list: tally(losers) }) }));
-    $("record").replaceChildren(...said, list);
+    $("record").replaceChildren(...said, ...list);
   }
 
   // ---- the camera's state: why it gives no pictures (lost, reconnecting, ended, error) -----
