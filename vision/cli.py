@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,8 +82,6 @@ def _recognizer(args):
 
 def _cores() -> int:
     """Return how many cores this process may run on."""
-    import os
-
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -112,7 +111,8 @@ def register_detect(sub: argparse._SubParsersAction) -> None:
         "--annotate",
         metavar="DIR",
         help="also draw each image's cards into DIR (made if missing) as NAME.jpg, after the "
-        "image's name; NAME-2.jpg where another image given took NAME, or is that file",
+        "image's name; NAME-2.jpg (NAME-3.jpg, …) where that file is there or another image "
+        "given took NAME: no file in DIR is written over",
     )
     _add_recognizer_options(p)
     p.set_defaults(func=cmd_detect)
@@ -135,7 +135,6 @@ def cmd_detect(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot create --annotate folder {str(annotate)!r}: {why}") from e
     rec = _recognizer(args)
     results, failed, drawn = [], 0, set()
-    photos = _files(args.images)
     for path in args.images:
         try:
             frame = read_image(path)
@@ -151,11 +150,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
             continue
         results.append({"image": path, "cards": det.to_list()})
         if annotate is not None:
-            # Two images of one name (from two folders) get two drawings; a drawing into the
-            # photos' own folder is never written over a photo given (photos/IMG_1.jpg, or
-            # IMG_1.JPG on a disk blind to case): it was lost, replaced by its drawing.
+            # Two images of one name (from two folders) get two drawings; a drawing is never
+            # written over a file already there (photos/IMG_1.jpg given or not, IMG_1.JPG on a
+            # disk blind to case, a dangling link): it was lost, replaced by the drawing.
             name, n = Path(path).stem, 1
-            while name in drawn or _file(annotate / f"{name}.jpg") in photos:
+            while name in drawn or os.path.lexists(annotate / f"{name}.jpg"):
                 n += 1
                 name = f"{Path(path).stem}-{n}"
             drawn.add(name)
@@ -178,11 +177,6 @@ def _file(path: str | Path) -> tuple[int, int] | None:
     except (OSError, ValueError):
         return None
     return st.st_dev, st.st_ino
-
-
-def _files(paths: Iterable[str | Path]) -> set[tuple[int, int] | None]:
-    """Return :func:`_file` of each of ``paths`` that is there."""
-    return {_file(p) for p in paths} - {None}
 
 
 def _print_table(path: str, det) -> None:

@@ -130,6 +130,22 @@ def test_detect_never_draws_over_a_photo_it_was_given(fake_recognizer, tmp_path,
     assert drawings == {"a-2.jpg": 6, "a-3.jpg": 9, "b-2.jpg": 12}  # each photo's grey, as JPEG
 
 
+def test_detect_never_draws_over_a_file_it_was_not_given(fake_recognizer, tmp_path, capsys):
+    """``detect --annotate photos other/a.png`` drew a.png's cards into photos/a.jpg, a photo
+    already there that was not given: it was lost. Any file there keeps its name."""
+    photos, other = tmp_path / "photos", tmp_path / "other"
+    photos.mkdir()
+    other.mkdir()
+    cv2.imwrite(str(photos / "a.jpg"), np.full((40, 60, 3), 90, np.uint8))
+    (photos / "a-2.jpg").write_bytes(b"an earlier drawing")
+    kept = {p.name: p.read_bytes() for p in photos.iterdir()}
+    cv2.imwrite(str(other / "a.png"), np.full((40, 60, 3), 60, np.uint8))
+    assert main(["detect", str(other / "a.png"), "--annotate", str(photos)]) == 0
+    assert {n: (photos / n).read_bytes() for n in kept} == kept
+    assert sorted(p.name for p in photos.iterdir()) == ["a-2.jpg", "a-3.jpg", "a.jpg"]
+    assert round(cv2.imread(str(photos / "a-3.jpg"))[-1, -1, 0] / 10) == 6  # a.png's grey
+
+
 def test_road_never_draws_over_its_photo(tmp_path, capsys):
     """``road photo.jpg --annotate photo.jpg`` (a folder meant) drew over the photo."""
     photo = tmp_path / "road.jpg"
