@@ -105,7 +105,8 @@ def register_detect(sub: argparse._SubParsersAction) -> None:
         "--json",
         action="store_true",
         help="print one JSON array instead: an object a readable image, its image (the path "
-        "given) and cards (each with code, confidence and corners)",
+        "given; a byte that is not UTF-8 as \\xNN, as messages show it) and cards (each with "
+        "code, confidence and corners)",
     )
     p.add_argument(
         "--annotate",
@@ -148,7 +149,9 @@ def cmd_detect(args: argparse.Namespace) -> int:
             print(f"kortbord detect: {shown(path)}: cannot be recognised: {e}", file=sys.stderr)
             failed += 1
             continue
-        results.append({"image": path, "cards": det.to_list()})
+        # A name that is not UTF-8 holds a lone surrogate ("\udce6"), which strict JSON
+        # readers refuse: it is written as messages show it ("\xe6").
+        results.append({"image": shown(path), "cards": det.to_list()})
         if annotate is not None:
             # Two images of one name (from two folders) get two drawings; a drawing is never
             # written over a file already there (photos/IMG_1.jpg given or not, IMG_1.JPG on a

@@ -146,6 +146,25 @@ def test_detect_never_draws_over_a_file_it_was_not_given(fake_recognizer, tmp_pa
     assert round(cv2.imread(str(photos / "a-3.jpg"))[-1, -1, 0] / 10) == 6  # a.png's grey
 
 
+def test_detect_json_writes_a_name_that_is_not_utf8_as_messages_show_it(
+    fake_recognizer, tmp_path, capsys
+):
+    """``detect --json`` wrote ``kortæ.png`` named in Latin-1 as "kort\\udce6.png": a lone
+    surrogate, which strict JSON readers refuse. It is written as messages show it."""
+    import os
+
+    photo = tmp_path / os.fsdecode(b"kort\xe6.png")
+    photo.write_bytes(cv2.imencode(".png", np.full((40, 60, 3), 90, np.uint8))[1].tobytes())
+    assert main(["detect", str(photo), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "\\udc" not in out
+    assert json.loads(out)[0]["image"] == f"{tmp_path}/kort\\xe6.png"
+    with pytest.raises(SystemExit):
+        main(["detect", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "a byte that is not UTF-8 as \\xNN, as messages show it" in said
+
+
 def test_road_never_draws_over_its_photo(tmp_path, capsys):
     """``road photo.jpg --annotate photo.jpg`` (a folder meant) drew over the photo."""
     photo = tmp_path / "road.jpg"
