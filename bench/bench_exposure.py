@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -77,10 +78,26 @@ def main(argv: list[str] | None = None) -> int:
     from vision.realphotos import DEFAULT_DIR
 
     p = argparse.ArgumentParser(prog="bench_exposure", description=__doc__.splitlines()[0])
-    p.add_argument("--frames", type=Path, nargs="+", default=[Path("runs/bench_videos")])
-    p.add_argument("--photos", type=Path, default=DEFAULT_DIR)
+    p.add_argument(
+        "--frames",
+        type=Path,
+        nargs="+",
+        help="folders of normal frames (default runs/bench_videos)",
+    )
+    p.add_argument("--photos", type=Path, help=f"real photos (default {DEFAULT_DIR})")
     p.add_argument("--dimmed", type=int, default=16, help="photos dimmed (default 16)")
     args = p.parse_args(argv)
+    # A folder named is meant: one not there printed empty results, exit 0, as a checkout
+    # without the default folders does.
+    for option, folder in [
+        ("--photos", args.photos),
+        *(("--frames", f) for f in args.frames or []),
+    ]:
+        if folder is not None and not folder.is_dir():
+            print(f"bench_exposure: {option} {folder}: no such folder", file=sys.stderr)
+            return 2
+    args.frames = args.frames or [Path("runs/bench_videos")]
+    args.photos = args.photos or DEFAULT_DIR
     photos = _pictures([args.photos])
     result = {
         "frames": flagged(_pictures(args.frames)),

@@ -59,3 +59,14 @@ def test_the_referee_benchmark_refuses_no_games(option, capsys):
         bench_referee([option, "-5"])
     assert done.value.code == 2
     assert f"{option} must be at least 1, not -5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--photos", "--frames"])
+def test_the_exposure_benchmark_refuses_a_folder_named_that_is_not_there(option, tmp_path, capsys):
+    """``--photos /nope --frames /nope`` printed empty results, exit 0."""
+    from bench.bench_exposure import main as bench_exposure
+
+    assert bench_exposure([option, str(tmp_path / "nope")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"bench_exposure: {option} {tmp_path / 'nope'}: no such folder\n"
