@@ -69,12 +69,21 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
-    for choice in sub._choices_actions:  # each command's one line, as `kortbord --help` lists it
+    _describe(sub)
+    return parser
+
+
+def _describe(sub: argparse._SubParsersAction) -> None:
+    """Open each command's help with its one line, as its parent's help lists it, and so on
+    down (``dataset build``): ``kortbord run --help`` began at "usage:", not a word of what
+    the command does."""
+    for choice in sub._choices_actions:
         command = sub.choices[choice.dest]
         if command.description is None and choice.help:
-            # `kortbord run --help` began at "usage:": not a word of what the command does
             command.description = choice.help[0].upper() + choice.help[1:] + "."
-    return parser
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _describe(action)
 
 
 def main(argv: list[str] | None = None) -> int:

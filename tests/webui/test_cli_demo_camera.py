@@ -354,13 +354,17 @@ def test_the_servers_lines_are_written_whole(tmp_path, monkeypatch, lan):
         ("run", "Start the web app with the demo table (what `make run` does)."),
         ("serve", "Start the web app (live tables, players' pages, scores)."),
         ("simulate", "Play seeded simulated games and print statistics (JSON)."),
+        ("dataset build", "Render a YOLO dataset with JSON ground truth."),
+        ("dataset video", "Render a seeded simulated game: frames + events.json."),
+        ("dataset preview", "Write a contact sheet: one scene of every layout, labels drawn."),
     ],
 )
 def test_each_commands_help_says_what_it_does(command, says, capsys):
     """``kortbord run --help`` began at "usage:", not a word of what the command does: the
-    line ``kortbord --help`` lists for it opens its own help now."""
+    line ``kortbord --help`` lists for it opens its own help now, and ``dataset ACTION --help``
+    the line ``dataset --help`` lists."""
     with pytest.raises(SystemExit):
-        main([command, "--help"])
+        main([*command.split(), "--help"])
     assert capsys.readouterr().out.split("\n\n")[1].replace("\n", " ") == says
 
 
