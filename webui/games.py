@@ -116,6 +116,16 @@ def plain_int(text: str) -> int:
     return int(text)  # a ValueError still past 4300 digits
 
 
+def said_back(value: Any, most: int = 20) -> str:
+    """Return what a request gave as an error names it: a text in Python's quotes (a page
+    says it in its own: webui.speech), cut to ``most`` characters and "…" before it is
+    quoted, so that its closing quote and escapes stay whole; anything else as Python writes
+    it, cut."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= most else value[:most] + "…")
+    return repr(value)[:most]
+
+
 def _int(form: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     raw = form.get(key, default)
     if raw in (None, ""):
@@ -307,12 +317,12 @@ def parse_setup(game: Any, form: dict[str, Any], t: Translator | None = None) ->
     """Validate a new-game form (strings or JSON values); raise :class:`SetupError`.
     ``t``: the page's translator, for the names of players left unnamed."""
     if not isinstance(game, str) or game not in GAME_TITLES:
-        shown = repr(game)[:30]
+        shown = said_back(game, 30)
         raise SetupError(f"unknown game {shown}; expected one of {', '.join(GAME_TITLES)}")
     players = _int(form, "players", 2, 1, 10)
     deal = form.get("deal", "app")
     if deal not in ("app", "table"):
-        raise SetupError(f"deal must be 'app' or 'table', not {repr(deal)[:20]}")
+        raise SetupError(f"deal must be 'app' or 'table', not {said_back(deal)}")
     options: dict[str, Any] = {"deal": deal, "open": _flag(form, "open")}
     config: dict[str, Any] = {"players": players}
     match_target = None

@@ -36,9 +36,16 @@ _ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "e
 _DIR = Path(__file__).parent / "translations"
 
 
+def readable(text: str) -> str:
+    """Return ``text`` with each character that prints nothing (a line break, a tab, a
+    zero-width space) written as Python writes it: "2\\n", "a\\tb", "\\u200b"."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class Quoted:
     """What an error quotes back (a typed value, or several): a sentence's field said inside
-    the page language's quotation marks (``QUOTES``), several apart by commas."""
+    the page language's quotation marks (``QUOTES``), several apart by commas, a character
+    that prints nothing written out (:func:`readable`)."""
 
     def __init__(self, *texts: str) -> None:
         self.texts = texts
@@ -46,7 +53,7 @@ class Quoted:
     def said(self, lang: str) -> str:
         """Return the texts quoted as ``lang`` quotes them."""
         start, end = QUOTES.get(lang, QUOTES[DEFAULT])
-        return ", ".join(f"{start}{text}{end}" for text in self.texts)
+        return ", ".join(f"{start}{readable(text)}{end}" for text in self.texts)
 
     def __str__(self) -> str:
         return self.said(DEFAULT)

@@ -9,6 +9,7 @@ own words, such as its refusals), else left as it is.
 
 from __future__ import annotations
 
+import ast
 import re
 import string
 from typing import Any
@@ -76,15 +77,22 @@ def say_known(sentences: list[tuple[str, str]], text: str, t: Translator) -> str
     return None
 
 
-_QUOTES_LIST = re.compile(r"(?:'[^'\\]*'|\"[^\"\\]*\")(?:, (?:'[^'\\]*'|\"[^\"\\]*\"))*")
+# A text as Python quotes it (``repr``): in single or double quotes, with its escapes ('2\n',
+# "it's", 'it\'s "x"')
+_QUOTED = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+_QUOTES_LIST = re.compile(rf"(?:{_QUOTED})(?:, (?:{_QUOTED}))*")
 
 
 def _requoted(part: str | None) -> Any:
     """Return a sentence's part that is one or more Python-quoted texts as :class:`Quoted`
-    (said in the page's quotation marks); any other part as it is."""
+    (said in the page's quotation marks, what Python escaped read back: '2\\n' is the text
+    typed, a 2 and a line break); any other part as it is."""
     if part is None or not _QUOTES_LIST.fullmatch(part):
         return part
-    return Quoted(*(q[1:-1] for q in re.findall(r"'[^']*'|\"[^\"]*\"", part)))
+    try:
+        return Quoted(*(ast.literal_eval(q) for q in re.findall(_QUOTED, part)))
+    except (ValueError, SyntaxError):  # quoted, but not as Python quotes ('\d'): as it is
+        return part
 
 
 def _listing(cards: str, t: Translator) -> str:
@@ -578,7 +586,6 @@ def say_checks(text: str, t: Translator) -> str:
 
 # A new game's set-up problems (webui/games.py: parse_setup, the rules' set-up checks, a typed
 # road's and a road photo's problems), read back the same way: the form says them.
-_QUOTED = r"'[^']*'|\"[^\"]*\""
 _NUMBER_FIELDS = ("players", "tokens", "stock", "match_target", "dealer")  # games.parse_setup's
 _BOUNDS = {"lo": r"-?\d+", "hi": r"-?\d+", "value": r"-?\d+"}
 _SETUP_SENTENCES = [

@@ -249,9 +249,8 @@ def test_a_number_field_takes_plain_ascii_digits_only(app, client, game, field, 
     players = "1" if field == "tokens" else "3"
     form = {"game": game, "players": players, "source": "phone", field: value}
     said = _err(client.post("/api/tables", json=form), 400)
-    # in English quotation marks; a value Python quotes with an escape ("2\\n") as Python does
-    shown = repr(value) if "\\" in repr(value) else f"“{value}”"
-    assert said == f"{field} must be a whole number, not {shown}"
+    shown = value.replace("\n", "\\n")  # a line break written out
+    assert said == f"{field} must be a whole number, not “{shown}”"  # in English marks
     page = client.post("/new", data=form)
     assert page.status_code == 400 and "must be a whole number" in page.get_data(as_text=True)
     assert app.extensions["kortbord.hub"].store.list_tables() == []
@@ -310,7 +309,7 @@ def test_a_host_name_no_address_is_made_for_gets_a_clear_error(tmp_path, path):
 @pytest.mark.parametrize(
     ("field", "value", "words"),
     [
-        ("deal", "x" * 5000, "deal must be 'app' or 'table', not 'xxxxx"),
+        ("deal", "x" * 5000, "deal must be 'app' or 'table', not “xxxxx"),
         ("road", "7S " * 5000, "bad road: the road has 5000 cards, not 28"),
         ("road", ["ZZ"] * 5000, "bad road: the road has 5000 cards, not 28"),
     ],

@@ -940,6 +940,48 @@ def test_an_errors_typed_value_is_quoted_with_the_pages_quotation_marks(client, 
     assert f"{start}colour{end}" in error_said(field, 400)
 
 
+# A new table's field typed with what Python writes with an escape (a line break, a tab, a
+# quote of each kind, a character that prints nothing), or longer than an error says back:
+# the value as the error shows it, inside the page's quotation marks.
+TYPED_WITH_ESCAPES = [
+    ({"players": "2\n"}, "2\\n"),
+    ({"players": 2, "colours": "red\tblue"}, "red\\tblue"),
+    ({"players": 2, "colours": 'it\'s "brun"'}, 'it\'s "brun"'),
+    ({"players": 2, "webcam_index": "9\u200b", "source": "webcam"}, "9\\u200b"),
+    ({"players": 2, "deal": "a\n" * 50}, "a\\n" * 10 + "…"),
+    ({"players": 2, "source": "cam\n" * 50}, "cam\\n" * 10 + "…"),
+    ({"players": 2, "foo\r": 1}, "foo\\r"),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+@pytest.mark.parametrize(("body", "shown"), TYPED_WITH_ESCAPES)
+def test_a_typed_value_with_an_escape_is_quoted_with_the_pages_marks(client, lang, body, shown):
+    """A typed value whose Python form holds an escape ('2\\n', 'red\\tblue', 'it\\'s "brun"')
+    kept Python's quotes on every page, and one with both quotes was said in English on a
+    Norwegian page; a long game, deal or camera source was cut inside its quotes ('aaaa…
+    with no closing quote), and an unknown field's line break stood in the error as it was.
+    Each stands in the page language's marks, a character that prints nothing written as
+    \\n, \\t or \\u200b, cut to a few words."""
+    start, end = i18n.QUOTES[lang]
+    r = client.post("/api/tables", json={"game": "sten", **body}, headers={"Accept-Language": lang})
+    said = error_said(r, 400)
+    assert f"{start}{shown}{end}" in said, said
+    assert not any(c in said for c in "\n\r\t\u200b") and len(said) < 240, said
+    if lang == "nb":
+        assert not ENGLISH.search(said.replace(shown, "")), said  # the value's own words apart
+        assert said != error_said(client.post("/api/tables", json={"game": "sten", **body}), 400)
+
+
+def test_a_games_name_with_an_escape_is_quoted_on_the_form_in_the_pages_language(client):
+    """The new-game form's error said an unknown game typed with a line break, or cut off
+    past 30 characters, in Python's quotes ('sten\\n', 'xxxx… with no closing quote)."""
+    for game, shown in [("sten\n", "sten\\n"), ("x" * 3000, "x" * 30 + "…")]:
+        page = client.post("/new", data={"game": game}, headers={"Accept-Language": "nb"})
+        assert page.status_code == 400
+        assert f"ukjent spill «{shown}»" in html.unescape(page.get_data(as_text=True)).lower()
+
+
 @pytest.mark.parametrize("lang", ["nb", "da", "sv"])
 def test_a_routes_errors_are_said_in_the_pages_language(app, lang):
     """``/lang/xx`` and ``/letters/XYZ`` (a hand-typed address), a player's QR code of a

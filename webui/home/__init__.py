@@ -224,7 +224,7 @@ def _source(form: dict[str, Any]) -> str:
     comes back filled in, saying why)."""
     kind = form.get("source") or "none"
     if kind not in SOURCES:
-        shown = repr(kind)[:40]
+        shown = games.said_back(kind, 40)
         raise games.SetupError(
             f"unknown camera source {shown}; expected one of {', '.join(SOURCES)}"
         )
