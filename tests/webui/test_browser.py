@@ -1357,6 +1357,32 @@ def test_a_real_deal_entered_on_the_phones_shows_their_codes_before_the_first_ca
     page.close()
 
 
+def test_a_strategy_game_on_the_phones_shows_their_codes_though_the_table_may_draw(browser, server):
+    """A Stigespill strategy game the app deals, played on the players' phones, opened with
+    their pages folded: the table's page may draw a die card (the die pile is public), so it
+    seemed to need no phone, and the app's deal (six die cards) seemed a game begun, while
+    each hand is on its player's phone only. The codes stand open before the first move, as
+    for Sten and Skip-Bo; after it they stay folded."""
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    body = {"game": "stigespill", "players": 2, "names": "Mor, Ida", "variant": "strategy"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#moves [data-kind=draw]", timeout=LIVE_MS)  # the table may draw
+    page.wait_for_selector(".join-box[open] .qr-card", state="visible", timeout=LIVE_MS)
+    dealt = moves_made(page)
+    seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+    status, _ = server.post(f"/api/p/{token(t, seat)}/moves", {"move": {"kind": "draw"}})
+    assert status == 200
+    page.reload()
+    page.wait_for_function(f"document.body.dataset.moves > {dealt}", timeout=LIVE_MS)
+    page.wait_for_selector("#moves [data-kind]", timeout=LIVE_MS)  # its moves drawn
+    assert page.locator(".join-box[open]").count() == 0
+    page.close()
+    assert not errors, errors
+
+
 # How tall each control matching the selector is to a finger: the span of points down its
 # middle that a tap lands on it (or on its label), in CSS pixels.
 TAP_HEIGHTS_JS = """(selector) => [...document.querySelectorAll(selector)]

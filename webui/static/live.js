@@ -545,10 +545,12 @@ const Kortbord = (() => {
   }
 
   // The game starts on the players' phones (a move, or a card only its owner may enter):
-  // the table's page shows their pages' codes before the first move, once.
+  // the table's page shows their pages' codes before the first move, once. The app's deal
+  // is no one's move (a Stigespill strategy game opens with six cards dealt): nothing to
+  // take back yet, on the table's page, is before the first move.
   function openJoinBox() {
     const box = document.querySelector(".join-box");
-    if (cfg.mode === "table" && snap.moves_made === 0 && !joinOpened && box) joinOpened = box.open = true;
+    if (cfg.mode === "table" && !snap.can_undo && !joinOpened && box) joinOpened = box.open = true;
   }
 
   // Stigespill on the table's page: its moves stand under the road by the die pile (below
@@ -629,8 +631,11 @@ const Kortbord = (() => {
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
     const game = snap.table.game;
-    // Skip-Bo on the players' phones: a stock's top card may be laid here, the hands not
-    if (game === "skipbo" && !snap.table.open) openJoinBox();
+    // Skip-Bo on the players' phones: a stock's top card may be laid here, the hands not;
+    // Stigespill's strategy game: the die pile may be drawn from here, the hands not
+    const oneDevice = snap.table.open || snap.table.players.length === 1;
+    const hands = game === "skipbo" || (game === "stigespill" && snap.view.variant !== "classic");
+    if (hands && !oneDevice) openJoinBox();
     if (!moves.length) {
       if ((snap.chance && snap.chance.mine) || dealAhead()) return;
       if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
