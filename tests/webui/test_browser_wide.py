@@ -653,13 +653,15 @@ def lan_server(tmp_path_factory):
     s.stop()
 
 
-# Each player's code, the name under it and the table's join code, where they stand on the
-# screen (the page unscrolled), and whether the box that holds them is open.
+# Each player's code, the name under it, the table's join code and its own code (for a late
+# player), where they stand on the screen (the page unscrolled), and whether the box that
+# holds them is open.
 CODES_JS = """() => ({
   open: document.querySelector('.join-box').open,
-  boxes: [...document.querySelectorAll('.qr-card img, .qr-card span, .join-code')].map((e) => {
+  boxes: [...document.querySelectorAll('.qr-card img, .qr-card span, .join-code, .join-box img')]
+    .filter((e, i, all) => all.indexOf(e) === i).map((e) => {
     const r = e.getBoundingClientRect();
-    return { what: e.className || e.tagName, text: e.textContent.trim(), top: r.top,
+    return { what: e.className || e.alt || e.tagName, text: e.textContent.trim(), top: r.top,
       bottom: r.bottom, left: r.left, right: r.right };
   }),
   scrolled: scrollY,
@@ -667,11 +669,21 @@ CODES_JS = """() => ({
 
 
 @pytest.mark.parametrize(
-    ("game", "players"), [("sten", 3), ("sten", 4), ("skipbo", 2), ("skipbo", 4)]
+    ("game", "players", "options"),
+    [
+        ("sten", 3, {}),
+        ("sten", 4, {}),
+        ("skipbo", 2, {}),
+        ("skipbo", 3, {}),
+        ("skipbo", 4, {}),
+        ("stigespill", 2, {"variant": "strategy"}),
+        ("stigespill", 4, {"variant": "strategy"}),
+    ],
+    ids=["sten-3", "sten-4", "skipbo-2", "skipbo-3", "skipbo-4", "stige-2", "stige-4"],
 )
 @pytest.mark.parametrize("viewport", [HD_LAPTOP, SMALL_LAPTOP], ids=["1366x768", "1280x720"])
-def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
-    browser, lan_server, viewport, game, players
+def test_the_players_codes_and_the_tables_own_stand_on_a_laptops_first_screen(
+    browser, lan_server, viewport, game, players, options
 ):
     """A table played on the players' own phones opens with their pages' QR codes, for each
     player to scan: on a 1366×768 laptop they stood in the Players panel at the foot of the
@@ -679,9 +691,15 @@ def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
     the join code 46-465 px under the screen, while the board's column stood empty under the
     board. The codes stand in a panel of their own under the next move, four in a line: each
     code, its player's name and the join code on the first screen (Skip-Bo's too when the
-    table's page may lay the first stock card, where the box stayed folded)."""
+    table's page may lay the first stock card, where the box stayed folded). The table's own
+    code, for a player who comes late, stood under the join code, 140 px tall: its lower edge
+    18-45 px under a 1366×768 screen and 66-75 px under a 1280×720 one (Sten of 3 or 4
+    players, Skip-Bo of 2 to 4), 39-48 px under a 1280×720 one in Stigespill's strategy game.
+    It stands beside the join code, as large as the players' codes, on the first screen, and
+    no link points to it there."""
     names = "Mamma, Pappa, Åse-Marie, Kristoffer"
     body = {"game": game, "players": players, "names": ", ".join(names.split(", ")[:players])}
+    body |= options
     page = browser.new_page(viewport=viewport)
     errors = tb.watch_errors(page)
     page.goto(f"{lan_server.base}/")  # the table made by this browser: its host's page
@@ -694,7 +712,7 @@ def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
     page.wait_for_selector(".qr-card img")
     codes = page.evaluate(CODES_JS)
     assert codes["open"] and codes["scrolled"] == 0, codes
-    assert len(codes["boxes"]) == 2 * players + 1, codes
+    assert len(codes["boxes"]) == 2 * players + 2, codes  # with the table's own code
     out = [
         b
         for b in codes["boxes"]
@@ -706,9 +724,53 @@ def test_the_players_codes_and_the_join_code_stand_on_a_laptops_first_screen(
     assert not out, out
     # and each code drawn (a code loaded lazily stood as an empty frame in a screenshot)
     page.wait_for_function(
-        "[...document.querySelectorAll('.qr-card img')].every((i) => i.complete && i.naturalWidth)"
+        "[...document.querySelectorAll('.join-box img')].every((i) => i.complete && i.naturalWidth)"
     )
+    assert page.locator(".join-jump").is_hidden()  # no link to what is in sight
     tb.shot(page, f"players-codes-{game}-{players}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("viewport", [HD_LAPTOP, SMALL_LAPTOP], ids=["1366x768", "1280x720"])
+def test_the_tables_own_code_is_one_tap_away_where_it_cannot_stand_on_the_first_screen(
+    browser, lan_server, viewport, players
+):
+    """A real-cards Stigespill strategy game opens with the road to lay out, to type, and the
+    deal to enter on the phones above the players' codes: the table's join code and its own
+    QR code cannot stand on a laptop's first screen (the code's lower edge stood 163-220 px
+    under it, 95-154 px beside the join code), and nothing there said they were below. A
+    link under the box's heading, on the first screen, says so; a tap on it brings them
+    whole into sight."""
+    names = "Mamma, Pappa, Åse-Marie, Kristoffer"
+    body = {"game": "stigespill", "players": players, "variant": "strategy", "deal": "table"}
+    body["names"] = ", ".join(names.split(", ")[:players])
+    page = browser.new_page(viewport=viewport)
+    errors = tb.watch_errors(page)
+    page.goto(f"{lan_server.base}/")
+    t = page.evaluate(
+        """async (body) => (await fetch('/api/tables', { method: 'POST', body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' } })).json()""",
+        body,
+    )
+    page.goto(f"{lan_server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".join-box[open] .qr-card")
+    qr = page.locator(".join-box img:not(.qr-card img)")
+    assert qr.bounding_box()["y"] + qr.bounding_box()["height"] > viewport["height"]
+    jump = page.locator(".join-jump a")
+    jump.wait_for(state="visible", timeout=tb.LIVE_MS)
+    box = jump.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    tb.shot(page, f"join-jump-{players}-{viewport['width']}")
+    jump.click()
+    page.wait_for_function(  # the table's code and its join code, whole
+        """() => [...document.querySelectorAll('.join-box img:not(.qr-card img), .join-code')]
+          .map((e) => e.getBoundingClientRect())
+          .every((r) => r.top >= 0 && r.bottom <= innerHeight)""",
+        timeout=tb.LIVE_MS,
+    )
+    assert "#" not in page.url  # a reload opens the page at its top
     page.close()
     assert not errors, errors
 

@@ -227,6 +227,30 @@ const Kortbord = (() => {
     const focused = focusKey(document.activeElement);
     draw();
     refocus(focused);
+    placeJoinJump();
+  }
+
+  // The table's join code and its own QR code (a late player's, another device's) stand
+  // under the players' codes, beside each other: on a laptop's first screen, but where what
+  // stands above them (a Stigespill road still to lay out, a hint) puts them under it, a
+  // link under the box's heading says they are there and takes the page to them.
+  function placeJoinJump() {
+    const jump = document.querySelector(".join-jump"), line = $("join-line");
+    if (!jump || !line) return;
+    jump.hidden = true;  // measured without it: the link itself puts them lower
+    jump.hidden = !(line.closest("details").open && line.getBoundingClientRect().bottom + scrollY > innerHeight);
+  }
+
+  function joinJump() {
+    const jump = document.querySelector(".join-jump");
+    if (!jump) return;
+    jump.querySelector("a").addEventListener("click", (e) => {
+      e.preventDefault();  // no #join-line kept in the address (a reload would scroll there)
+      $("join-line").scrollIntoView({ block: "center" });
+    });
+    jump.closest("details").addEventListener("toggle", placeJoinJump);
+    window.addEventListener("resize", placeJoinJump);
+    window.addEventListener("load", placeJoinJump);  // the page's fonts in
   }
 
   // Text with cards in it, shown as it is ("Anna laid 7♥") and said in the page's words
@@ -1467,6 +1491,7 @@ const Kortbord = (() => {
         renderZones();
       });
     }
+    joinJump();
     render();
     let resizeTimer = null;
     let width = window.innerWidth;
