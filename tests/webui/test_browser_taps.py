@@ -385,6 +385,46 @@ def test_a_quick_second_tap_on_the_winning_draw_does_not_undo_it(browser, server
     assert not errors, errors
 
 
+@pytest.mark.parametrize(
+    ("lang", "won", "next_game"),
+    [
+        ("en", "{names} won game {n}", "Next game"),
+        ("nb", "{names} vant spill {n}", "Neste spill"),
+        ("da", "{names} vandt spil {n}", "Næste spil"),
+        ("sv", "{names} vann parti {n}", "Nästa parti"),
+    ],
+)
+def test_a_stigespill_games_end_says_who_won_in_the_moves_panel(
+    browser, server, lang, won, next_game
+):
+    """At a Stigespill game's end on a 1366×768 laptop the "Next move" panel was a heading
+    over nothing but Undo and Redo ("Next game" stands under the road, where the draw was):
+    an empty-looking panel. It says who won and offers the next game there too, in sight
+    without scrolling, and that button starts the next game."""
+    t, page, errors = stige_page(browser, server, SHORT_LAPTOP, lang)
+    for _ in range(300):
+        if server.get(f"/api/tables/{t['id']}")["over"]:
+            break
+        assert server.post(f"/api/tables/{t['id']}/moves", {"move": {"kind": "draw"}})[0] == 200
+    snap = server.get(f"/api/tables/{t['id']}")
+    assert snap["over"]
+    page.wait_for_selector("#next-game", timeout=LIVE_MS)
+    settled(page)
+    said = won.format(names=", ".join(snap["winner_names"]), n=snap["table"]["number"])
+    assert page.locator("#moves #game-won").inner_text() == f"★ {said}"
+    here = page.locator("#moves #next-game-here")
+    assert here.inner_text() == next_game
+    box = here.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= SHORT_LAPTOP["height"], box
+    test_browser.shot(page, f"stige-over-moves-panel-1366-{lang}")
+    here.click()
+    page.wait_for_selector("#moves #game-won", state="detached", timeout=LIVE_MS)
+    after = server.get(f"/api/tables/{t['id']}")
+    assert not after["over"] and after["table"]["number"] == snap["table"]["number"] + 1
+    page.close()
+    assert not errors, errors
+
+
 # Stigespill with real cards: the family draws a real die card and taps which one it was.
 STIGE_REAL = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "deal": "table"}
 # What a turn is tapped on at a real table's page: the die cards, a strategy game's hand, its

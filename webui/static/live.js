@@ -634,9 +634,14 @@ const Kortbord = (() => {
           el("a", { class: "btn", href: again, text: t("match_again") }));
       } else if (cfg.mode === "table") {
         if (slot) slot.style.minHeight = `${slotHeight}px`;  // what stood below stays where it was
-        (slot || box).append(el("button", { class: slot ? "btn btn-big btn-light" : "btn btn-big", type: "button",
-          id: "next-game", text: t("next_game"), onclick: () => act("next", {}) }));
+        const next = (id, cls) => el("button", { class: cls, type: "button", id, text: t("next_game"),
+          onclick: () => act("next", {}) });
+        (slot || box).append(next("next-game", slot ? "btn btn-big btn-light" : "btn btn-big"));
         if (slot && slot.classList.contains("pile-line")) slot.append(standings());
+        // the moves' panel had nothing left but Undo: it says who won and offers the next game too
+        const names = (snap.winner_names || []).join(", ");
+        if (slot) box.append(el("p", { class: "winner-banner", id: "game-won", text: names ? `★ ${t("won_game", { names, n: snap.table.number })}` : t("over") }),
+          next("next-game-here", "btn"));
       } else {  // a player's page: the table's page starts the next game
         box.append(el("p", { class: "muted", id: "next-on-table", text: t("next_on_table") }));
       }
