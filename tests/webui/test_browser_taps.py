@@ -263,6 +263,35 @@ def test_skipbo_all_moves_stays_open_through_live_updates_until_closed(browser, 
     assert not live.errors, live.errors
 
 
+@pytest.mark.parametrize(
+    ("lang", "named"),
+    [
+        ("en", "Every move you can make"),
+        ("nb", "Alle trekk du kan gjøre"),
+        ("da", "Alle træk, du kan lave"),
+        ("sv", "Alla drag du kan göra"),
+    ],
+)
+def test_a_phones_list_of_moves_is_named_as_the_moves_one_can_make(browser, server, lang, named):
+    """On a Skip-Bo phone "All moves (16)" was the list of moves one may make now, but read
+    like the game's history. It is named for what it holds: "Every move you can make (16)",
+    the count the moves listed (one string: the table's page and a Sten or Stigespill hand's
+    list say it alike)."""
+    _, token, _, _ = skipbo_turn(server)
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/p/{token}")
+    summary = page.wait_for_selector(LivePage.SUMMARY, timeout=LIVE_MS)
+    listed = page.locator("#moves details.all-moves .move-list button").count()
+    assert listed > 0
+    assert summary.inner_text() == f"{named} ({listed})"
+    summary.click()
+    summary.scroll_into_view_if_needed()
+    page.screenshot(path=str(test_browser.ARTIFACTS / f"skipbo-every-move-{lang}.png"))
+    page.close()
+    assert not errors, errors
+
+
 def test_a_move_list_the_page_opens_stays_closed_once_the_user_closes_it(browser, server):
     """A short list of moves (a Stigespill strategy hand's) is drawn open; closed by the user,
     the next live update opened it again."""

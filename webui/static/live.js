@@ -204,7 +204,7 @@ const Kortbord = (() => {
 
   // ---- boxes opened or closed by the user: kept through a redraw ---------------------------
   // Every update redraws the page (a move, a camera's picture): a box the user opened or
-  // closed ("All moves", the road's) is drawn as they left it, a box they left alone as the
+  // closed ("Every move you can make", the road's) is drawn as they left it, a box they left alone as the
   // page opens it. Read off the page before each redraw, not from "toggle" events: a tap
   // opens a box at once but its event comes a moment later, and an update drawn in between
   // closed the box just opened.
