@@ -2733,6 +2733,59 @@ def test_a_phones_home_list_reads_each_table_first_and_keeps_remove_apart(
     assert not errors, errors
 
 
+# The home page's tables in progress, as shown: each visible row's table name, the fold's line
+# (null where there is none) and where the "Finished" panel begins (the page's own px).
+HOME_FOLD_JS = """() => {
+  const heads = [...document.querySelectorAll('section.panel h2')];
+  const playing = heads.find((h) => h.textContent.trim() === 'In progress').parentNode;
+  const shown = [...playing.querySelectorAll('.table-row')].filter((a) => a.checkVisibility());
+  const fold = playing.querySelector('details.more-tables > summary');
+  const done = heads.find((h) => h.textContent.trim() === 'Finished');
+  return { shown: shown.map((a) => a.querySelector('.table-name').textContent.trim()),
+           fold: fold && fold.textContent.trim(),
+           finished: done ? done.getBoundingClientRect().top + scrollY : null };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 768}, PHONE], ids=["1366", "390"])
+def test_the_home_page_folds_away_all_but_the_newest_tables_in_progress(
+    tmp_path, browser, viewport
+):
+    """The home page listed every table in progress, abandoned ones too, with nothing folded:
+    with 14 tables the finished ones began 1,000 px down on a laptop, 2,600 on a phone. The
+    newest five are listed, the others fold away behind a counted "More tables (9)" that a
+    tap opens, and the finished ones follow within the first screen or two."""
+    server = Server(tmp_path / "data").start()
+    try:
+        status, done = server.post("/api/tables", {"game": "stigespill", "players": 1})
+        assert status == 201
+        while not server.get(f"/api/tables/{done['id']}")["over"]:
+            move = {"move": {"kind": "draw"}}
+            assert server.post(f"/api/tables/{done['id']}/moves", move)[0] == 200
+        for n in range(14):
+            body = {"game": "sten", "players": 3, "name": f"Evening {n + 1}"}
+            assert server.post("/api/tables", body)[0] == 201
+        rows = [r for r in server.get("/api/tables")["tables"] if not r["finished"]]
+        playing = [r["name"] for r in rows]
+        assert len(playing) == 14
+        page = browser.new_page(viewport=viewport, has_touch=True)
+        errors = watch_errors(page)
+        page.goto(f"{server.base}/")
+        home = page.evaluate(HOME_FOLD_JS)
+        assert home["shown"] == playing[:5], home  # the newest first
+        assert home["fold"] == "More tables (9)"
+        assert home["finished"] < 2 * viewport["height"], home
+        shot(page, f"home-fold-{viewport['width']}")
+        page.locator("details.more-tables > summary").tap()
+        assert page.evaluate(HOME_FOLD_JS)["shown"] == playing
+        page.locator("details.more-tables .table-row").last.tap()  # the oldest, folded away
+        page.wait_for_url(f"**/t/{rows[-1]['id']}", timeout=LIVE_MS)
+        page.close()
+        assert not errors, errors
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize(
     ("lang", "matches", "new", "heading"),
     [
