@@ -744,6 +744,87 @@ def test_the_players_codes_and_the_tables_own_stand_on_a_laptops_first_screen(
 
 
 @pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("stigespill", 2, {}),
+        ("stigespill", 4, {"variant": "strategy"}),
+        ("sten", 4, {}),
+        ("skipbo", 4, {}),
+    ],
+    ids=["stige-2", "stige-strategy-4", "sten-4", "skipbo-4"],
+)
+@pytest.mark.parametrize("viewport", [HD_LAPTOP, SMALL_LAPTOP], ids=["1366x768", "1280x720"])
+def test_a_phone_camera_tables_codes_stand_above_its_camera_on_a_laptops_first_screen(
+    browser, lan_server, viewport, game, players, options
+):
+    """A table whose camera is a phone, on a laptop: the camera's panel came first in the
+    column beside the board, the next move under it, so the players' codes, the join code and
+    the table's own QR code stood 738-1560 px down the page (a phone's upright picture in the
+    panel: the lower end), the link to them at the screen's foot or under it; and where the
+    game is played on the table's page (Stigespill's classic game, Sten) their box was folded,
+    though the phone that looks at the table joins with the table's code ("No picture yet: on
+    the phone that looks down at the table, open this page"). Before the first move their
+    box stands open above the camera's panel, on the first screen, with an upright picture
+    from the phone too."""
+    import cv2
+    import numpy as np
+
+    names = "Mamma, Pappa, Åse-Marie, Kristoffer"
+    body = {"game": game, "players": players, "names": ", ".join(names.split(", ")[:players])}
+    body |= {"source": "phone", **options}
+    page, errors, t = lan_table_page(browser, lan_server, body, viewport)
+    page.wait_for_selector(".join-box[open] .qr-card img")
+    upright = cv2.imencode(".jpg", np.full((640, 480, 3), 90, np.uint8))[1].tobytes()
+    status = page.evaluate(
+        """async ([url, bytes]) => (await fetch(url, { method: 'POST',
+          body: new Uint8Array(bytes), headers: { 'Content-Type': 'image/jpeg' } })).status""",
+        [f"/api/tables/{t['id']}/frame?still=1", list(upright)],
+    )
+    assert status == 200
+    page.wait_for_function(
+        "document.getElementById('camera').naturalHeight > 0", timeout=tb.CAMERA_MS
+    )
+    page.wait_for_function(
+        "[...document.querySelectorAll('.join-box img')].every((i) => i.complete && i.naturalWidth)"
+    )
+    codes = page.evaluate(CODES_JS)
+    assert codes["open"] and codes["scrolled"] == 0, codes
+    assert len(codes["boxes"]) == 2 * players + 2, codes  # with the table's own code
+    assert not off_screen(codes, viewport), codes
+    assert page.locator(".join-jump").is_hidden()  # no link to what is in sight
+    tb.shot(page, f"phone-camera-codes-{game}-{players}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+def test_a_phone_camera_table_on_one_device_offers_its_join_code_above_the_camera(
+    browser, lan_server
+):
+    """A table on one device whose camera is a phone kept its join code in the Players panel
+    at the foot of a 1280×720 laptop's page, 1000 px down, while its camera's panel said to
+    open the page on that phone. Its box, "Show this table on another device", stands above
+    the camera's panel on the first screen, folded (the device's next move stays in sight);
+    a tap on it shows the join code and the table's QR code there."""
+    body = {"game": "sten", "players": 2, "names": "Mamma, Pappa", "source": "phone", "open": True}
+    page, errors, _ = lan_table_page(browser, lan_server, body, SMALL_LAPTOP)
+    page.wait_for_selector("#play-panel button")
+    summary = page.locator(".join-box summary")
+    assert summary.inner_text() == "Show this table on another device"
+    assert summary.bounding_box()["y"] + summary.bounding_box()["height"] <= 720
+    assert page.evaluate("document.getElementById('play-panel').getBoundingClientRect().top") < 720
+    summary.click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.join-box img')].every((i) => i.complete && i.naturalWidth)"
+    )
+    codes = page.evaluate(CODES_JS)
+    assert len(codes["boxes"]) == 2 and codes["scrolled"] == 0, codes  # the code and its QR
+    assert not off_screen(codes, SMALL_LAPTOP), codes
+    tb.shot(page, "phone-camera-one-device-1280")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
     ("players", "viewport"),
     [(2, SMALL_LAPTOP), (4, HD_LAPTOP), (4, SMALL_LAPTOP)],
     ids=["2-1280x720", "4-1366x768", "4-1280x720"],
