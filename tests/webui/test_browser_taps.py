@@ -11,6 +11,7 @@ from tests.webui.server import WAIT_S, Server
 from tests.webui.test_browser import (
     LAPTOP,
     LIVE_MS,
+    NARROW_PHONE,
     PHONE,
     TEST_EVENTS,
     on_turns_phone,
@@ -456,6 +457,7 @@ def test_a_stigespill_games_end_says_who_won_in_the_moves_panel(
 
 
 # Stigespill with real cards: the family draws a real die card and taps which one it was.
+TAP_SIZE_JS = test_browser.TAP_BOX_JS  # how far a tap on each control reaches it, across and down
 STIGE_REAL = {"game": "stigespill", "players": 2, "names": "Anna, Bo", "deal": "table"}
 # What a turn is tapped on at a real table's page: the die cards, a strategy game's hand, its
 # draw and the button that shows the hand. Each one's box on the screen (as scrolled), with its
@@ -514,15 +516,21 @@ def tap_at(page, box: dict) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
-@pytest.mark.parametrize("viewport", [PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+@pytest.mark.parametrize(
+    "viewport", [PHONE, SMALL_ANDROID, NARROW_PHONE], ids=["390x844", "360x740", "320x640"]
+)
 def test_a_real_tables_die_cards_are_on_a_phones_first_screen(browser, server, viewport, lang):
     """At a real-cards Stigespill table the 25 die cards to tap ("Tap the die card that was
     drawn") stood below the board and the hint, 1040-1256 px down a 390×844 phone: every
     turn began with a scroll. They stand under the road now, by the die pile, a suit a line:
     every card whole on the first screen, unscrolled, turn after turn, each in its own place
-    (a card drawn leaves a gap, the others stay where the finger knows them)."""
+    (a card drawn leaves a gap, the others stay where the finger knows them). On a 320×640
+    phone the grid ended 728-746 px down, a line of its own for the joker: it ends on the
+    first screen too, each card still a finger's tap (44 px each way)."""
     t, page, errors = real_stige_page(browser, server, STIGE_REAL, viewport, lang)
     page.wait_for_selector(".card-grid button.card")
+    taps = page.evaluate(TAP_SIZE_JS, ".die-grid button.card")
+    assert len(taps) == 25 and all(min(tap[1:]) >= 44 for tap in taps), taps
     for turn, card in enumerate(["2S", "3H", "AD", "4C", "2H", "3S"]):
         if page.locator("#next-game").count():
             break

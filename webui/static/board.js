@@ -125,13 +125,16 @@ const Board = (() => {
 
   // ---- Stigespill --------------------------------------------------------------------
   const TW = 100, TH = 132, GAP = 14;
-  let COLS = 6;
+  // a board under 310 px (a 320 px phone) draws its rows closer (ROW_GAP): the road and the
+  // die cards to tap under it stand on its first screen
+  const NARROW_BOARD = 310, NARROW_ROW_GAP = 4;
+  let COLS = 6, ROW_GAP = GAP;
 
   function tileXY(pos) {
     const row = Math.floor(pos / COLS);
     let col = pos % COLS;
     if (row % 2 === 1) col = COLS - 1 - col; // serpentine: the road snakes back and forth
-    return { x: GAP + col * (TW + GAP), y: GAP + row * (TH + GAP) };
+    return { x: GAP + col * (TW + GAP), y: ROW_GAP + row * (TH + ROW_GAP) };
   }
 
   // A token's letter: its player's initial, or where two players share one, the number at
@@ -245,8 +248,9 @@ const Board = (() => {
   function stigespill(root, snap, ctx) {
     const v = snap.view;
     COLS = root.clientWidth >= 640 ? 10 : 6; // start, 28 road cards and the goal: 3 or 5 rows
+    ROW_GAP = root.clientWidth && root.clientWidth < NARROW_BOARD ? NARROW_ROW_GAP : GAP;
     const rows = Math.ceil(30 / COLS);
-    const W = GAP + COLS * (TW + GAP), H = GAP + rows * (TH + GAP);
+    const W = GAP + COLS * (TW + GAP), H = ROW_GAP + rows * (TH + ROW_GAP);
     const where = v.tokens.map((tok) => ctx.t("token_at", { name: ctx.player(tok.seat).name,
       n: tok.position, to_go: 29 - tok.position }));
     const ladders = v.road.filter((tile) => tile.jump === "ladder")

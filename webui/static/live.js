@@ -542,16 +542,16 @@ const Kortbord = (() => {
     if (dealAhead()) { renderDeal(box); return; }
     if (!ch || !ch.mine) { box.hidden = true; return; }
     const slot = pileSlot();  // the die cards by the die pile
-    let grid = el("div", { class: "card-grid" });
+    const drawApp = el("button", { class: "btn btn-ghost btn-small", type: "button", id: "draw-app", text: t("draw_app"),
+      onclick: () => act("draw", {}) });
     if (slot) {
       const reveal = new Map(reveals.map((m) => [m.move.card, m.move]));
-      grid = dieGrid([...reveal.keys()], (code) => ctx.play(reveal.get(code)));
+      slot.append(dieGrid(ch.question, [...reveal.keys()], (code) => ctx.play(reveal.get(code))), drawApp);
     } else {
+      const grid = el("div", { class: "card-grid" });
       for (const m of reveals) grid.append(Board.card(m.move.card, { small: true, onclick: () => ctx.play(m.move) }));
+      box.append(el("p", { class: "question", text: ch.question }), grid, drawApp);
     }
-    (slot || box).append(el("p", { class: "question", text: ch.question }), grid,
-      el("button", { class: "btn btn-ghost btn-small", type: "button", id: "draw-app", text: t("draw_app"),
-        onclick: () => act("draw", {}) }));
     box.hidden = Boolean(slot);
   }
 
@@ -606,13 +606,14 @@ const Kortbord = (() => {
 
   const DIE_CARDS = ["S", "H", "D", "C"].flatMap((s) => ["A", "2", "3", "4", "5", "6"].map((r) => r + s));
 
-  // The Stigespill die cards to tap (``codes``; the others are out of the pile): a suit a
-  // line, A–6, the joker after the spades (app.css: two suits a line on a wide board, the
-  // joker last on a narrow one), each card always in its own place (a finger finds it again
-  // turn after turn), the ones not in the pile an empty place.
-  function dieGrid(codes, tap) {
+  // The Stigespill die cards to tap (``codes``; the others are out of the pile) under the
+  // ``question`` that asks for them: a suit a line, A–6, the joker after the spades (app.css:
+  // two suits a line on a wide board; on a narrow one six cards a line and the joker beside
+  // the question), each card always in its own place (a finger finds it again turn after
+  // turn), the ones not in the pile an empty place.
+  function dieGrid(question, codes, tap) {
     const open = new Set(codes);
-    const grid = el("div", { class: "card-grid die-grid" });
+    const grid = el("div", { class: "card-grid die-grid" }, el("p", { class: "question", text: question }));
     const gap = (cls) => el("span", { class: `card small ${cls}`, "aria-hidden": "true" });
     DIE_CARDS.forEach((code, i) => {
       grid.append(open.has(code) ? Board.card(code, { small: true, onclick: () => tap(code) }) : gap("die-gap"));
@@ -693,8 +694,7 @@ const Kortbord = (() => {
     if (tapDrawn) {
       const gone = new Set(snap.view.discard);
       const codes = [...DIE_CARDS.filter((code) => !gone.has(code)), "JK"];
-      const grid = dieGrid(codes, (code) => ctx.playMany([draw.move, { kind: "reveal", card: code }]));
-      (slot || box).append(el("p", { class: "question", text: t("tap_die") }), grid);
+      (slot || box).append(dieGrid(t("tap_die"), codes, (code) => ctx.playMany([draw.move, { kind: "reveal", card: code }])));
     }
     const primary = el("div", { class: "move-buttons" });
     const rest = [], others = [];
