@@ -845,3 +845,53 @@ def test_a_real_tables_take_back_stands_under_the_hand_on_the_players_phone(
     page.wait_for_function(f"document.body.dataset.moves == {made}", timeout=tb.LIVE_MS)
     page.close()
     assert not errors, errors
+
+
+# A real table's players' phones: the game, and what the player taps to make the move (a card
+# of the noted hand, a die card among the moves) with the box it stands in.
+REAL_TABLE_TAPS = {
+    "sten": ("#hand button.card[data-code='7H']", "#hand"),
+    "stigespill": ("#moves button.card[data-code='3H']", "#moves"),
+}
+
+
+@pytest.mark.parametrize("game", ["sten", "stigespill"])
+@pytest.mark.parametrize("viewport", [tb.PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
+def test_a_real_tables_take_back_stands_over_the_hand_on_a_sten_or_stigespill_phone(
+    browser, server, viewport, game
+):
+    """Sten and Stigespill at a real table, on a player's own phone: "Take back my move" stood
+    under the hand, the hint and the moves, where a Sten hand pushed it down: with two players'
+    noted hands of 26 cards, 938 px down a 360×740 phone (702 px on a 390×844 one). It stands
+    beside the panel's heading now, over the hand (or the moves) the finger tapped: in view
+    after the move, unscrolled, however long the hand, and not under the finger that made the
+    move; a tap there takes the move back."""
+    body = {"game": game, "players": 2, "names": "Anna, Bo", "deal": "table"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['players'][0]['url']}")
+    tap, box = REAL_TABLE_TAPS[game]
+    if game == "sten":  # Anna holds the hearts and diamonds, 7♥ among them: she starts
+        ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        tb.note_on_phone(page, [r + s for s in "HD" for r in ranks])
+    page.wait_for_selector(tap)
+    card = page.locator(tap).bounding_box()
+    x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
+    assert 0 <= y <= viewport["height"], card  # tapped where it stands, unscrolled
+    page.mouse.click(x, y)
+    page.wait_for_function("document.body.dataset.moves > 0", timeout=tb.LIVE_MS)
+    tb.settled(page)
+    page.wait_for_selector("#undo-mine:not([hidden])")
+    made = int(page.evaluate("document.body.dataset.moves"))
+    undo, under = page.evaluate(PLACE_JS, "#undo-mine"), page.evaluate(PLACE_JS, box)
+    assert undo and in_view(undo, viewport) and undo["scrolled"] == 0, undo
+    assert undo["bottom"] <= under["top"], (undo, under)  # over the hand, however long
+    assert page.evaluate(TAPPED_AT_JS, [[x, y]]) != ["undo-mine"]
+    tb.shot(page, f"{game}-own-phone-take-back-{viewport['width']}")
+    tap_centre(page, "#undo-mine")
+    page.wait_for_function(f"document.body.dataset.moves < {made}", timeout=tb.LIVE_MS)
+    assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 0
+    page.close()
+    assert not errors, errors

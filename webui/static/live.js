@@ -344,10 +344,9 @@ const Kortbord = (() => {
       else putBack(undoRow, undoHome);
       undoRow.hidden = inSeat && !snap.can_undo && !snap.can_redo;
     }
-    // a player's phone: "Take back my move" in the seat too, under the hand and the hint (where
-    // the finger is after a move, below the piles a card is laid on); else under the moves
     if (undoMine) {
-      if (seatTip.isConnected) seatTip.append(undoMine);
+      const near = takeBackPlace();
+      if (near) near.append(undoMine);
       else putBack(undoMine, undoMineHome);
     }
     // a player's page: "Your hand" heads nothing once the hand stands on the board
@@ -385,6 +384,16 @@ const Kortbord = (() => {
     if ($("game-no")) $("game-no").textContent = `${t("game")} ${snap.table.number}`;
     const slot = pileSlot();
     if (slot && !snap.over) slotHeight = slot.getBoundingClientRect().height;
+  }
+
+  // A player's phone: "Take back my move" where the finger is after a move, on the first
+  // screen. In a Skip-Bo seat, under the hand and the hint (below the piles a card is laid on);
+  // in Sten and Stigespill beside the panel's heading, over the hand or the moves: under them
+  // it stood below the first screen behind a hand of 13 cards or more (938 px down a 360×740
+  // phone). Its place (null: back under the moves, as on a wide screen).
+  function takeBackPlace() {
+    if (seatTip.isConnected) return seatTip;
+    return cfg.mode === "player" && ONE_COLUMN.matches ? $("panel-head") : null;
   }
 
   // The hand's box, in its place once the board is drawn: in a Skip-Bo seat the board put it
@@ -1471,7 +1480,7 @@ const Kortbord = (() => {
     snap = JSON.parse($("snap").textContent);
     handBoxEl = $("hand");
     handHome = homeOf(handBoxEl);
-    handHead = cfg.mode === "player" && handBoxEl ? handBoxEl.previousElementSibling : null;
+    handHead = cfg.mode === "player" && handBoxEl ? $("panel-head") : null;
     hintEl = $("hint");
     hintHome = homeOf(hintEl);
     undoRow = $("undo") && $("undo").parentElement;
