@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 from werkzeug.exceptions import BadHost, HTTPException, NotFound
 from werkzeug.wrappers import Response as BaseResponse  # what redirect() returns
 
@@ -28,6 +30,16 @@ DATABASE_DAMAGED = (
     "the database is damaged ({problem}); nothing was changed: put back a copy of it on the"
     " computer Kortbord runs on"
 )
+
+# a word with a hyphen inside it ("Åse-Marie,"): a name, mostly
+HYPHENATED = re.compile(r"\S*\w-\w\S*")
+
+
+def hyphens_whole(text: Any) -> Markup:
+    """Return ``text`` escaped, each hyphenated word in it ("Åse-Marie") in a span that keeps
+    it on one line (app.css: .one-line): a narrow phone broke "Åse-" / "Marie"."""
+    kept = r'<span class="one-line">\g<0></span>'
+    return Markup(HYPHENATED.sub(kept, str(escape(text))))
 
 
 def default_data_dir() -> Path:
@@ -57,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
+    app.add_template_filter(hyphens_whole, "whole")
     Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
 
     from webui import access, camera, db, i18n, tables

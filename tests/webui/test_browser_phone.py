@@ -7,6 +7,7 @@ instances); screenshots go to ``tests/artifacts/`` as there.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -893,5 +894,105 @@ def test_a_real_tables_take_back_stands_over_the_hand_on_a_sten_or_stigespill_ph
     tap_centre(page, "#undo-mine")
     page.wait_for_function(f"document.body.dataset.moves < {made}", timeout=tb.LIVE_MS)
     assert server.get(f"/api/tables/{t['id']}")["moves_made"] == 0
+    page.close()
+    assert not errors, errors
+
+
+# Players whose names have a hyphen, and the places such a name stands broken over two lines as
+# shown (what is said to a screen reader only, and a closed box's insides, aside): each one's
+# element and its text.
+HYPHENATED = ["Åse-Marie", "Jan-Erik", "Anne-Kristine", "Karl-Johan"]
+BROKEN_NAMES_JS = """(names) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode, e = text.parentElement;
+    if (!e.getClientRects().length || e.closest('.sr-only')) continue;
+    const closed = e.closest('details:not([open])');
+    if (closed && !e.closest('summary')) continue;
+    for (const name of names) {
+      for (let i = text.data.indexOf(name); i >= 0; i = text.data.indexOf(name, i + 1)) {
+        const range = document.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + name.length);
+        const lines = new Set([...range.getClientRects()].filter((b) => b.width > 0)
+          .map((b) => Math.round(b.bottom)));
+        if (lines.size > 1) out.push(`${e.tagName}.${e.className}: ${text.data}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def real_stigespill_to_its_end(server, table_id: str) -> None:
+    """Play a real-cards Stigespill game to its end: each draw a die card it may be, the
+    higher ones likelier (seeded; a snake may send a token back)."""
+    api = f"/api/tables/{table_id}"
+    rng = random.Random(table_id)
+    for _ in range(2000):
+        snap = server.get(api)
+        if snap["over"]:
+            return
+        moves = [m["move"] for m in snap["moves"]]
+        reveals = [m for m in moves if m["kind"] == "reveal"]
+        weights = [2 + "A23456".find(m["card"][0]) for m in reveals]  # the joker 1
+        move = rng.choices(reveals, weights)[0] if reveals else moves[0]
+        assert server.post(f"{api}/moves", {"move": move})[0] == 200, move
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+@pytest.mark.parametrize("viewport", [tb.NARROW_PHONE, SMALL_ANDROID], ids=["320", "360"])
+def test_a_hyphenated_name_keeps_its_line_on_a_narrow_phone(browser, server, viewport, lang):
+    """A player named with a hyphen ("Åse-Marie", "Jan-Erik") had her name broken at the
+    hyphen on a narrow phone: "Anne-" over "Kristine" in the table's name, the last move,
+    the match's scores and the list of tables. Each hyphenated name keeps its line now, where
+    a page shows it (the table's name, the turn, the seats, the players, a real Stigespill
+    table's standings, the scores, the list of tables), the text around it wrapping between
+    words, and nothing past the page's edge."""
+    names = ", ".join(HYPHENATED)
+    tables = [
+        {"game": "skipbo", "players": 4, "names": names, "open": True, "stock": 5},
+        {"game": "skipbo", "players": 4, "names": names, "open": True, "match_target": 100},
+        {"game": "stigespill", "players": 4, "names": names, "deal": "table"},
+    ]
+    made = []
+    for body in tables:
+        status, t = server.post("/api/tables", body)
+        assert status == 201, t
+        made.append(t)
+    one_device, match, stige = made
+    for _ in range(2000):  # the match's first game, to its end: the scores show
+        snap = server.get(f"/api/tables/{match['id']}")
+        if snap["over"]:
+            break
+        move = greedy_move(snap)
+        assert server.post(f"/api/tables/{match['id']}/moves", {"move": move})[0] == 200
+    real_stigespill_to_its_end(server, stige["id"])
+    language = {"Accept-Language": lang}
+    page = browser.new_page(
+        viewport=viewport, has_touch=True, is_mobile=True, extra_http_headers=language
+    )
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{one_device['url']}")
+    page.click("#show-hand")  # waits for it: a live update may draw it anew meanwhile
+    page.wait_for_selector("#hand button.card")
+    broken = page.evaluate(BROKEN_NAMES_JS, HYPHENATED)
+    page.goto(f"{server.base}{match['url']}")
+    page.wait_for_selector(".scores th")
+    broken += page.evaluate(BROKEN_NAMES_JS, HYPHENATED)
+    page.goto(f"{server.base}{stige['url']}")
+    page.wait_for_selector(".standings li")
+    assert page.locator(".standings .pname").count() == 4
+    broken += page.evaluate(BROKEN_NAMES_JS, HYPHENATED)
+    page.goto(f"{server.base}/")
+    page.wait_for_selector(".table-list .table-name")
+    broken += page.evaluate(BROKEN_NAMES_JS, HYPHENATED)
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    assert not broken, broken
+    page.goto(f"{server.base}{one_device['url']}")
+    page.wait_for_selector("#show-hand")
+    tb.shot(page, f"hyphenated-names-{lang}-{viewport['width']}")
     page.close()
     assert not errors, errors

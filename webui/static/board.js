@@ -19,6 +19,18 @@ const Board = (() => {
     return e;
   }
 
+  // ``text`` as nodes, each hyphenated word of a player's name in it ("Åse-Marie", of
+  // ``players``) in a span of its own that keeps it on one line (app.css: .one-line): a narrow
+  // phone broke "Åse-" / "Marie" at its line's end. The text around it wraps as before.
+  function keptWhole(text, players) {
+    const words = [...new Set((players || []).flatMap((p) => String(p.name).split(/\s+/)))]
+      .filter((w) => /\S-\S/u.test(w)).sort((a, b) => b.length - a.length);
+    if (!words.length || !text) return [text];
+    const re = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`, "u");
+    return String(text).split(re).map((part, i) => (i % 2 ? el("span", { class: "one-line", text: part }) : part))
+      .filter((part) => part !== "");
+  }
+
   function svg(tag, attrs, ...kids) {
     const e = document.createElementNS(SVGNS, tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -536,9 +548,9 @@ const Board = (() => {
       });
       list.append(el("div", { class: "sb-player" + (p.seat === v.turn ? " on-turn" : ""), "data-seat": p.seat },
         el("div", { class: "sb-who" }, el("i", { class: "dot", style: `background:${pl.colour}` }),
-          el("strong", { text: pl.name }),
+          el("strong", {}, keptWhole(pl.name, snap.table.players)),
           Number.isInteger(p.partner)  // team play: whose piles this player may play from
-            ? el("span", { class: "muted small", text: ctx.t("partner", { name: ctx.player(p.partner).name }) }) : null,
+            ? el("span", { class: "muted small" }, keptWhole(ctx.t("partner", { name: ctx.player(p.partner).name }), snap.table.players)) : null,
           el("span", { class: "muted small", text: `${ctx.t("hand")}: ${p.hand_count}` })),
         el("div", { class: "sb-row" },
           el("div", { class: "pile stock" }, stock, el("span", { class: "pile-label stock-count", text: `${ctx.t("stock")} ${p.stock_count}` })),
@@ -583,5 +595,5 @@ const Board = (() => {
     if (f) f(root, snap, ctx);
   }
 
-  return { render, hand, card, darkText, el, parse, pretty, said, saidText, srcKey, stenOrder, tokenLetter };
+  return { render, hand, card, darkText, el, keptWhole, parse, pretty, said, saidText, srcKey, stenOrder, tokenLetter };
 })();

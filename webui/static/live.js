@@ -258,9 +258,12 @@ const Kortbord = (() => {
   // heart suit"), whatever the page's language.
   function spokenNodes(text) {
     const said = Board.saidText(text);
-    if (said === text) return [text];
-    return [el("span", { "aria-hidden": "true", text }), el("span", { class: "sr-only", text: said })];
+    if (said === text) return whole(text);
+    return [el("span", { "aria-hidden": "true" }, whole(text)), el("span", { class: "sr-only", text: said })];
   }
+
+  // Text whose players' names keep their hyphens on one line ("Åse-Marie"): Board.keptWhole
+  const whole = (text) => Board.keptWhole(text, snap.table.players);
 
   // Set a live region's text only when it changes: a screen reader says it again otherwise.
   function say(node, text) {
@@ -357,14 +360,13 @@ const Kortbord = (() => {
       handBox.hidden = !show;
       if (show && curtain) {
         handBox.replaceChildren(el("button", { class: "btn btn-big", type: "button", id: "show-hand",
-          text: t("show_hand", { name: player(snap.to_move).name }),
           onclick: () => {
             handShown = true;
             render();
             // the button is gone: on to the hand (or the moves), not back to the turn line
             const next = $("hand").querySelector("button") || $("moves").querySelector("button");
             if (next) next.focus();
-          } }));
+          } }, el("span", {}, whole(t("show_hand", { name: player(snap.to_move).name })))));  // one flex item
       } else if (show) Board.hand(handBox, snap, ctx);
       if (cfg.mode === "player") renderNotes();
     }
@@ -424,7 +426,7 @@ const Kortbord = (() => {
       chip.className = "turn-chip over";
       // a game of a match that goes on is won, not the match
       const won = snap.match && !snap.match.over ? t("won_game", { names, n: snap.table.number }) : t("won", { names });
-      chip.append(el("span", { text: names ? `★ ${won}` : t("over") }));
+      chip.append(el("span", {}, whole(names ? `★ ${won}` : t("over"))));
       return;
     }
     if (snap.to_move === -1) {
@@ -435,7 +437,7 @@ const Kortbord = (() => {
       const who = ch && Number.isInteger(ch.about) ? player(ch.about) : null;
       const says = { deal: "dealing", turn_up: "turning_up", draw: "drawing" }[ch && ch.kind] || "drawing";
       if (who) chip.append(el("i", { class: "dot", style: `background:${who.colour}` }));
-      chip.append(el("span", { text: who ? t(says, { name: who.name }) : t("chance") }));
+      chip.append(el("span", {}, whole(who ? t(says, { name: who.name }) : t("chance"))));
       return;
     }
     if (sevenFirst()) {  // whoever holds 7♥ starts: the referee cannot know who
@@ -447,7 +449,7 @@ const Kortbord = (() => {
     const mine = snap.seat !== null && snap.seat === snap.to_move;
     chip.className = "turn-chip" + (mine ? " mine" : "");
     chip.append(el("i", { class: "dot", style: `background:${p.colour}` }),
-      el("span", { text: mine ? t("your_turn") : t("turn", { name: p.name }) }));
+      el("span", {}, whole(mine ? t("your_turn") : t("turn", { name: p.name }))));
   }
 
   const REFUSAL_SHOWN_MS = 20000;
@@ -609,7 +611,7 @@ const Kortbord = (() => {
     const sc = snap.scores || {};
     return el("ol", { class: "standings" }, ...(sc.ranking || []).map((seat) => el("li", {},
       el("i", { class: "dot", style: `background:${player(seat).colour}` }),
-      el("span", { class: "pname", text: player(seat).name }),
+      el("span", { class: "pname" }, whole(player(seat).name)),
       el("span", { text: sc.distances[seat] ? t("to_go", { n: sc.distances[seat] }) : "★" }))));
   }
 
@@ -640,7 +642,7 @@ const Kortbord = (() => {
       const m = snap.match;
       if (m && m.over) {  // nothing left to play here: say so, and start a match again
         const again = `/new?game=${snap.table.game}&again=${encodeURIComponent(snap.table.id)}`;
-        box.append(el("p", { class: "winner-banner", text: `★ ${t("match_over", { names: m.winners.map((s) => player(s).name).join(", ") })}` }),
+        box.append(el("p", { class: "winner-banner" }, whole(`★ ${t("match_over", { names: m.winners.map((s) => player(s).name).join(", ") })}`)),
           el("a", { class: "btn", href: again, text: t("match_again") }));
       } else if (cfg.mode === "table") {
         if (slot) slot.style.minHeight = `${slotHeight}px`;  // what stood below stays where it was
@@ -650,7 +652,7 @@ const Kortbord = (() => {
         if (slot && slot.classList.contains("pile-line")) slot.append(standings());
         // the moves' panel had nothing left but Undo: it says who won and offers the next game too
         const names = (snap.winner_names || []).join(", ");
-        if (slot) box.append(el("p", { class: "winner-banner", id: "game-won", text: names ? `★ ${t("won_game", { names, n: snap.table.number })}` : t("over") }),
+        if (slot) box.append(el("p", { class: "winner-banner", id: "game-won" }, names ? whole(`★ ${t("won_game", { names, n: snap.table.number })}`) : t("over")),
           next("next-game-here", "btn"));
       } else {  // a player's page: the table's page starts the next game
         box.append(el("p", { class: "muted", id: "next-on-table", text: t("next_on_table") }));
@@ -658,7 +660,7 @@ const Kortbord = (() => {
       return;
     }
     if (curtain) {  // the moves would show the hand: the player on turn taps first
-      box.append(el("p", { class: "muted", text: t("pass_device", { name: player(snap.to_move).name }) }));
+      box.append(el("p", { class: "muted" }, whole(t("pass_device", { name: player(snap.to_move).name }))));
       return;
     }
     if (snap.road_pending || snap.road_proposed) {
@@ -680,7 +682,7 @@ const Kortbord = (() => {
       if (snap.chance && Number.isInteger(snap.chance.seat) && cfg.mode === "table") {
         // a card only its owner may see (dealt, drawn into a hand): entered on that phone
         const which = snap.deal_noted ? "deal_on_phones" : "card_on_phone";
-        box.append(el("p", { class: "muted", text: t(which, { name: player(snap.chance.seat).name }) }));
+        box.append(el("p", { class: "muted" }, whole(t(which, { name: player(snap.chance.seat).name }))));
         openJoinBox();
         return;
       }
@@ -693,7 +695,7 @@ const Kortbord = (() => {
       const ownPage = cfg.mode === "table" && who && !watching;
       const text = cfg.mode === "table" && who ? t(watching ? "camera_wait" : "own_page", { name: who })
         : (cfg.mode === "player" && who && on !== snap.seat ? t("waiting", { name: who }) : t("nothing"));
-      box.append(el("p", { class: "muted", text }));
+      box.append(el("p", { class: "muted" }, whole(text)));
       if (ownPage) openJoinBox();
       return;
     }
@@ -878,7 +880,7 @@ const Kortbord = (() => {
     for (const p of snap.table.players) {
       // before 7♥ at a real table nobody is on turn: whoever holds it starts
       const li = el("li", { class: "player" + (snap.to_move === p.seat && !sevenFirst() ? " on-turn" : "") },
-        el("i", { class: "dot", style: `background:${p.colour}` }), el("span", { class: "pname", text: p.name }));
+        el("i", { class: "dot", style: `background:${p.colour}` }), el("span", { class: "pname" }, whole(p.name)));
       if (v.hand_sizes && (v.game === "sten" || v.variant === "strategy")) {
         li.append(el("span", { class: "muted small", text: t("cards", { n: v.hand_sizes[p.seat] }) }));
       }
@@ -914,7 +916,7 @@ const Kortbord = (() => {
     const names = snap.table.players.map((p) => p.name);
     // one column per side: a player, or a team (partners score alike: its first seat's points)
     const head = el("tr", {}, el("th", { text: t("game") }),
-      m.sides.map((side) => el("th", { text: side.map((s) => names[s]).join(" & ") })));
+      m.sides.map((side) => el("th", {}, whole(side.map((s) => names[s]).join(" & ")))));
     const body = m.games.map((g) => el("tr", {}, el("td", { text: g.number }),
       m.sides.map((side) => el("td", { text: g.points[side[0]] }))));
     const foot = el("tr", {}, el("th", { text: t("total") }), m.sides.map((side) => el("th", { text: m.totals[side[0]] })));
@@ -942,7 +944,7 @@ const Kortbord = (() => {
     const lines = games.slice().reverse().map((g) => {
       let line = t("won_game", { names: g.winners.map((s) => names[s]).join(", "), n: g.number });
       if (sten) line += ` · ${g.loser === null ? t("nobody_lost") : t("stone_lost", { name: names[g.loser] })}`;
-      return el("li", { text: line });
+      return el("li", {}, whole(line));
     });
     // the newest few; the rest folded away (the demo replays its game for hours on end)
     const earlier = lines.splice(RECORD_SHOWN);
