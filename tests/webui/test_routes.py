@@ -1307,6 +1307,46 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     assert len(client.get("/api/tables").get_json()["tables"]) == before
 
 
+def test_a_road_photo_read_but_for_a_card_gives_the_road_back_to_put_right(client, monkeypatch):
+    """A road photo read but for one card (unread, or misread as another road card) came
+    back as an empty road box and no photo: the family typed all 28 cards to start. The form
+    comes back with the 27 or 28 cards read, in road order, in the road's box (marked, and a
+    line under it says so), so adding or changing the card named starts the game; in nb."""
+    import io
+
+    import webui.pipeline_adapter as adapter
+
+    _, truth = _road_scene()
+    read = truth[:9] + truth[10:]  # the 10th card not read
+    monkeypatch.setattr(
+        adapter,
+        "read_road",
+        lambda image, shape: {
+            "road": read,
+            "goal": "JK",
+            "problems": [f"missing: {truth[9]}"],
+            "ok": False,
+        },
+    )
+    jpeg, _ = _road_scene()
+    before = len(client.get("/api/tables").get_json()["tables"])
+    form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"))
+    r = client.post("/new", data=form, headers={"Accept-Language": "nb"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 400 and "Bilde av veien: mangler:" in page
+    box = re.search(r"<textarea name=\"road\"([^>]*)>([^<]*)</textarea>", page)
+    assert box is not None and box[2].split() == read, page
+    assert 'aria-invalid="true"' in box[1] and "road-read" in box[1]
+    assert 'id="road-read"' in page and "rett opp kortene som er nevnt over" in page
+    assert len(client.get("/api/tables").get_json()["tables"]) == before
+    # The card added where it lies, the same form starts the game with the road.
+    fixed = " ".join([*read[:9], truth[9], *read[9:]])
+    r = client.post("/new", data=_stigespill_form(road=fixed))
+    assert r.status_code == 302
+    view = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["view"]
+    assert [tile["code"] for tile in view["road"]] == truth
+
+
 def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
     client.set_cookie("lang", "nb")
     r = client.get("/no/such/page")

@@ -294,7 +294,11 @@ def new_submit() -> Response | tuple[str, int]:
         table = _create(form)
     except games.SetupError as e:  # the form again, as typed, saying what is wrong
         said = speech.say_setup(str(e), i18n.current_translator())
-        return _form_page(form.get("game"), request.form.to_dict(), said, _field_of(str(e))), 400
+        typed, field = request.form.to_dict(), _field_of(str(e))
+        if isinstance(e, RoadPhotoError) and e.road:  # put right in the box, not typed anew
+            typed |= {"road": " ".join(e.road), "road_read": "1"}
+            field = "road"
+        return _form_page(form.get("game"), typed, said, field), 400
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
         hub().notify(table["id"], "; ".join(checks))
     resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
@@ -302,18 +306,35 @@ def new_submit() -> Response | tuple[str, int]:
     return resp
 
 
+# A road photo read with this many of its 28 cards or more is given back in the road's box to
+# put right (a card or two unread or misread); with fewer, it is not a photo of the whole road.
+ROAD_KEPT = 24
+
+
+class RoadPhotoError(games.SetupError):
+    """A road photo that cannot start a game; ``road``: the cards read, in road order, for
+    the user to put right (empty when too few were read to be worth it)."""
+
+    def __init__(self, message: str, road: list[str] | None = None):
+        super().__init__(message)
+        self.road = road or []
+
+
 def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[str]]:
     """Return the road read from a photo of it and the cards read by elimination; a photo
-    that cannot be read is a set-up error naming why (cards missing, doubled, the order
-    unclear). ``shape``: one of ``ROAD_SHAPES``: a grid of straight rows reads as a snake
-    or as text alike, and only the user knows which."""
+    that cannot be read is a :class:`RoadPhotoError` naming why (cards missing, doubled,
+    the order unclear), with the cards read when most of the road was. ``shape``: one of
+    ``ROAD_SHAPES``: a grid of straight rows reads as a snake or as text alike, and only
+    the user knows which."""
     from webui.camera import read_road_photo
 
     if shape not in games.ROAD_SHAPES:
         raise games.SetupError(f"road photo: unknown road shape {shape!r}")
     road, problem, checks = read_road_photo(data, shape)
+    if problem and len(road) >= ROAD_KEPT:
+        raise RoadPhotoError(f"road photo: {problem}", road)
     if problem:
-        raise games.SetupError(f"road photo: {problem}")
+        raise RoadPhotoError(f"road photo: {problem}")
     return road, checks
 
 
