@@ -1347,6 +1347,35 @@ def test_a_road_photo_read_but_for_a_card_gives_the_road_back_to_put_right(clien
     assert [tile["code"] for tile in view["road"]] == truth
 
 
+def test_a_photo_of_a_few_road_cards_says_how_many_not_twenty_missing(client, monkeypatch):
+    """A photo that is not of a road (a Sten row, a corner of the road) was answered with
+    20 card codes "missing" and the goal joker not found. It says how many of the 28 road
+    cards it saw, and gives back no road to put right."""
+    import io
+
+    import webui.pipeline_adapter as adapter
+
+    _, truth = _road_scene()
+    missing = " ".join(truth[8:])
+    monkeypatch.setattr(
+        adapter,
+        "read_road",
+        lambda image, shape: {
+            "road": truth[:8],
+            "goal": None,
+            "problems": [f"missing: {missing}", "no goal joker found: cannot tell which end"],
+            "ok": False,
+        },
+    )
+    jpeg, _ = _road_scene()
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400
+    assert "Road photo: no road found: 8 of the 28 road cards (7–K) seen" in page, page
+    assert re.search(r'<textarea name="road"[^>]*></textarea>', page)
+    assert 'id="road-read"' not in page
+
+
 def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
     client.set_cookie("lang", "nb")
     r = client.get("/no/such/page")

@@ -333,6 +333,9 @@ def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[
     road, problem, checks = read_road_photo(data, shape)
     if problem and len(road) >= ROAD_KEPT:
         raise RoadPhotoError(f"road photo: {problem}", road)
+    missing = re.match(r"missing: ([^;]*)", problem or "")
+    if missing and len(missing[1].split()) > 28 - ROAD_KEPT:  # a list of 20 cards says less
+        problem = f"no road found: {len(road)} of the 28 road cards (7–K) seen"
     if problem:
         raise RoadPhotoError(f"road photo: {problem}")
     return road, checks
