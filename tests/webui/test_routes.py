@@ -1347,6 +1347,32 @@ def test_a_road_photo_read_but_for_a_card_gives_the_road_back_to_put_right(clien
     assert [tile["code"] for tile in view["road"]] == truth
 
 
+def test_a_road_photos_card_read_twice_is_named_with_its_two_places(client, monkeypatch):
+    """A road photo with a card misread as another road card said "missing: Q♠; doubled:
+    Q♣", and the family looked through 28 cards for the two Q♣. The line under the road's
+    box names the places the card is read at, in the page's language."""
+    import webui.pipeline_adapter as adapter
+    from webui.speech import pretty
+
+    _, truth = _road_scene()
+    read = list(truth)
+    read[24] = truth[16]  # the 25th card read as the 17th
+    problems = [f"missing: {truth[24]}", f"doubled: {truth[16]}"]
+    monkeypatch.setattr(
+        adapter,
+        "read_road",
+        lambda image, shape: {"road": read, "goal": "JK", "problems": problems, "ok": False},
+    )
+    jpeg, _ = _road_scene()
+    form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"))
+    r = client.post("/new", data=form, headers={"Accept-Language": "nb"})
+    page = html.unescape(r.get_data(as_text=True))
+    note = re.search(r'<p class="small road-read" id="road-read">(.*?)</p>', page, re.S)
+    assert r.status_code == 400 and note is not None, page
+    assert f"{pretty(truth[16])} er lest på plass 17, 25: ett av dem er et annet kort." in note[1]
+    assert pretty(truth[24]) not in note[1]
+
+
 def test_a_photo_of_a_few_road_cards_says_how_many_not_twenty_missing(client, monkeypatch):
     """A photo that is not of a road (a Sten row, a corner of the road) was answered with
     20 card codes "missing" and the goal joker not found. It says how many of the 28 road

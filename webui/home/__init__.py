@@ -207,10 +207,15 @@ def _field_of(problem: str) -> str | None:
 
 
 def _form_page(
-    game: Any, typed: dict[str, Any] | None = None, error: str | None = None, field=None
+    game: Any,
+    typed: dict[str, Any] | None = None,
+    error: str | None = None,
+    field=None,
+    doubled: list[tuple[str, str]] | None = None,
 ) -> str:
     """Render the new-game form, filled in with what was ``typed`` and saying ``error``
-    (``field``: the input it is about, marked invalid)."""
+    (``field``: the input it is about, marked invalid; ``doubled``: a road photo's cards
+    read twice and their places)."""
     if game not in games.GAME_TITLES:
         game = "skipbo"
     return render_template(
@@ -222,6 +227,7 @@ def _form_page(
         typed=typed or {},
         error=error,
         invalid=field,
+        doubled=doubled or [],
     )
 
 
@@ -286,6 +292,7 @@ def new_submit() -> Response | tuple[str, int]:
     form = request.form.to_dict()
     photo = request.files.get("road_photo")
     checks: list[str] = []
+    doubled: list[tuple[str, str]] = []
     try:
         if form.get("game") == "stigespill" and photo and photo.filename:
             if not (form.get("road") or "").strip():
@@ -298,7 +305,8 @@ def new_submit() -> Response | tuple[str, int]:
         if isinstance(e, RoadPhotoError) and e.road:  # put right in the box, not typed anew
             typed |= {"road": " ".join(e.road), "road_read": "1"}
             field = "road"
-        return _form_page(form.get("game"), typed, said, field), 400
+            doubled = _doubled_places(e.road)
+        return _form_page(form.get("game"), typed, said, field, doubled), 400
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
         hub().notify(table["id"], "; ".join(checks))
     resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
@@ -339,6 +347,17 @@ def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[
     if problem:
         raise RoadPhotoError(f"road photo: {problem}")
     return road, checks
+
+
+def _doubled_places(road: list[str]) -> list[tuple[str, str]]:
+    """Return each card read more than once in ``road`` as players write it (``Q♣``) and
+    its places, counted from 1 (``"17, 25"``): the family looks there for the card misread."""
+    places: dict[str, list[int]] = {}
+    for i, code in enumerate(road, 1):
+        places.setdefault(code, []).append(i)
+    return [
+        (speech.pretty(code), ", ".join(map(str, at))) for code, at in places.items() if len(at) > 1
+    ]
 
 
 def _set_owner(resp, table: dict[str, Any]) -> None:
