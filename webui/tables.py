@@ -49,6 +49,7 @@ class Refusal(IllegalMove):
 
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet
 ROAD_GRID = "road_grid"  # …the camera read straight rows as a serpentine: perhaps like text
+ROAD_PHOTO = "road_photo"  # the road was read from a photo of it laid out on the table
 ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
 VIDEO_READ = "video_read"  # a recorded video's table: {"game", "time"} its game followed it to
 LOG_SHOWN = "log_shown"  # the game (its id) whose log, every hand in it, was handed out
@@ -237,9 +238,15 @@ class Runtime:
 
     @property
     def real_road(self) -> bool:
-        """Whether the road lies on a real table (real cards, or a camera watching): a game
-        played on phones has only the app's road, nothing to put right."""
-        return self.table["options"].get("deal") == "table" or self.table["source"] != "none"
+        """Whether the road lies on a real table (real cards, a camera watching, or a road
+        read from a photo of it): a game played on phones has only the app's road, or one
+        typed, nothing to put right."""
+        options = self.table["options"]
+        return (
+            options.get("deal") == "table"
+            or self.table["source"] != "none"
+            or bool(options.get(ROAD_PHOTO))
+        )
 
     @property
     def open_table(self) -> bool:
@@ -791,6 +798,8 @@ class TableHub:
             self.store.replace_setup(
                 table_id, rt.game_id, config, rules.state_to_json(state), options
             )
+            rt.notice = None  # a photo's cards to check: the road is another now
+            self._keep_notices(rt)
             self.forget(table_id)
         self._reload(table_id, rt)
         return True

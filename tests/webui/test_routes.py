@@ -1307,27 +1307,23 @@ def test_a_road_photo_that_cannot_be_read_says_why_and_makes_no_table(client, mo
     assert len(client.get("/api/tables").get_json()["tables"]) == before
 
 
+def _photo_reads(monkeypatch, road, problems=(), checks=()):
+    """Make a road photo read as ``road`` with ``problems`` (none: read right) and the cards
+    to ``checks``."""
+    import webui.pipeline_adapter as adapter
+
+    reading = {"road": road, "goal": "JK", "problems": list(problems), "ok": not problems}
+    monkeypatch.setattr(adapter, "read_road", lambda image, shape: {**reading, "checks": checks})
+
+
 def test_a_road_photo_read_but_for_a_card_gives_the_road_back_to_put_right(client, monkeypatch):
     """A road photo read but for one card (unread, or misread as another road card) came
     back as an empty road box and no photo: the family typed all 28 cards to start. The form
     comes back with the 27 or 28 cards read, in road order, in the road's box (marked, and a
     line under it says so), so adding or changing the card named starts the game; in nb."""
-    import io
-
-    import webui.pipeline_adapter as adapter
-
     _, truth = _road_scene()
     read = truth[:9] + truth[10:]  # the 10th card not read
-    monkeypatch.setattr(
-        adapter,
-        "read_road",
-        lambda image, shape: {
-            "road": read,
-            "goal": "JK",
-            "problems": [f"missing: {truth[9]}"],
-            "ok": False,
-        },
-    )
+    _photo_reads(monkeypatch, read, [f"missing: {truth[9]}"])
     jpeg, _ = _road_scene()
     before = len(client.get("/api/tables").get_json()["tables"])
     form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"))
@@ -1347,22 +1343,48 @@ def test_a_road_photo_read_but_for_a_card_gives_the_road_back_to_put_right(clien
     assert [tile["code"] for tile in view["road"]] == truth
 
 
+def test_a_road_read_from_a_photo_in_a_game_the_app_deals_is_put_right_on_the_table(
+    client, monkeypatch
+):
+    """A road photo read with a card to check, at a table where the app deals (the form's
+    first choice), showed "Check these cards: KS read by elimination" on the table's page
+    and offered no way to put it right: only a new table did. A road read from a photo lies
+    on a real table: it is put right on the table's page before the first move, as at a
+    table with real cards; the app's own road, or one typed, is not."""
+    _, truth = _road_scene()
+    read = list(truth)
+    read[3], read[6] = truth[6], truth[3]  # two cards read the wrong way round
+    check = f"{read[3]} read by elimination: that card looks most like {truth[3]}"
+    _photo_reads(monkeypatch, read, checks=[check])
+    jpeg, _ = _road_scene()
+    form = _stigespill_form(deal="app", road_photo=(io.BytesIO(jpeg), "road.jpg"))
+    r = client.post("/new", data=form)
+    url = "/api/tables/" + r.location.rsplit("/", 1)[1]
+    table = client.get(url).get_json()
+    assert table["notice"]["check"] and table.get("road_editable"), table
+    r = client.post(url + "/road", json={"road": " ".join(truth)})
+    assert r.status_code == 200, r.get_json()
+    table = client.get(url).get_json()
+    assert [tile["code"] for tile in table["view"]["road"]] == truth
+    assert table["notice"] is None  # the card checked is put right
+    # the app's road, or one typed, dealt on the phones: nothing laid out to put right
+    for typed in ("", " ".join(read)):
+        r = client.post("/new", data=_stigespill_form(deal="app", road=typed))
+        url = "/api/tables/" + r.location.rsplit("/", 1)[1]
+        assert not client.get(url).get_json().get("road_editable")
+        assert client.post(url + "/road", json={"road": " ".join(truth)}).status_code == 409
+
+
 def test_a_road_photos_card_read_twice_is_named_with_its_two_places(client, monkeypatch):
     """A road photo with a card misread as another road card said "missing: Q♠; doubled:
     Q♣", and the family looked through 28 cards for the two Q♣. The line under the road's
     box names the places the card is read at, in the page's language."""
-    import webui.pipeline_adapter as adapter
     from webui.speech import pretty
 
     _, truth = _road_scene()
     read = list(truth)
     read[24] = truth[16]  # the 25th card read as the 17th
-    problems = [f"missing: {truth[24]}", f"doubled: {truth[16]}"]
-    monkeypatch.setattr(
-        adapter,
-        "read_road",
-        lambda image, shape: {"road": read, "goal": "JK", "problems": problems, "ok": False},
-    )
+    _photo_reads(monkeypatch, read, [f"missing: {truth[24]}", f"doubled: {truth[16]}"])
     jpeg, _ = _road_scene()
     form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"))
     r = client.post("/new", data=form, headers={"Accept-Language": "nb"})
@@ -1377,22 +1399,9 @@ def test_a_photo_of_a_few_road_cards_says_how_many_not_twenty_missing(client, mo
     """A photo that is not of a road (a Sten row, a corner of the road) was answered with
     20 card codes "missing" and the goal joker not found. It says how many of the 28 road
     cards it saw, and gives back no road to put right."""
-    import io
-
-    import webui.pipeline_adapter as adapter
-
     _, truth = _road_scene()
     missing = " ".join(truth[8:])
-    monkeypatch.setattr(
-        adapter,
-        "read_road",
-        lambda image, shape: {
-            "road": truth[:8],
-            "goal": None,
-            "problems": [f"missing: {missing}", "no goal joker found: cannot tell which end"],
-            "ok": False,
-        },
-    )
+    _photo_reads(monkeypatch, truth[:8], [f"missing: {missing}", "no goal joker found: …"])
     jpeg, _ = _road_scene()
     r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
     page = r.get_data(as_text=True)

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse  # what redirect() return
 from vision.sources import webcam_index
 from webui import access, games, i18n, speech
 from webui.common import json_body
-from webui.tables import hub
+from webui.tables import ROAD_PHOTO, hub
 
 bp = Blueprint("home", __name__, template_folder="templates")
 
@@ -276,10 +276,12 @@ def stream_url(url: str) -> str:
     return url
 
 
-def _create(form: dict[str, Any]) -> dict[str, Any]:
+def _create(form: dict[str, Any], road_photo: bool = False) -> dict[str, Any]:
     if not isinstance(form.get("name") or "", str):
         abort(400, "the table name must be text")
     setup = games.parse_setup(form.get("game"), form, i18n.current_translator())
+    if road_photo:  # a road laid out on a real table: put right on its page before play
+        setup.options[ROAD_PHOTO] = True
     source = _source(form)
     access.count_new_table()
     table = hub().create(setup, source=source, name=form.get("name"))
@@ -293,12 +295,13 @@ def new_submit() -> Response | tuple[str, int]:
     photo = request.files.get("road_photo")
     checks: list[str] = []
     doubled: list[tuple[str, str]] = []
+    read = False  # the road read from the photo
     try:
         if form.get("game") == "stigespill" and photo and photo.filename:
             if not (form.get("road") or "").strip():
                 road, checks = _road_from_photo(photo.read(), form.get("road_shape") or "auto")
-                form["road"] = " ".join(road)
-        table = _create(form)
+                form["road"], read = " ".join(road), True
+        table = _create(form, road_photo=read)
     except games.SetupError as e:  # the form again, as typed, saying what is wrong
         said = speech.say_setup(str(e), i18n.current_translator())
         typed, field = request.form.to_dict(), _field_of(str(e))
