@@ -580,8 +580,17 @@ CAMERA_KEYS = (_OUT_OF_SYNC_KEY, *(key for _, key in _ROAD_CHECKS))
 
 
 def say_checks(text: str, t: Translator) -> str:
-    """Return the road photo's notes ("…; …") said with ``t``."""
-    return "; ".join(say_known(_ROAD_CHECKS, part, t) or t(part) for part in text.split("; "))
+    """Return the road photo's notes ("…; …") said with ``t``, their cards as the board
+    shows them (``K♠``, not ``KS``)."""
+    return "; ".join(_say_check(part, t) for part in text.split("; "))
+
+
+def _say_check(text: str, t: Translator) -> str:
+    for pattern, key in _ROAD_CHECKS:
+        m = re.fullmatch(pattern, text)
+        if m:
+            return t(key, **{k: pretty(v) for k, v in m.groupdict().items()})
+    return t(text)
 
 
 # A new game's set-up problems (webui/games.py: parse_setup, the rules' set-up checks, a typed

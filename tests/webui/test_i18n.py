@@ -692,10 +692,12 @@ def test_what_the_camera_asks_is_said_in_the_pages_language():
         "QH read by elimination: that card looks most like QD; "
         "8S read by elimination: that card could not be read"
     )
+    # the cards as the board and the form's problems show them: Q♥, not QH
     assert say_checks(checks, danish) == (
-        "QH er læst ved udelukkelse: kortet ligner mest QD; "
-        "8S er læst ved udelukkelse: det kort kunne ikke læses"
+        "Q♥ er læst ved udelukkelse: kortet ligner mest Q♦; "
+        "8♠ er læst ved udelukkelse: det kort kunne ikke læses"
     )
+    assert say_checks(checks, i18n.translator("en")).startswith("Q♥ read by elimination")
 
 
 def _setup_problems() -> set[str]:
