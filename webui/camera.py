@@ -631,20 +631,23 @@ def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
     return ([], problem) if problem else (codes, None)
 
 
-def read_road_photo(data: bytes, shape: str = "auto") -> tuple[list[str], str | None, list[str]]:
+def read_road_photo(
+    data: bytes, shape: str = "auto"
+) -> tuple[list[str], str | None, list[str], list[str] | None]:
     """Return the Stigespill road (28 codes in road order) in a photo of the laid-out road,
     ``None`` and the cards read by elimination (for the user to check), or ``(the cards read
     in road order, why not, [])``: what is missing, doubled or ambiguous (no cards where the
     photo could not be read at all). ``shape``: how the road runs (``auto``, or ``rows``:
-    every row the same way, like text), which the cards' places cannot say."""
+    every row the same way, like text), which the cards' places cannot say; last, a road in
+    straight rows read as a snake read like text (``None`` for any other)."""
     from webui import pipeline_adapter
 
     reading, problem = _read_photo(data, lambda image: pipeline_adapter.read_road(image, shape))
     if problem:
-        return [], problem, []
+        return [], problem, [], None
     if not reading["ok"]:
-        return list(reading["road"]), "; ".join(reading["problems"]), []
-    return reading["road"], None, list(reading.get("checks", []))
+        return list(reading["road"]), "; ".join(reading["problems"]), [], None
+    return reading["road"], None, list(reading.get("checks", [])), reading.get("as_text")
 
 
 def init_app(app: Flask) -> None:

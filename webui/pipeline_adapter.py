@@ -62,9 +62,11 @@ def recognize(image: Any) -> list[str] | None:
 
 def read_road(image: Any, shape: str = "auto") -> dict[str, Any] | None:
     """Return the Stigespill road read from a BGR photo of it (``{"road", "goal",
-    "problems", "ok", "checks"}``, the road in road order; ``checks``: the cards read by
-    elimination, for the user to look at), or ``None`` without models. ``shape``: the
-    road reader's (``rows``: a grid whose rows all run the same way, like text)."""
+    "problems", "ok", "checks", "as_text"}``, the road in road order; ``checks``: the cards
+    read by elimination, for the user to look at; ``as_text``: straight rows read as a
+    snake, the same rows read like text, else ``None``), or ``None`` without models.
+    ``shape``: the road reader's (``rows``: a grid whose rows all run the same way, like
+    text)."""
     rec = _get_recognizer()
     if rec is None:
         return None
@@ -75,7 +77,11 @@ def read_road(image: Any, shape: str = "auto") -> dict[str, Any] | None:
         reading = RoadReader(shape=shape).read(det)
     except RoadError as e:
         return {"road": [], "goal": None, "problems": [str(e)], "ok": False, "checks": checks}
-    return {**reading.to_json(), "ok": reading.ok, "checks": checks}
+    as_text = None
+    if reading.ok and reading.grid:  # only the family knows which way the rows run
+        rows = RoadReader(shape="rows").read(det)
+        as_text = rows.road if rows.ok else None
+    return {**reading.to_json(), "ok": reading.ok, "checks": checks, "as_text": as_text}
 
 
 def available() -> bool:

@@ -50,6 +50,7 @@ class Refusal(IllegalMove):
 ROAD_FROM_CAMERA = "road_from_camera"  # a Stigespill table's option: no road given yet
 ROAD_GRID = "road_grid"  # …the camera read straight rows as a serpentine: perhaps like text
 ROAD_PHOTO = "road_photo"  # the road was read from a photo of it laid out on the table
+ROAD_AS_TEXT = "road_as_text"  # …its straight rows read as a snake: the rows read like text
 ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
 VIDEO_READ = "video_read"  # a recorded video's table: {"game", "time"} its game followed it to
 LOG_SHOWN = "log_shown"  # the game (its id) whose log, every hand in it, was handed out
@@ -791,7 +792,7 @@ class TableHub:
             options = {
                 k: v
                 for k, v in options.items()
-                if k not in (ROAD_FROM_CAMERA, ROAD_PROPOSED, ROAD_GRID)
+                if k not in (ROAD_FROM_CAMERA, ROAD_PROPOSED, ROAD_GRID, ROAD_AS_TEXT)
             }
             if by_camera and grid:
                 options[ROAD_GRID] = True

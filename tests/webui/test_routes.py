@@ -1166,7 +1166,7 @@ def test_random_junk_never_breaks_the_server_or_the_game(client, make_table):
 # ---- a Stigespill road read from a photo -----------------------------------------------------
 def _road_scene(index: int = 42):
     """Return (JPEG bytes, true road) of the road benchmark's scene ``index`` (42: a
-    serpentine; 4: rows that run like text)."""
+    serpentine; 4 and 8: rows that run like text)."""
     import numpy as np
 
     from vision.synth import ProceduralDeck, SkipBoDeck, render
@@ -1224,6 +1224,30 @@ def test_a_road_photo_of_rows_that_run_like_text_is_read_so_when_the_user_says_s
     # The same places read as a snake: every other row the other way.
     snake = road_read()
     assert sorted(snake) == sorted(truth) and snake != truth
+
+
+def test_a_road_photos_rows_read_as_a_snake_are_read_like_text_with_one_tap(client):
+    """A road photo of straight rows that run like text, given with the form's first
+    choice (a snake), was read with every other row backwards, and the table's page said
+    nothing of it: the family played a wrong road or typed all 28 cards. The table's page
+    asks, as for a camera's road, and one tap takes the rows read like text."""
+    from vision.recognizer import models_present
+
+    if not models_present():
+        pytest.skip("no trained models in models/")
+    jpeg, truth = _road_scene(8)  # rows that run like text, seen as straight rows
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
+    url = "/api/tables/" + r.location.rsplit("/", 1)[1]
+    table = client.get(url).get_json()
+    assert table.get("road_grid") and [t["code"] for t in table["view"]["road"]] != truth
+    table = client.post(url + "/road/again", json={"shape": "rows"}).get_json()
+    assert [tile["code"] for tile in table["view"]["road"]] == truth
+    assert not table.get("road_grid") and table["road_editable"]
+    # a road in rows read as they run: nothing to ask
+    r = client.post(
+        "/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"), road_shape="rows")
+    )
+    assert not client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json().get("road_grid")
 
 
 def test_cards_a_road_photo_read_by_elimination_are_shown_to_check(client, monkeypatch):

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse  # what redirect() return
 from vision.sources import webcam_index
 from webui import access, games, i18n, speech
 from webui.common import json_body
-from webui.tables import ROAD_PHOTO, hub
+from webui.tables import ROAD_AS_TEXT, ROAD_GRID, ROAD_PHOTO, hub
 
 bp = Blueprint("home", __name__, template_folder="templates")
 
@@ -276,12 +276,18 @@ def stream_url(url: str) -> str:
     return url
 
 
-def _create(form: dict[str, Any], road_photo: bool = False) -> dict[str, Any]:
+def _create(
+    form: dict[str, Any], road_photo: bool = False, as_text: list[str] | None = None
+) -> dict[str, Any]:
+    """Create a table from a new game's form; ``road_photo``: its road read from a photo,
+    ``as_text``: that photo's straight rows read like text (read as a snake)."""
     if not isinstance(form.get("name") or "", str):
         abort(400, "the table name must be text")
     setup = games.parse_setup(form.get("game"), form, i18n.current_translator())
     if road_photo:  # a road laid out on a real table: put right on its page before play
         setup.options[ROAD_PHOTO] = True
+    if as_text and as_text != setup.config.get("road"):  # its page asks which way they run
+        setup.options |= {ROAD_GRID: True, ROAD_AS_TEXT: as_text}
     source = _source(form)
     access.count_new_table()
     table = hub().create(setup, source=source, name=form.get("name"))
@@ -296,12 +302,14 @@ def new_submit() -> Response | tuple[str, int]:
     checks: list[str] = []
     doubled: list[tuple[str, str]] = []
     read = False  # the road read from the photo
+    as_text: list[str] | None = None
     try:
         if form.get("game") == "stigespill" and photo and photo.filename:
             if not (form.get("road") or "").strip():
-                road, checks = _road_from_photo(photo.read(), form.get("road_shape") or "auto")
+                shape = form.get("road_shape") or "auto"
+                road, checks, as_text = _road_from_photo(photo.read(), shape)
                 form["road"], read = " ".join(road), True
-        table = _create(form, road_photo=read)
+        table = _create(form, road_photo=read, as_text=as_text)
     except games.SetupError as e:  # the form again, as typed, saying what is wrong
         said = speech.say_setup(str(e), i18n.current_translator())
         typed, field = request.form.to_dict(), _field_of(str(e))
@@ -331,8 +339,11 @@ class RoadPhotoError(games.SetupError):
         self.road = road or []
 
 
-def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[str]]:
-    """Return the road read from a photo of it and the cards read by elimination; a photo
+def _road_from_photo(
+    data: bytes, shape: str = "auto"
+) -> tuple[list[str], list[str], list[str] | None]:
+    """Return the road read from a photo of it, the cards read by elimination and, for
+    straight rows read as a snake, the rows read like text (else ``None``); a photo
     that cannot be read is a :class:`RoadPhotoError` naming why (cards missing, doubled,
     the order unclear), with the cards read when most of the road was. ``shape``: one of
     ``ROAD_SHAPES``: a grid of straight rows reads as a snake or as text alike, and only
@@ -341,7 +352,7 @@ def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[
 
     if shape not in games.ROAD_SHAPES:
         raise games.SetupError(f"road photo: unknown road shape {shape!r}")
-    road, problem, checks = read_road_photo(data, shape)
+    road, problem, checks, as_text = read_road_photo(data, shape)
     if problem and len(road) >= ROAD_KEPT:
         raise RoadPhotoError(f"road photo: {problem}", road)
     missing = re.match(r"missing: ([^;]*)", problem or "")
@@ -349,7 +360,7 @@ def _road_from_photo(data: bytes, shape: str = "auto") -> tuple[list[str], list[
         problem = f"no road found: {len(road)} of the 28 road cards (7–K) seen"
     if problem:
         raise RoadPhotoError(f"road photo: {problem}")
-    return road, checks
+    return road, checks, as_text
 
 
 def _doubled_places(road: list[str]) -> list[tuple[str, str]]:

@@ -30,7 +30,7 @@ from webui.common import (
     position_from_body,
 )
 from webui.live import sse_stream
-from webui.tables import Runtime, hub
+from webui.tables import ROAD_AS_TEXT, Runtime, hub
 
 bp = Blueprint("table", __name__, template_folder="templates")
 
@@ -188,12 +188,19 @@ def set_road(table_id: str) -> Response:
 @bp.post("/api/tables/<table_id>/road/again")
 def read_road_again(table_id: str) -> Response:
     """Let the camera read the road again, before the first move (it read it wrong, or the
-    cards were laid out anew): the moves wait for it as at the start."""
+    cards were laid out anew): the moves wait for it as at the start. Without a camera, a
+    road photo's straight rows read as a snake are taken as read like text (``shape``
+    ``rows``)."""
     rt = _runtime(table_id)
     _has_a_road(rt)
+    shape = optional_json_body().get("shape")
+    as_text = rt.table["options"].get(ROAD_AS_TEXT)
+    if rt.table["source"] == "none" and as_text and shape == "rows":
+        if not hub().set_road(table_id, as_text):  # a photo's rows, read like text then
+            raise IllegalMove("the road is set: it changes only before the first move")
+        return _reply(rt)
     if rt.table["source"] == "none":
         abort(409, "this table has no camera to read its road: type the road instead")
-    shape = optional_json_body().get("shape")
     if shape is not None and shape not in games.ROAD_SHAPES:
         shapes = ", ".join(games.ROAD_SHAPES)
         abort(400, i18n.t("'shape' must be one of {shapes}", shapes=shapes))
