@@ -1363,11 +1363,14 @@ def test_a_road_photo_read_but_for_a_card_gives_the_road_back_to_put_right(clien
     assert 'id="road-read"' in page and "rett opp kortene som er nevnt over" in page
     assert len(client.get("/api/tables").get_json()["tables"]) == before
     # The card added where it lies, the same form starts the game with the road.
+    assert '<input type="hidden" name="road_read" value="1">' in page
     fixed = " ".join([*read[:9], truth[9], *read[9:]])
-    r = client.post("/new", data=_stigespill_form(road=fixed))
+    r = client.post("/new", data=_stigespill_form(road=fixed, road_read="1", deal="app"))
     assert r.status_code == 302
-    view = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()["view"]
-    assert [tile["code"] for tile in view["road"]] == truth
+    table = client.get("/api/tables/" + r.location.rsplit("/", 1)[1]).get_json()
+    assert [tile["code"] for tile in table["view"]["road"]] == truth
+    # still the road on the table, put right on its page before play where the app deals
+    assert table["road_editable"]
 
 
 def test_a_road_read_from_a_photo_in_a_game_the_app_deals_is_put_right_on_the_table(

@@ -301,7 +301,8 @@ def new_submit() -> Response | tuple[str, int]:
     photo = request.files.get("road_photo")
     checks: list[str] = []
     doubled: list[tuple[str, str]] = []
-    read = False  # the road read from the photo
+    # the road read from the photo, or read and put right in the form it came back in
+    read = bool(form.get("road_read") and (form.get("road") or "").strip())
     as_text: list[str] | None = None
     try:
         if form.get("game") == "stigespill" and photo and photo.filename:
