@@ -631,23 +631,35 @@ def recognize_photo(data: bytes) -> tuple[list[str], str | None]:
     return ([], problem) if problem else (codes, None)
 
 
-def read_road_photo(
-    data: bytes, shape: str = "auto"
-) -> tuple[list[str], str | None, list[str], list[str] | None]:
-    """Return the Stigespill road (28 codes in road order) in a photo of the laid-out road,
-    ``None`` and the cards read by elimination (for the user to check), or ``(the cards read
-    in road order, why not, [])``: what is missing, doubled or ambiguous (no cards where the
-    photo could not be read at all). ``shape``: how the road runs (``auto``, or ``rows``:
-    every row the same way, like text), which the cards' places cannot say; last, a road in
-    straight rows read as a snake read like text (``None`` for any other)."""
+@dataclass
+class RoadPhoto:
+    """A Stigespill road read from a photo of it laid out: ``road``, the codes in road order
+    (all 28, or those read); ``problem``, why it cannot be played (what is missing, doubled
+    or ambiguous; no cards where the photo could not be read at all), else ``None``;
+    ``checks``: the cards read by elimination, for the user to check; ``as_text``: a road
+    in straight rows read as a snake, read like text; ``gaps``: where missing cards likely
+    lie, each the index in ``road`` of the card before one."""
+
+    road: list[str]
+    problem: str | None = None
+    checks: list[str] = field(default_factory=list)
+    as_text: list[str] | None = None
+    gaps: list[int] = field(default_factory=list)
+
+
+def read_road_photo(data: bytes, shape: str = "auto") -> RoadPhoto:
+    """Return the Stigespill road in a photo of the laid-out road. ``shape``: how the road
+    runs (``auto``, or ``rows``: every row the same way, like text), which the cards' places
+    cannot say."""
     from webui import pipeline_adapter
 
     reading, problem = _read_photo(data, lambda image: pipeline_adapter.read_road(image, shape))
     if problem:
-        return [], problem, [], None
+        return RoadPhoto([], problem)
     if not reading["ok"]:
-        return list(reading["road"]), "; ".join(reading["problems"]), [], None
-    return reading["road"], None, list(reading.get("checks", [])), reading.get("as_text")
+        why = "; ".join(reading["problems"])
+        return RoadPhoto(list(reading["road"]), why, gaps=list(reading.get("gaps", [])))
+    return RoadPhoto(reading["road"], None, list(reading.get("checks", [])), reading.get("as_text"))
 
 
 def init_app(app: Flask) -> None:

@@ -64,7 +64,8 @@ def read_road(image: Any, shape: str = "auto") -> dict[str, Any] | None:
     """Return the Stigespill road read from a BGR photo of it (``{"road", "goal",
     "problems", "ok", "checks", "as_text"}``, the road in road order; ``checks``: the cards
     read by elimination, for the user to look at; ``as_text``: straight rows read as a
-    snake, the same rows read like text, else ``None``), or ``None`` without models.
+    snake, the same rows read like text, else ``None``; ``gaps``: where the road's missing
+    cards likely lie, each the index of the card read before one), or ``None`` without models.
     ``shape``: the road reader's (``rows``: a grid whose rows all run the same way, like
     text)."""
     rec = _get_recognizer()
@@ -81,7 +82,43 @@ def read_road(image: Any, shape: str = "auto") -> dict[str, Any] | None:
     if reading.ok and reading.grid:  # only the family knows which way the rows run
         rows = RoadReader(shape="rows").read(det)
         as_text = rows.road if rows.ok else None
-    return {**reading.to_json(), "ok": reading.ok, "checks": checks, "as_text": as_text}
+    gaps = _gaps(reading.centers, 28 - len(reading.road)) if not reading.ok else []
+    return {
+        **reading.to_json(),
+        "ok": reading.ok,
+        "checks": checks,
+        "as_text": as_text,
+        "gaps": gaps,
+    }
+
+
+# A step along the road that is twice the step before or after it (within this share) spans
+# a card not read: over the road benchmark's scenes 0-29, with the 10th or the 18th card
+# painted out, 24 of 38 gaps were placed so and none wrongly (14 not placed: a turn beside
+# them); on the 24 roads read whole, no step was taken for one. A step merely long is no
+# sign: a spiral's or a curve's steps reach 2.9 times the usual one.
+GAP_TOLERANCE = 0.25
+
+
+def _gaps(centers: Any, missing: int) -> list[int]:
+    """Return where the ``missing`` cards of a road read in order lie (``centers``: the cards'
+    centres in road order, ``(n, 2)``), each the index of the card before one; ``[]`` unless
+    exactly that many steps are twice a neighbouring step, in length and direction."""
+    import numpy as np
+
+    steps = np.diff(np.asarray(centers, float).reshape(-1, 2), axis=0)
+    if missing <= 0 or len(steps) < 2:
+        return []
+    gaps = [
+        i
+        for i in range(len(steps))
+        if any(
+            np.linalg.norm(steps[i] - 2 * steps[j]) < GAP_TOLERANCE * 2 * np.linalg.norm(steps[j])
+            for j in (i - 1, i + 1)
+            if 0 <= j < len(steps)
+        )
+    ]
+    return gaps if len(gaps) == missing else []
 
 
 def available() -> bool:

@@ -1405,6 +1405,40 @@ def test_a_road_read_from_a_photo_in_a_game_the_app_deals_is_put_right_on_the_ta
         assert client.post(url + "/road", json={"road": " ".join(truth)}).status_code == 409
 
 
+def test_a_road_photos_card_not_read_is_placed_between_the_cards_it_lies_between(client):
+    """A road photo with a card unread (painted over) gave back the 27 cards read, but
+    nothing said where the missing one lies: the family looked for it on the table. The
+    line under the road's box names the two cards it lies between and their places."""
+    import cv2
+    import numpy as np
+
+    from vision.recognizer import models_present
+    from vision.synth import ProceduralDeck, SkipBoDeck, render
+    from vision.synth.scene import sample_scene
+    from webui.speech import pretty
+
+    if not models_present():
+        pytest.skip("no trained models in models/")
+    rng = np.random.default_rng([1000, 42])  # _road_scene(42)'s
+    scene = render(
+        sample_scene(rng, "road", [ProceduralDeck(int(rng.integers(40)))], SkipBoDeck(0))
+    )
+    road = sorted(
+        (lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"),
+        key=lambda lab: lab.role["position"],
+    )
+    image = cv2.imdecode(np.frombuffer(scene.jpeg(), np.uint8), cv2.IMREAD_COLOR)
+    table = tuple(int(v) for v in image[5, 5])
+    cv2.fillConvexPoly(image, np.asarray(road[9].corners, np.int32).reshape(-1, 2), table)
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    r = client.post("/new", data=_stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg")))
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 400 and f"missing: {pretty(road[9].code)}" in page
+    before, after = pretty(road[8].code), pretty(road[10].code)
+    said = f"A card seems to be missing between {before} and {after} (places 9 and 10 in the box)."
+    assert said in page, page
+
+
 def test_a_road_photos_card_read_twice_is_named_with_its_two_places(client, monkeypatch):
     """A road photo with a card misread as another road card said "missing: Q♠; doubled:
     Q♣", and the family looked through 28 cards for the two Q♣. The line under the road's

@@ -212,10 +212,12 @@ def _form_page(
     error: str | None = None,
     field=None,
     doubled: list[tuple[str, str]] | None = None,
+    gaps: list[tuple[str, str, int]] | None = None,
 ) -> str:
     """Render the new-game form, filled in with what was ``typed`` and saying ``error``
     (``field``: the input it is about, marked invalid; ``doubled``: a road photo's cards
-    read twice and their places)."""
+    read twice and their places; ``gaps``: the cards, and the place of the first, that a
+    card missing from it likely lies between)."""
     if game not in games.GAME_TITLES:
         game = "skipbo"
     return render_template(
@@ -228,6 +230,7 @@ def _form_page(
         error=error,
         invalid=field,
         doubled=doubled or [],
+        gaps=gaps or [],
     )
 
 
@@ -301,6 +304,7 @@ def new_submit() -> Response | tuple[str, int]:
     photo = request.files.get("road_photo")
     checks: list[str] = []
     doubled: list[tuple[str, str]] = []
+    gaps: list[tuple[str, str, int]] = []
     # the road read from the photo, or read and put right in the form it came back in
     read = bool(form.get("road_read") and (form.get("road") or "").strip())
     as_text: list[str] | None = None
@@ -318,7 +322,8 @@ def new_submit() -> Response | tuple[str, int]:
             typed |= {"road": " ".join(e.road), "road_read": "1"}
             field = "road"
             doubled = _doubled_places(e.road)
-        return _form_page(form.get("game"), typed, said, field, doubled), 400
+            gaps = [(speech.pretty(e.road[i]), speech.pretty(e.road[i + 1]), i + 1) for i in e.gaps]
+        return _form_page(form.get("game"), typed, said, field, doubled, gaps), 400
     if checks:  # cards the photo's reader inferred: shown on the table until the first move
         hub().notify(table["id"], "; ".join(checks))
     resp = make_response(redirect(url_for("table.page", table_id=table["id"])))
@@ -335,9 +340,10 @@ class RoadPhotoError(games.SetupError):
     """A road photo that cannot start a game; ``road``: the cards read, in road order, for
     the user to put right (empty when too few were read to be worth it)."""
 
-    def __init__(self, message: str, road: list[str] | None = None):
+    def __init__(self, message: str, road: list[str] | None = None, gaps: list[int] | None = None):
         super().__init__(message)
         self.road = road or []
+        self.gaps = gaps or []  # where missing cards likely lie: the index of the card before
 
 
 def _road_from_photo(
@@ -353,15 +359,16 @@ def _road_from_photo(
 
     if shape not in games.ROAD_SHAPES:
         raise games.SetupError(f"road photo: unknown road shape {shape!r}")
-    road, problem, checks, as_text = read_road_photo(data, shape)
+    read = read_road_photo(data, shape)
+    road, problem = read.road, read.problem
     if problem and len(road) >= ROAD_KEPT:
-        raise RoadPhotoError(f"road photo: {problem}", road)
+        raise RoadPhotoError(f"road photo: {problem}", road, read.gaps)
     missing = re.match(r"missing: ([^;]*)", problem or "")
     if missing and len(missing[1].split()) > 28 - ROAD_KEPT:  # a list of 20 cards says less
         problem = f"no road found: {len(road)} of the 28 road cards (7–K) seen"
     if problem:
         raise RoadPhotoError(f"road photo: {problem}")
-    return road, checks, as_text
+    return road, read.checks, read.as_text
 
 
 def _doubled_places(road: list[str]) -> list[tuple[str, str]]:
