@@ -685,7 +685,7 @@ def off_screen(codes: dict, viewport: dict) -> list[dict]:
 # holds them is open.
 CODES_JS = """() => ({
   open: document.querySelector('.join-box').open,
-  boxes: [...document.querySelectorAll('.qr-card img, .qr-card span, .join-code, .join-box img')]
+  boxes: [...document.querySelectorAll('.qr-card img, .qr-card > span, .join-code, .join-box img')]
     .filter((e, i, all) => all.indexOf(e) === i).map((e) => {
     const r = e.getBoundingClientRect();
     return { what: e.className || e.alt || e.tagName, text: e.textContent.trim(), top: r.top,
@@ -739,6 +739,34 @@ def test_the_players_codes_and_the_tables_own_stand_on_a_laptops_first_screen(
     )
     assert page.locator(".join-jump").is_hidden()  # no link to what is in sight
     tb.shot(page, f"players-codes-{game}-{players}-{viewport['width']}")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [HD_LAPTOP, SMALL_LAPTOP], ids=["1366x768", "1280x720"])
+def test_a_hyphenated_name_under_its_players_code_keeps_its_line(browser, lan_server, viewport):
+    """On a laptop the players' own pages' codes stand four in a line, each name under its
+    code wrapping inside the code's width: "Anne-Kristine" stood broken at its hyphen,
+    "Anne-" over "Kristine" (the one place left where a name did). Each name keeps its
+    line, inside its code's box."""
+    from tests.webui.test_browser_phone import BROKEN_NAMES_JS, HYPHENATED
+
+    body = {"game": "skipbo", "players": 4, "names": ", ".join(HYPHENATED)}
+    page, errors, _ = lan_table_page(browser, lan_server, body, viewport)
+    page.wait_for_selector(".join-box[open] .qr-card img")
+    assert page.evaluate(BROKEN_NAMES_JS, HYPHENATED) == []
+    past = page.evaluate(
+        """() => [...document.querySelectorAll('.qr-card')].filter((card) => {
+          const box = card.getBoundingClientRect();
+          const name = card.querySelector('span').getBoundingClientRect();
+          return name.left < box.left || name.right > box.right;
+        }).map((card) => card.textContent.trim())"""
+    )
+    assert past == [], past
+    page.wait_for_function(
+        "[...document.querySelectorAll('.join-box img')].every((i) => i.complete && i.naturalWidth)"
+    )
+    tb.shot(page, f"hyphenated-codes-{viewport['width']}")
     page.close()
     assert not errors, errors
 
