@@ -681,6 +681,10 @@ _ROAD_PROBLEMS = [
     sentence("the road has 1 card, not {k}", k=r"\d+"),
     # a road photo's (vision/layouts/road.py: RoadReader.read)
     sentence("no road found: {n} of the 28 road cards (7–K) seen", n=r"\d+"),
+    sentence(
+        "take the photo again from straight above, closer and in focus, with the whole road in "
+        "the picture"
+    ),
     sentence("no goal joker found: cannot tell which end of the road is the goal"),
     sentence("the joker lies away from the road: put the goal joker after the last card"),
     sentence("two jokers lie at the road: only the goal joker belongs there"),

@@ -1475,6 +1475,30 @@ def test_a_photo_of_a_few_road_cards_says_how_many_not_twenty_missing(client, mo
     assert 'id="road-read"' not in page
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "take the photo again from straight above, closer and in focus, with the whole road",
+        ),
+        ("nb", "ta bildet på nytt rett ovenfra, nærmere og skarpt, med hele veien i bildet"),
+        ("da", "tag billedet igen lige oppefra, tættere på og skarpt, med hele vejen i billedet"),
+        ("sv", "ta om bilden rakt ovanifrån, närmare och skarpt, med hela vägen i bilden"),
+    ],
+)
+def test_a_road_photo_with_no_road_found_says_how_to_take_it_again(client, monkeypatch, lang, said):
+    """A blurred road photo, or one with no cards, said only "no road found: 1 of the 28 road
+    cards (7–K) seen": nothing of why, nor what to do. It says how to take it again."""
+    _photo_reads(monkeypatch, [], ["no road found: 1 of the 28 road cards (7–K) seen"])
+    jpeg, _ = _road_scene()
+    form = _stigespill_form(road_photo=(io.BytesIO(jpeg), "road.jpg"))
+    r = client.post("/new", data=form, headers={"Accept-Language": lang})
+    error = re.search(r'<p class="alert" id="form-error"[^>]*>(.*?)</p>', r.get_data(as_text=True))
+    assert r.status_code == 400 and error is not None
+    assert said in html.unescape(error[1]), error[1]
+
+
 def test_error_pages_speak_the_pages_language_and_lead_back_to_a_form(client):
     client.set_cookie("lang", "nb")
     r = client.get("/no/such/page")

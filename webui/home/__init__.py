@@ -334,6 +334,11 @@ def new_submit() -> Response | tuple[str, int]:
 # A road photo read with this many of its 28 cards or more is given back in the road's box to
 # put right (a card or two unread or misread); with fewer, it is not a photo of the whole road.
 ROAD_KEPT = 24
+# said after "no road found": a blurred photo, or one of a few cards, said only how many it saw
+PHOTO_AGAIN = (
+    "take the photo again from straight above, closer and in focus, with the whole road in "
+    "the picture"
+)
 
 
 class RoadPhotoError(games.SetupError):
@@ -366,6 +371,8 @@ def _road_from_photo(
     missing = re.match(r"missing: ([^;]*)", problem or "")
     if missing and len(missing[1].split()) > 28 - ROAD_KEPT:  # a list of 20 cards says less
         problem = f"no road found: {len(road)} of the 28 road cards (7–K) seen"
+    if problem and problem.startswith("no road found"):  # blurred, too far, cut off: what to do
+        problem = f"{problem}; {PHOTO_AGAIN}"
     if problem:
         raise RoadPhotoError(f"road photo: {problem}")
     return road, read.checks, read.as_text
