@@ -1539,6 +1539,89 @@ def test_a_start_tapped_twice_on_a_slow_network_makes_one_table(browser, server)
     page.close()
 
 
+def test_start_with_a_road_photo_says_at_once_that_it_reads_it(browser, server):
+    """After Start with a road photo nothing showed for 2-7 s while the photo went and was
+    read, so a family tapped Start again or thought the page hung. The page says at once
+    "Reading the road photo…" (here in nb), its Start greyed against a second tap; the form
+    shown again by the back button, and the form that comes back (the photo refused), are
+    as before: Start may be tapped, nothing said."""
+    import cv2
+    import numpy as np
+
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors = watch_errors(page)
+    start = "#new-game button[type=submit]"
+    grey = cv2.imencode(".jpg", np.full((480, 640, 3), 120, np.uint8))[1].tobytes()
+    photo = {"name": "road.jpg", "mimeType": "image/jpeg", "buffer": grey}
+    page.goto(f"{server.base}/new?game=stigespill")
+    page.set_input_files("#road_photo", photo)
+    # the form on its way, and on its way still: the page as the family sees it meanwhile
+    page.evaluate(
+        "document.getElementById('new-game').addEventListener('submit', (e) => e.preventDefault())"
+    )
+    page.click(start)
+    assert page.is_disabled(start)
+    assert page.inner_text("#start-status") == "Leser bildet av veien…"
+    page.locator("#start-status").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "start-reading-road-photo-nb.png"))
+    # shown again by the back button as the browser kept it (its back-forward cache, which
+    # the test's browser does not keep pages in): Start may be tapped, nothing said
+    page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }))")
+    assert page.is_enabled(start) and page.inner_text("#start-status") == ""
+    # sent and answered: a grey picture has no road, and the form comes back
+    page.goto(f"{server.base}/new?game=stigespill")
+    page.set_input_files("#road_photo", photo)
+    page.click(start)
+    page.wait_for_selector("#form-error", timeout=LIVE_MS)
+    assert page.is_enabled(start) and page.inner_text("#start-status") == ""
+    page.close()
+    assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
+
+
+def test_a_photo_sent_from_a_page_says_at_once_that_it_goes(browser, server):
+    """A player's photo of their hand, and a picture sent from a phone's camera app to a
+    table whose camera is that phone, showed nothing while they went and were read
+    (seconds). Each says so at once (here in nb), its picker greyed, until the answer."""
+    import cv2
+    import numpy as np
+
+    held = []  # the photos sent, answered when the test has looked at the page meanwhile
+
+    def hold(route):
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    status, sten = server.post("/api/tables", {"game": "sten", "players": 2, "deal": "table"})
+    assert status == 201
+    status, cam = server.post("/api/tables", {"game": "sten", "players": 2, "source": "phone"})
+    assert status == 201
+    grey = cv2.imencode(".jpg", np.full((480, 640, 3), 120, np.uint8))[1].tobytes()
+    photo = {"name": "photo.jpg", "mimeType": "image/jpeg", "buffer": grey}
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors = watch_errors(page)
+    for url, picker, said, at in [
+        (sten["players"][0]["url"], "#photo", "Leser bildet…", "#photo-msg"),
+        (cam["url"], "#phone-snap", "Sender bildet…", "#phone-rate"),
+    ]:
+        page.goto(f"{server.base}{url}")
+        page.route(re.compile(r".*/(photo|frame\?still=1)$"), hold)
+        if picker == "#photo":
+            page.click("#photo-box summary")
+        page.set_input_files(picker, photo)
+        page.wait_for_function(f"document.querySelector('{picker}').disabled", timeout=LIVE_MS)
+        assert page.inner_text(at) == said
+        if picker == "#photo":
+            page.screenshot(path=str(ARTIFACTS / "hand-photo-reading-nb.png"))
+        held.pop().continue_()
+        page.unroute(re.compile(r".*/(photo|frame\?still=1)$"))
+        page.wait_for_function(f"!document.querySelector('{picker}').disabled", timeout=LIVE_MS)
+        assert page.inner_text(at) != said
+    page.close()
+    assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
+
+
 def test_a_skipbo_player_plays_by_keyboard_and_keeps_the_focus(browser, server):
     """Enter on a hand card chooses it (and says so), Tab reaches a discard pile named for
     what it is, Enter discards there; the focus is never dropped by the page's redraws."""

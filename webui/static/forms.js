@@ -80,16 +80,33 @@
   }
 
   // Start tapped again while the form is on its way (a slow network, a photo of the road)
-  // sends nothing: a second copy made a second table. Unanswered after 10 s, or shown
-  // again by the back button, the form may be sent again.
+  // sends nothing: a second copy made a second table. The page says at once that it works
+  // ("Reading the road photo…": sent and read, a photo took 2-7 s, and the page stood still,
+  // so Start was tapped again), its button greyed. Unanswered after 30 s, or shown again by
+  // the back button (the browser may keep the page as it was), the form may be sent again.
   const form = document.getElementById("new-game");
   if (form) {
-    let sentAt = 0;
+    const button = form.querySelector("button[type=submit]");
+    const status = document.getElementById("start-status");
+    let sentAt = 0, again = 0;
+    const ready = () => {
+      sentAt = 0;
+      clearTimeout(again);
+      button.disabled = false;
+      status.textContent = "";
+    };
     form.addEventListener("submit", (e) => {
-      if (Date.now() - sentAt < 10000) e.preventDefault();
-      else sentAt = Date.now();
+      if (Date.now() - sentAt < 30000) { e.preventDefault(); return; }
+      sentAt = Date.now();
+      const photo = form.querySelector("[name=road_photo]");
+      const road = form.querySelector("[name=road]");
+      const reads = photo && photo.files.length && !(road && road.value.trim());
+      status.textContent = reads ? status.dataset.photo : status.dataset.start;
+      button.disabled = true;  // the form goes as it is; Enter in a field sends nothing more
+      clearTimeout(again);
+      again = setTimeout(() => { button.disabled = false; }, 30000);
     });
-    window.addEventListener("pageshow", () => { sentAt = 0; });
+    window.addEventListener("pageshow", ready);
   }
 
   // A Skip-Bo stock left empty is the usual one for the players chosen: its placeholder says

@@ -1248,10 +1248,15 @@ const Kortbord = (() => {
         btn.hidden = true;
         $("phone-snap-label").hidden = false;
       }
+      // a picture on its way says so at once (a large one took seconds, and nothing showed)
       snapInput.addEventListener("change", () => {
         if (snapInput.files.length) {
+          say($("phone-rate"), t("picture_sending"));
+          snapInput.disabled = true;
           fetch(`${cfg.frame}?still=1`, { method: "POST", headers: { "Content-Type": snapInput.files[0].type || "image/jpeg" }, body: snapInput.files[0] })
-            .then((r) => r.ok ? toast("✓") : r.json().then((d) => toast(d.error, true)));
+            .then((r) => r.ok ? toast("✓") : r.json().then((d) => toast(d.error, true)))
+            .catch((e) => toast(String(e), true))
+            .finally(() => { snapInput.disabled = false; say($("phone-rate"), ""); });
         }
       });
     }
@@ -1465,7 +1470,18 @@ const Kortbord = (() => {
       if (!input.files.length) return;
       const fd = new FormData();
       fd.append("photo", input.files[0]);
-      const r = await fetch(cfg.photo, { method: "POST", body: fd });
+      // said at once, the picker greyed, while the photo goes and is read (seconds)
+      $("photo-msg").textContent = t("photo_reading");
+      input.disabled = true;
+      let r;
+      try {
+        r = await fetch(cfg.photo, { method: "POST", body: fd });
+      } catch (e) {
+        $("photo-msg").textContent = String(e);
+        return;
+      } finally {
+        input.disabled = false;
+      }
       const data = await r.json().catch(() => ({}));
       const codes = data.codes || [];
       $("photo-msg").textContent = data.error || (codes.length ? codes.map(Board.pretty).join(" ") : t("photo_none"));
