@@ -2734,6 +2734,61 @@ def test_a_clustered_road_is_offered_an_even_order_to_take_or_keep(browser, serv
         page.close()
 
 
+def test_a_road_in_rows_is_asked_which_way_it_runs_before_it_is_advised_on(tmp_path, browser):
+    """A road photo's straight rows read as a snake, the face cards bunched on that reading:
+    the table's page showed the advice ("spread it out by moving N cards", worked out on the
+    snake) above the question whether the rows run like text, a reading the family may be
+    about to put aside. The question comes alone; the advice follows the answer, on the
+    road the answer leaves: the snake kept, or the rows read again like text."""
+    from referee.stigespill import ROAD_CARDS, layout_advice
+    from webui.db import EventStore
+    from webui.tables import ROAD_AS_TEXT, ROAD_GRID, ROAD_PHOTO
+
+    numbers = [c.code for c in ROAD_CARDS if not c.is_face]
+    faces = [c.code for c in ROAD_CARDS if c.is_face]
+    snake, as_text = numbers + faces, faces + numbers  # both bunched, each its own advice
+    server = Server(tmp_path / "data").start()
+    body = {"game": "stigespill", "players": 1, "deal": "table", "road": " ".join(snake)}
+    tables = [server.post("/api/tables", body)[1] for _ in range(2)]
+    server.stop()
+    # as a photo's road in rows leaves its table (the form's reading needs the models)
+    store = EventStore(tmp_path / "data" / "kortbord.sqlite3")
+    for t in tables:
+        options = store.table(t["id"])["options"]
+        store.set_options(
+            t["id"], {**options, ROAD_PHOTO: True, ROAD_GRID: True, ROAD_AS_TEXT: as_text}
+        )
+    server.start()
+    try:
+        answers = [
+            ("#road-as-snake", "Den går som en slange: behold den", snake),
+            ("#road-as-text", "Les den på nytt som tekst", as_text),
+        ]
+        for t, (answer, said, road) in zip(tables, answers, strict=True):
+            page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+            errors = watch_errors(page)
+            page.goto(f"{server.base}{t['url']}")
+            question = page.locator(".road-grid")
+            assert "Går den som tekst" in question.inner_text()
+            assert not page.locator("#road-advice").count()  # nothing advised on it yet
+            if answer == "#road-as-snake":
+                shot(page, "stigespill-road-rows-asked-phone-nb")
+            assert page.locator(answer).inner_text() == said
+            page.click(answer)
+            page.wait_for_selector("#road-advice", timeout=LIVE_MS)
+            assert not question.count()
+            on_board = [x["code"] for x in server.get(f"/api/tables/{t['id']}")["view"]["road"]]
+            assert on_board == road
+            even = layout_advice(road)["proposed_road"]
+            cards = page.locator("ol.road-even li").all_inner_texts()
+            suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+            assert [text.split()[0] for text in cards] == [c[:-1] + suits[c[-1]] for c in even]
+            page.close()
+            assert not errors, errors
+    finally:
+        server.stop()
+
+
 def test_a_name_ending_in_s_is_said_without_a_second_s(browser, server):
     """The page's own sentences too: a Danish Skip-Bo page named "Jenss grundbunke"."""
     body = {"game": "skipbo", "players": 2, "names": "Jens, Anna"}

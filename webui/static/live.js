@@ -769,7 +769,7 @@ const Kortbord = (() => {
   // The road typed on the table's page: in place of one the camera cannot read, or to put
   // right a road read or typed wrong (``prefill``: the road on the board). What is typed, and
   // which boxes are open, outlive a redraw (each camera picture redraws the page).
-  let roadDraft = { prefill: null, value: "", shape: null, kept: null };
+  let roadDraft = { prefill: null, value: "", shape: null, kept: null, snake: null };
 
   function roadTyped(prefill) {
     if (roadDraft.prefill !== prefill) {  // a new road: its box starts closed
@@ -801,18 +801,23 @@ const Kortbord = (() => {
       .map((tile) => tile.code).join(" ");
     const camera = snap.table.source !== "none";
     // straight rows read as a snake: the same places run like text too, which a photo
-    // cannot tell; the family can
-    const grid = snap.road_grid ? el("div", { class: "road-grid" },
+    // cannot tell; the family can. Asked first: advice on a reading about to be read again
+    // would be for another road than theirs, so it waits till the answer.
+    const asked = snap.road_grid && roadDraft.snake !== road;
+    const grid = asked ? el("div", { class: "road-grid", id: "road-grid" },
       el("p", { text: t("road_grid") }),
-      el("button", { class: "btn", type: "button", id: "road-as-text", text: t("road_as_text"),
-        onclick: () => act("road/again", { shape: "rows" }) })) : null;
+      el("div", { class: "road-advice-buttons" },
+        el("button", { class: "btn", type: "button", id: "road-as-text", text: t("road_as_text"),
+          onclick: () => act("road/again", { shape: "rows" }) }),
+        el("button", { class: "btn btn-ghost", type: "button", id: "road-as-snake", text: t("road_as_snake"),
+          onclick: () => { roadDraft.snake = road; render(); $("turn-chip").focus(); } }))) : null;
     const fix = keptBox("road-fix", false, { class: "road-fix-box" },
       el("summary", { text: t("road_fix") }),
       el("p", { class: "small muted", text: t(camera ? "road_fix_camera" : "road_fix_typed") }),
       camera ? roadAgain() : null,
       roadTyped(road));
-    const advice = snap.road_advice && roadDraft.kept !== road ? roadAdvice(snap.road_advice, road) : null;
-    box.replaceChildren(...[advice, grid, fix].filter(Boolean));
+    const advice = snap.road_advice && !asked && roadDraft.kept !== road ? roadAdvice(snap.road_advice, road) : null;
+    box.replaceChildren(...[grid, advice, fix].filter(Boolean));
   }
 
   // The face cards bunch on the road laid out: the referee's road spread out with the
