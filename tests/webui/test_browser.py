@@ -2789,6 +2789,38 @@ def test_a_road_in_rows_is_asked_which_way_it_runs_before_it_is_advised_on(tmp_p
         server.stop()
 
 
+ROAD_HINT_JS = """() => { const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const hint = box('#road-codes'), field = box('textarea[name=road]');
+  const next = box('label[for=road_photo]');
+  const note = document.querySelector('#road-read');
+  return {above: hint.top - (note ? note.getBoundingClientRect() : field).bottom,
+          below: next.top - hint.bottom}; }"""
+
+
+def test_a_road_photos_note_keeps_the_road_boxs_hint_under_it(browser, server):
+    """A road photo read but for a card: the form came back with a note under the road box,
+    and the box's codes hint stood ~30 px under the note and 26 px over the next field (a
+    paragraph's own margins), where without the note it stands 6 px under the box and 16 px
+    over the next field. It keeps its place under the note now."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/new?game=stigespill")
+    plain = page.evaluate(ROAD_HINT_JS)
+    page.fill("input[name=names]", "Mormor, Jens")
+    page.fill("textarea[name=road]", "7S 8S 9S")  # as a photo read (too few, to come back)
+    page.evaluate(
+        "() => { const i = document.createElement('input'); i.type = 'hidden';"
+        " i.name = 'road_read'; i.value = '1';"
+        " document.querySelector('textarea[name=road]').form.append(i); }"
+    )
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_selector("#road-read")
+    noted = page.evaluate(ROAD_HINT_JS)
+    assert noted["above"] < 10 and abs(noted["below"] - plain["below"]) < 1, (plain, noted)
+    page.close()
+    assert not [e for e in errors if "400 (BAD REQUEST)" not in e], errors  # the form back
+
+
 def test_a_name_ending_in_s_is_said_without_a_second_s(browser, server):
     """The page's own sentences too: a Danish Skip-Bo page named "Jenss grundbunke"."""
     body = {"game": "skipbo", "players": 2, "names": "Jens, Anna"}
