@@ -150,7 +150,7 @@ def test_a_camera_table_the_command_line_named_is_named_in_the_pages_language(tm
     typed = client.post("/api/tables", json={"game": "sten", "name": "Camera obscura"})
     page = {"Accept-Language": lang}
     shown = f"{said} 7"
-    heading = re.compile(r'<h1 class="table-title">.*?</span> (.*?)</h1>', re.S)
+    heading = re.compile(r'<h1 class="table-title">.*?</span> <span>(.*?)</span></h1>', re.S)
     assert heading.findall(client.get(url, headers=page).get_data(as_text=True)) == [shown]
     home = client.get("/", headers=page).get_data(as_text=True)
     assert f'<span class="table-name">{shown}</span>' in home and "Camera 7" not in home
