@@ -2977,6 +2977,7 @@ def test_a_phone_calls_a_skipbo_match_a_match_not_a_tournament(
     assert page.locator(".topnav > a[href='/matches']").inner_text() == matches
     assert page.locator(".hero-actions a").first.inner_text() == new
     page.locator(".topnav > a[href='/matches']").tap()
+    page.wait_for_url(f"{server.base}/matches")  # the home page's heading was read as it left
     assert page.locator("h1").inner_text() == heading
     assert page.title().startswith(matches)
     page.close()
