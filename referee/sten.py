@@ -16,7 +16,9 @@ House rules (also in README.md, section "Sten"):
   one card more (3 players: 18, 17, 17).
 * Nobody holds the stone at the start; it goes to the first player who says "Sten". If nobody
   ever said "Sten", nobody loses. If the winner holds the stone as they go out, nobody loses.
-* Before 7♥ is down, laying it is the only move (or going out at once with 7♥ first).
+* Before 7♥ is down, laying it is the only move (or going out at once with 7♥ first). A
+  wrong going-out order then leaves the turn with 7♥'s holder, who takes the stone and must
+  still lay 7♥ (it went back to the hand with the other cards).
 * With ``known_hands=False`` (a real table, where only laid cards are seen) the referee
   tracks how many cards each hand holds, accepts any laid card that fits and is not already
   out, and takes "Sten" on trust. The first move must then say who laid 7♥ (``seat``).
@@ -486,6 +488,10 @@ class Sten(Rules):
             f"{who} tried to go out with {laid}, but {_pretty(*keys[bad])} did not fit; "
             f"the cards go back and {who} takes the stone"
         )
+        # 7♥ went back to its holder's hand: nobody else may lay anything (nor say Sten)
+        # until its holder has laid it, so the turn stays there.
+        if state.board[HEARTS] is None:
+            nxt = seat
         return replace(state, stone=seat, turn=nxt, last=text)
 
     def _after_laying(self, state: StenState, seat: int, keys, board, text: str) -> StenState:

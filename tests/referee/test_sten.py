@@ -194,6 +194,25 @@ def test_going_out_on_the_first_turn_starts_with_seven_of_hearts():
     assert rules.is_over(won) and won.winner == 2 and won.loser is None
 
 
+@pytest.mark.parametrize("known", [True, False])
+def test_a_wrong_going_out_order_on_the_first_move_leaves_seven_of_hearts_to_its_holder(known):
+    """7♥ first, then a card that does not fit: the cards went back, 7♥ too, and the turn
+    passed to a player who does not hold 7♥; that player's one legal move (Sten) was refused
+    ("7♥ must be laid first"), so the game was stuck. The holder takes the stone and must
+    still lay 7♥ first."""
+    rules, state = position(3, board={}, hands={1: "7H 8H 9H 10H JH"}, turn=1, known=known)
+    after = rules.apply(state, GoOut(tuple(parse_cards("7H 9H 8H 10H JH")), seat=1))
+    assert after.stone == 1 and after.winner is None and after.board == state.board
+    assert after.last.endswith("the cards go back and Player 2 takes the stone")
+    assert rules.invariant_violations(after) == []
+    assert after.turn == 1
+    if known:
+        assert rules.legal_moves(after) == [lay("7H"), go_out("7H 8H 9H 10H JH")]
+    assert all(rules.is_legal(after, m) for m in rules.legal_moves(after))
+    laid = rules.apply(after, lay("7H", seat=1))
+    assert laid.turn == 2 and laid.board[SUITS.index(parse_card("7H").suit)] == (7, 7)
+
+
 # ---- building --------------------------------------------------------------------------------
 def test_play_goes_clockwise_one_card_each():
     rules, state = position(4, hands={0: "8H 2C", 1: "6H 3C", 2: "9H 4C"}, turn=0)
