@@ -295,6 +295,69 @@ def test_rule_a_hand_emptied_mid_turn_draws_five_more():
     assert after.pile_value(0) == 4 and len(after.hands[0]) == 4
 
 
+def test_rule_a_hand_emptied_by_completing_a_pile_draws_five_from_the_set_aside_cards():
+    """The draw pile is empty: the pile the last hand card completed is set aside, shuffled
+    into a new draw pile at once, and the five more come from it."""
+    pile = " ".join(f"SB{v}" for v in range(1, 12))
+    rules, state = build(
+        stocks=["SB9", "SB8"], hands=["SB12", ""], building=[pile], draw="", rest_to="discard"
+    )
+    after = rules.apply(state, Play("hand", parse_card("SB12"), 0))
+    assert after.building[0] == () and after.done == () and after.reshuffles == 1
+    assert len(after.hands[0]) == 5 and len(after.draw) == 12 - 5
+    assert Counter(after.hands[0] + after.draw) == Counter(cards(pile + " SB12"))
+    assert rules.to_move(after) == 0 and rules.invariant_violations(after) == []
+
+
+def test_rule_a_hand_emptied_mid_turn_at_a_real_table_asks_for_the_five_cards_drawn():
+    rules, state = build(stocks=["SB9", "SB8"], hands=["SB1", ""], hidden=True)
+    after = rules.apply(state, Play("hand", parse_card("SB1"), 0))
+    assert after.owed == 5 and rules.to_move(after) == CHANCE
+    for code in ("SB2", "SB3", "SBW", "SB12", "SB2"):
+        after = rules.apply(after, Reveal(parse_card(code)))
+    assert sorted(c.code for c in after.hands[0]) == ["SB12", "SB2", "SB2", "SB3", "SBW"]
+    assert rules.to_move(after) == 0 and after.turn == 0  # play goes on
+    assert rules.is_legal(after, Play("hand", parse_card("SB2"), 0))
+    assert rules.invariant_violations(after) == []
+
+
+def test_rule_a_wild_stock_card_plays_on_any_pile_and_may_start_one():
+    rules, state = build(
+        stocks=["SB9 SBW", "SB8"], hands=["SB3", ""], building=["SB1 SB2", "SB1 SB2 SB3 SB4"]
+    )
+    stock_plays = [
+        m for m in rules.legal_moves(state) if isinstance(m, Play) and m.source == "stock"
+    ]
+    assert [m.pile for m in stock_plays] == [0, 1, 2, 3]
+    after = rules.apply(state, Play("stock", parse_card(W), 2))  # a new pile: the wild is a 1
+    assert after.building[2] == cards(W) and after.pile_value(2) == 1
+    assert rules.view(after, 1)["players"][0]["stock_top"] == "SB9"
+    on_top = rules.apply(state, Play("stock", parse_card(W), 1))  # on a 4: the wild is a 5
+    assert on_top.pile_value(1) == 5
+
+
+def test_rule_a_wild_as_the_last_stock_card_completes_a_pile_and_wins():
+    pile = " ".join(f"SB{v}" for v in range(1, 12))
+    rules, state = build(stocks=[W, "SB8 SB8 SB8"], hands=["SB3", ""], building=[pile])
+    after = rules.apply(state, Play("stock", parse_card(W), 0))
+    assert after.building[0] == () and after.done == cards(pile + " " + W)
+    assert rules.is_over(after) and after.winners == (0,)
+    assert rules.scores(after)["points"] == {0: 25 + 5 * 3, 1: 0}
+    assert rules.invariant_violations(after) == []
+
+
+def test_rule_a_wild_on_top_of_a_discard_pile_plays_as_the_value_needed():
+    rules, state = build(
+        stocks=["SB9", "SB8"],
+        hands=["SB3", ""],
+        building=["SB1 SB2 SB3 SB4 SB5 SB6 SB7"],
+        discards=[["SB5 SBW", "", "", ""], [""] * 4],
+    )
+    after = rules.apply(state, Play("discard", parse_card(W), 0, index=0))
+    assert after.pile_value(0) == 8 and after.discards[0][0] == cards("SB5")
+    assert rules.is_legal(after, Play("discard", parse_card("SB5"), 1, index=0)) is False
+
+
 def test_rule_the_stocks_next_card_turns_up_at_once():
     rules, state = basic(stocks=["SB9 SB7 SB3", "SB8 SB11"])
     after = rules.apply(state, Play("stock", parse_card("SB3"), 0))
