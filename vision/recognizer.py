@@ -76,6 +76,8 @@ THUMBS_FILE = "card_thumbs.onnx"
 # than either alone).
 FAR_FILES = ("card_classifier_far.onnx", "card_classifier_far2.onnx")
 META_FILE = "recognizer.json"
+# what a missing model folder or file is told to do
+GET_MODELS = "(train with `kortbord train`, or use the models shipped in models/)"
 
 BACKGROUND = "background"
 CLASS_NAMES: tuple[str, ...] = (*all_codes(), BACKGROUND)
@@ -440,15 +442,11 @@ class Recognizer:
         meta_path = self.model_dir / META_FILE
         if not self.model_dir.is_dir():  # a file given: not "card_detector.onnx is missing"
             why = "not a folder" if self.model_dir.exists() else "no such folder"
-            raise ModelError(
-                f"model folder {str(self.model_dir)!r}: {why} "
-                "(train with `kortbord train`, or use the models shipped in models/)"
-            )
+            raise ModelError(f"model folder {str(self.model_dir)!r}: {why} {GET_MODELS}")
         for name in (DETECTOR_FILE, CLASSIFIER_FILE, META_FILE):
             if not (self.model_dir / name).is_file():
                 raise ModelError(
-                    f"model file {str(self.model_dir / name)!r} is missing "
-                    "(train with `kortbord train`, or use the models shipped in models/)"
+                    f"model file {str(self.model_dir / name)!r} is missing {GET_MODELS}"
                 )
         try:
             self.meta = json.loads(meta_path.read_text())
@@ -474,34 +472,25 @@ class Recognizer:
         # a run (a fifth faster than sleeping) and stop when it returns.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "1")
         opts.add_session_config_entry("session.force_spinning_stop", "1")
+
+        def session(path: Path) -> Any:
+            # every network runs on the CPU with the options above
+            return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
         try:
-            self.detector = ort.InferenceSession(
-                str(self.model_dir / DETECTOR_FILE), opts, providers=["CPUExecutionProvider"]
-            )
-            self.classifier = ort.InferenceSession(
-                str(self.model_dir / CLASSIFIER_FILE), opts, providers=["CPUExecutionProvider"]
-            )
+            self.detector = session(self.model_dir / DETECTOR_FILE)
+            self.classifier = session(self.model_dir / CLASSIFIER_FILE)
             # Optional: without it the detector's own (rough) corners are used.
             refiner = self.model_dir / REFINER_FILE
             self.refiner = (
-                ort.InferenceSession(str(refiner), opts, providers=["CPUExecutionProvider"])
-                if refiner.is_file() and self.refiner_passes > 0
-                else None
+                session(refiner) if refiner.is_file() and self.refiner_passes > 0 else None
             )
             # Optional too: without it small cards are read by their index corners alone.
             thumbs = self.model_dir / THUMBS_FILE
-            self.thumbs = (
-                ort.InferenceSession(str(thumbs), opts, providers=["CPUExecutionProvider"])
-                if thumbs.is_file() and self.thumb_weight > 0
-                else None
-            )
+            self.thumbs = session(thumbs) if thumbs.is_file() and self.thumb_weight > 0 else None
             # Optional: read a road photo's small cards (``recognize(far=True)``).
             far = (self.model_dir / name for name in FAR_FILES)
-            self.far_classifiers = tuple(
-                ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
-                for p in far
-                if p.is_file()
-            )
+            self.far_classifiers = tuple(session(p) for p in far if p.is_file())
         except Exception as e:  # onnxruntime raises its own exception types
             raise ModelError(f"cannot load the models in {str(self.model_dir)!r}: {e}") from e
         self._det_input = self.detector.get_inputs()[0].name
