@@ -558,36 +558,14 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise CommandError(
             f"training needs the train extra ({e.name} is missing): pip install -e '.[train]'"
         ) from e
+    from dataclasses import fields
+
     from vision.train.run import TrainOptions, train
 
+    # Every other option is TrainOptions's field of the same name, taken as given.
+    given = {f.name: getattr(args, f.name) for f in fields(TrainOptions) if hasattr(args, f.name)}
     opts = TrainOptions(
-        out=args.out,
-        profile=args.profile,
-        device=device,
-        deck_dirs=deck_dirs,
-        only=args.only,
-        install=args.install,
-        images=args.images,
-        val_images=args.val_images,
-        epochs=args.epochs,
-        imgsz=args.imgsz,
-        batch=args.batch,
-        workers=args.workers,
-        classifier_steps=args.classifier_steps,
-        classifier_batch=args.classifier_batch,
-        classifier_workers=args.classifier_workers,
-        render_workers=args.render_workers,
-        detector_hours=args.detector_hours,
-        classifier_seconds=args.classifier_seconds,
-        refiner_seconds=args.refiner_seconds,
-        thumbs_seconds=args.thumbs_seconds,
-        refiner_images=args.refiner_images,
-        render_seconds=args.render_seconds,
-        start_from=args.start_from,
-        real_photos=args.real_photos,
-        threads=args.threads,
-        seed=args.seed,
-        classifier_widths=widths,
+        **{**given, "device": device, "deck_dirs": deck_dirs, "classifier_widths": widths}
     )
     try:
         where = train(opts)
