@@ -988,14 +988,10 @@ def _human(obj: dict) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Stream one line per table event and per accepted move until the source ends."""
-    try:
-        _run_game(args, args.source, stream=True)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # the reader of our output went away (`| head`)
-        sys.stderr.close()
-        return 0
+    """Stream one line per table event and per accepted move until the source ends (Ctrl+C,
+    and a reader of the output that goes away, end it as they end every command: see
+    ``kortbord.cli.main``)."""
+    _run_game(args, args.source, stream=True)
     return 0
 
 

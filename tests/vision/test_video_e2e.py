@@ -163,6 +163,25 @@ def test_a_missing_video_is_named_before_its_labels(tmp_path, capsys):
     assert str(video) in err and "no such file or folder" in err and "labels" not in err
 
 
+def test_watch_into_a_reader_that_went_away_stops_without_a_word(frames):
+    """``kortbord watch … | head -1``: the lines it could not write end it quietly, exit 0."""
+    import os
+
+    read, write = os.pipe()
+    os.close(read)  # the reader went away before the first line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "kortbord", "watch", str(frames), "--game", "sten", "--truth"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
 def test_replay_says_when_no_move_was_read(frames, capsys):
     from kortbord.cli import main
 
