@@ -241,16 +241,13 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
 
 def _deck_dirs(given) -> tuple[str, ...]:
     from kortbord.cli import CommandError, folder_option
-    from vision.synth.faces import DeckError, load_deck
+    from vision.synth.cli import check_deck
 
     if given:
         for d in given:
             if not folder_option("--deck-dir", d, "a deck folder").is_dir():
                 raise CommandError(f"--deck-dir {d!r} is not a folder")
-            try:
-                load_deck(d)  # every card there, before any scene is drawn
-            except DeckError as e:
-                raise CommandError(str(e)) from None
+            check_deck(d)
         return tuple(given)
     if DEFAULT_DECKS.is_dir():
         return tuple(str(p) for p in sorted(DEFAULT_DECKS.iterdir()) if p.is_dir())

@@ -149,9 +149,20 @@ def parse_layouts(text: str) -> tuple[str, ...]:
     return names
 
 
+def check_deck(folder: str) -> None:
+    """Raise :class:`CommandError` naming what is wrong with the deck in ``folder``: every
+    card is read here, before any scene is drawn."""
+    from kortbord.cli import CommandError
+    from vision.synth.faces import DeckError, load_deck
+
+    try:
+        load_deck(folder)
+    except DeckError as e:
+        raise CommandError(str(e)) from None
+
+
 def _common_args(args):
     from kortbord.cli import CommandError, folder_option
-    from vision.synth.faces import DeckError, load_deck
 
     try:
         size = parse_size(args.size)
@@ -161,10 +172,7 @@ def _common_args(args):
         raise CommandError(str(e)) from None
     decks = tuple(str(folder_option("--deck-dir", d, "a deck folder")) for d in args.deck_dir)
     for d in decks:
-        try:
-            load_deck(d)
-        except DeckError as e:
-            raise CommandError(str(e)) from None
+        check_deck(d)
     return size, layouts, decks
 
 
@@ -281,7 +289,6 @@ def _build(args: argparse.Namespace) -> int:
     from kortbord.cli import CommandError, folder_option
     from vision.images import os_reason
     from vision.synth.dataset import BuildConfig, build
-    from vision.synth.faces import DeckError, load_deck
 
     opts: dict[str, Any] = dict(BUILD_DEFAULTS)  # the config's values, checked below
     config_decks: list[str] = []
@@ -320,10 +327,7 @@ def _build(args: argparse.Namespace) -> int:
             )
     decks += [str(folder_option("--deck-dir", d, "a deck folder")) for d in args.deck_dir]
     for d in decks:
-        try:
-            load_deck(d)
-        except DeckError as e:
-            raise CommandError(str(e)) from None
+        check_deck(d)
     if opts.get("out") is None or opts.get("images") is None:
         raise CommandError("--out and --images are required (on the command line or in --config)")
     images = opts["images"]
