@@ -205,6 +205,9 @@ CONFIG_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "min_corner_visible": FRACTION,
 }
 CONFIG_KEYS = set(CONFIG_KINDS)
+# The config keys that are options of the same name too, which win over the config's; deck
+# folders add up, and --obb can only turn oriented boxes on.
+OPTION_KEYS = [key for key in CONFIG_KINDS if key not in ("deck_dirs", "obb")]
 
 
 def _wrong_kind(key: str, value) -> bool:
@@ -297,18 +300,7 @@ def _build(args: argparse.Namespace) -> int:
             conf = load_config(args.config)
             config_decks = [str(d) for d in conf.pop("deck_dirs", []) or []]
             opts.update(conf)
-        for key in (
-            "out",
-            "images",
-            "seed",
-            "size",
-            "targets",
-            "val_fraction",
-            "layouts",
-            "real_fraction",
-            "min_card_visible",
-            "min_corner_visible",
-        ):
+        for key in OPTION_KEYS:
             if getattr(args, key) is not None:
                 opts[key] = getattr(args, key)
         size = parse_size(str(opts["size"]))
@@ -337,14 +329,9 @@ def _build(args: argparse.Namespace) -> int:
         raise CommandError(
             f"unknown --targets {opts['targets']!r}: expected one of {', '.join(TARGET_NAMES)}"
         )
-    for key, lo in (
-        ("val_fraction", 0),
-        ("real_fraction", 0),
-        ("min_card_visible", 0),
-        ("min_corner_visible", 0),
-    ):
+    for key in (key for key, kind in CONFIG_KINDS.items() if kind is FRACTION):
         v = opts[key]
-        if not isinstance(v, int | float) or not lo <= v <= 1:
+        if not isinstance(v, int | float) or not 0 <= v <= 1:
             raise CommandError(f"--{key.replace('_', '-')} must be a number in [0, 1], not {v!r}")
     if args.workers < 1:
         raise CommandError(f"--workers must be at least 1, not {args.workers}")
