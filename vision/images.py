@@ -95,12 +95,13 @@ def _judge(head: bytes, tail: bytes, image: Any, said: str | None) -> Any:
     if image is None or image.size == 0:
         if cut:
             raise DamagedImage(CUT_OFF_UNREADABLE)
-        if said:  # e.g. libpng's "IDAT: CRC error" (a chunk's bytes changed)
-            raise DamagedImage(f"the file is damaged ({said.splitlines()[0]})")
-        raise ImageError(NOT_AN_IMAGE)
-    if cut and (said or said is None):
+        if not said:
+            raise ImageError(NOT_AN_IMAGE)
+    elif cut and (said or said is None):
         raise DamagedImage(CUT_OFF)
-    if said:  # e.g. libjpeg's "Corrupt JPEG data: 12 extraneous bytes before marker 0xd9"
+    # e.g. libpng's "IDAT: CRC error" (a chunk's bytes changed, the image unread), libjpeg's
+    # "Corrupt JPEG data: 12 extraneous bytes before marker 0xd9" (read, but garbled)
+    if said:
         raise DamagedImage(f"the file is damaged ({said.splitlines()[0]})")
     return image
 
