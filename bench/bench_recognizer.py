@@ -20,20 +20,16 @@ from typing import Any
 import numpy as np
 
 from vision.recognizer import MODEL_DIR, Recognizer, models_present
+from vision.shared import DECKS
 
 THREADS = 2  # this machine's cores; the goal is stated for it
-SHARED_DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 
 
 def frames(n: int = 4, min_cards: int = 28) -> list[tuple[np.ndarray, int]]:
     """Return ``n`` generated 1280×720 frames that show at least ``min_cards`` cards each."""
     from vision.synth import random_scene
 
-    decks = (
-        tuple(str(p) for p in sorted(SHARED_DECKS.iterdir()) if p.is_dir())
-        if SHARED_DECKS.is_dir()
-        else ()
-    )
+    decks = tuple(str(p) for p in sorted(DECKS.iterdir()) if p.is_dir()) if DECKS.is_dir() else ()
     out: list[tuple[np.ndarray, int]] = []
     i = 0
     while len(out) < n and i < 200:

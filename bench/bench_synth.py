@@ -14,17 +14,15 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import cv2
 
+from vision.shared import DECKS
 from vision.synth import tables
 from vision.synth.dataset import N_SKIPBO_STYLES, N_STYLES, random_scene
 from vision.synth.faces import SKIPBO_CODES, STANDARD_CODES, load_deck, procedural_face, skipbo_face
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import TABLE_KEYS
-
-SHARED_DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 
 
 def _rate(
@@ -59,11 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         argv
     )
     cv2.setNumThreads(1)
-    decks = (
-        tuple(str(p) for p in sorted(SHARED_DECKS.glob("*")) if p.is_dir())
-        if SHARED_DECKS.is_dir()
-        else ()
-    )
+    decks = tuple(str(p) for p in sorted(DECKS.glob("*")) if p.is_dir()) if DECKS.is_dir() else ()
     runs, n = 3, 20
     t = time.perf_counter()
     warm_up(decks)

@@ -3,7 +3,8 @@
 A subcommand module defines ``register(subparsers)``, which adds parsers whose default
 ``func(args) -> int`` runs the command. Modules are imported only when the command line is
 built, and each imports its heavy dependencies inside ``func``, so ``kortbord simulate``
-never loads OpenCV or Flask.
+never loads OpenCV or numpy (tests/referee/test_purity.py). Flask it does: the web commands'
+module lies in the web app's package, whose ``__init__`` is the app factory.
 """
 
 from __future__ import annotations

@@ -19,13 +19,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vision.shared import DECKS
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from vision.detections import Detections
     from vision.realphotos import PhotoFrame
-
-DEFAULT_DECKS = Path(__file__).resolve().parent.parent.parent / "shared" / "decks"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -192,7 +192,7 @@ def _print_table(path: str, det) -> None:
 # ---- eval ------------------------------------------------------------------------------------
 def register_eval(sub: argparse._SubParsersAction) -> None:
     """Add ``eval``: the recognizer's metrics on generated scenes and real photos."""
-    from vision.realphotos import DEFAULT_DIR
+    from vision.shared import REAL_PHOTOS
 
     p = sub.add_parser("eval", help="measure the recognizer on generated scenes and real photos")
     p.add_argument(
@@ -206,7 +206,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         "--real",
         metavar="DIR",
         default=None,
-        help=f"labelled real photos, a test/ folder in DIR (default {DEFAULT_DIR}, skipped "
+        help=f"labelled real photos, a test/ folder in DIR (default {REAL_PHOTOS}, skipped "
         "when absent)",
     )
     p.add_argument("--real-train", action="store_true", help="also score the rank-only train split")
@@ -232,7 +232,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="DIR",
-        help=f"real-art decks for the scenes (default: every deck in {DEFAULT_DECKS})",
+        help=f"real-art decks for the scenes (default: every deck in {DECKS})",
     )
     _add_recognizer_options(p)
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
@@ -249,8 +249,8 @@ def _deck_dirs(given) -> tuple[str, ...]:
                 raise CommandError(f"--deck-dir {d!r} is not a folder")
             check_deck(d)
         return tuple(given)
-    if DEFAULT_DECKS.is_dir():
-        return tuple(str(p) for p in sorted(DEFAULT_DECKS.iterdir()) if p.is_dir())
+    if DECKS.is_dir():
+        return tuple(str(p) for p in sorted(DECKS.iterdir()) if p.is_dir())
     return ()
 
 
@@ -409,7 +409,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="DIR",
-        help=f"real-art decks to mix in (default: every deck in {DEFAULT_DECKS})",
+        help=f"real-art decks to mix in (default: every deck in {DECKS})",
     )
     p.add_argument(
         "--only",

@@ -21,12 +21,13 @@ import numpy as np
 
 from vision.geometry import box_corners, turning
 from vision.images import ImageError, read_image
+from vision.shared import REAL_PHOTOS
 
 RANK_WORDS = {
     "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
 }  # fmt: skip
-DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "realphotos" / "edje-cards"
+DEFAULT_DIR = REAL_PHOTOS
 SUITS_DIR = Path(__file__).resolve().parent.parent / "datasets"  # <set>-<split>-suits.json
 ANY_SUIT = "SHDC"
 

@@ -1,10 +1,9 @@
 """The camera pipeline benchmark's latency: from a card landing to the event that lays it."""
 
-from pathlib import Path
-
 import pytest
 
 from bench.bench_pipeline import _latencies
+from vision.shared import DECKS
 
 
 def test_a_card_played_from_a_pile_onto_another_lands_with_its_moved_event():
@@ -30,16 +29,13 @@ def test_a_card_never_laid_waits_for_the_next_card_of_its_code():
     assert _latencies(truth, lines) == [3.0]
 
 
-SHARED_DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
-
-
-@pytest.mark.skipif(not SHARED_DECKS.is_dir(), reason=f"shared decks not found at {SHARED_DECKS}")
+@pytest.mark.skipif(not DECKS.is_dir(), reason=f"shared decks not found at {DECKS}")
 def test_road_scenes_take_real_art_decks_in_turn(monkeypatch):
     import vision.synth.scene as scene_mod
     from bench.bench_pipeline import roads
     from vision.synth import ImageDeck
 
-    decks = [ImageDeck(d) for d in sorted(p for p in SHARED_DECKS.iterdir() if p.is_dir())[:2]]
+    decks = [ImageDeck(d) for d in sorted(p for p in DECKS.iterdir() if p.is_dir())[:2]]
     drawn = []
     sample = scene_mod.sample_scene
 

@@ -219,13 +219,13 @@ def test_detect_into_a_reader_that_went_away_stops_without_a_word(
 def test_the_help_names_the_default_decks_folder_and_where_a_bare_truth_goes(capsys):
     """ "default: every deck in ../shared/decks" was relative to the checkout, not to where the
     command runs; ``road --truth road.jpg`` took the photo for the labels, unexplained."""
-    from vision.cli import DEFAULT_DECKS
+    from vision.cli import DECKS
 
     for command in ("eval", "road"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
     said = " ".join(capsys.readouterr().out.split())
-    assert f"(default: every deck in {DEFAULT_DECKS})" in said
+    assert f"(default: every deck in {DECKS})" in said
     assert "a bare --truth goes after the photo or video, which it would take for LABELS" in said
     assert "IMAGE the photo of the road" in said
 
@@ -895,7 +895,7 @@ def test_eval_names_a_real_photo_measure_it_cannot_make(monkeypatch, tmp_path, c
     _real_photos(photos, {"a": None})
     split = "train" if option == "--real-train" else "test"
     if split == "test":  # generated scenes measured, the default real photos not there
-        monkeypatch.setattr(vision.cli, "DEFAULT_DECKS", tmp_path / "no decks")
+        monkeypatch.setattr(vision.cli, "DECKS", tmp_path / "no decks")
         monkeypatch.setattr("vision.realphotos.DEFAULT_DIR", tmp_path / "none")
         argv = ["eval", "--synthetic-images", "1", option]
         photos = tmp_path / "none"

@@ -13,6 +13,7 @@ import pytest
 
 from kortbord.cli import main
 from referee.cards import all_codes
+from vision.shared import DECKS
 from vision.synth import corner_crop, face_for, random_scene, yolo_lines
 from vision.synth.camera import Camera, Effects, Lighting, look_at
 from vision.synth.dataset import BuildConfig, build, class_names
@@ -20,7 +21,6 @@ from vision.synth.faces import STANDARD_CODES, DeckError, ImageDeck, ProceduralD
 from vision.synth.layouts import Layout, Placed
 from vision.synth.scene import Occluder, SceneSpec, render
 
-SHARED_DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
 SIZE = (640, 360)
 
 
@@ -382,9 +382,9 @@ def test_cli_build_writes_yolo_dataset(tmp_path, capsys):
     assert len(list(out.rglob("*.jpg"))) == 3 and len(list((out / "truth").rglob("*.json"))) == 3
 
 
-@pytest.mark.skipif(not SHARED_DECKS.is_dir(), reason=f"shared decks not found at {SHARED_DECKS}")
+@pytest.mark.skipif(not DECKS.is_dir(), reason=f"shared decks not found at {DECKS}")
 def test_shared_decks_load_with_index_corners():
-    for d in sorted(p for p in SHARED_DECKS.iterdir() if p.is_dir()):
+    for d in sorted(p for p in DECKS.iterdir() if p.is_dir()):
         deck = ImageDeck(d)
         assert len([c for c in deck.codes if c != "JK"]) == 52, d.name
         q = deck.index_quads[0]  # fractions of the card
@@ -423,10 +423,10 @@ def test_occluders_hide_cards_in_the_visible_fraction():
     assert covered.visible == pytest.approx(1.0 - chip, abs=0.03)
 
 
-@pytest.mark.skipif(not SHARED_DECKS.is_dir(), reason=f"shared decks not found at {SHARED_DECKS}")
+@pytest.mark.skipif(not DECKS.is_dir(), reason=f"shared decks not found at {DECKS}")
 def test_two_workers_with_a_real_deck_finish(tmp_path):
     # A forked worker used to hang in OpenCV after the parent had loaded an image deck.
-    deck = next(p for p in sorted(SHARED_DECKS.iterdir()) if p.is_dir())
+    deck = next(p for p in sorted(DECKS.iterdir()) if p.is_dir())
     cmd = [sys.executable, "-m", "kortbord", "dataset", "build", "--out", str(tmp_path / "d")]
     cmd += ["--images", "4", "--size", "320x180", "--deck-dir", str(deck), "--real-fraction", "1"]
     cmd += ["--workers", "2", "--quiet"]

@@ -33,20 +33,58 @@ API (all deterministic from a seed; numpy Generators only, never global random s
 CLI: ``kortbord dataset build --out DIR --images N --seed S [...]``, ``kortbord dataset preview``.
 """
 
-from vision.synth.crops import card_image, corner_crop, face_for
-from vision.synth.dataset import class_names, random_scene, yolo_lines
-from vision.synth.faces import (
-    CardFace,
-    Deck,
-    DeckError,
-    ImageDeck,
-    ProceduralDeck,
-    SkipBoDeck,
-    load_deck,
-)
-from vision.synth.scene import CardLabel, Scene, SceneSpec, render, sample_scene
+from __future__ import annotations
 
-__all__ = [
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Where each public name lives. The names are looked up on first use (PEP 562), so importing
+# vision.synth.cli to build the command line does not load OpenCV and numpy: ``kortbord
+# simulate`` needs neither.
+_HOMES = {
+    "card_image": "crops",
+    "corner_crop": "crops",
+    "face_for": "crops",
+    "class_names": "dataset",
+    "random_scene": "dataset",
+    "yolo_lines": "dataset",
+    "CardFace": "faces",
+    "Deck": "faces",
+    "DeckError": "faces",
+    "ImageDeck": "faces",
+    "ProceduralDeck": "faces",
+    "SkipBoDeck": "faces",
+    "load_deck": "faces",
+    "CardLabel": "scene",
+    "Scene": "scene",
+    "SceneSpec": "scene",
+    "render": "scene",
+    "sample_scene": "scene",
+}
+
+if TYPE_CHECKING:
+    from vision.synth.crops import card_image, corner_crop, face_for
+    from vision.synth.dataset import class_names, random_scene, yolo_lines
+    from vision.synth.faces import (
+        CardFace,
+        Deck,
+        DeckError,
+        ImageDeck,
+        ProceduralDeck,
+        SkipBoDeck,
+        load_deck,
+    )
+    from vision.synth.scene import CardLabel, Scene, SceneSpec, render, sample_scene
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
+
+__all__ = [  # the names _HOMES finds
     "CardFace",
     "CardLabel",
     "Deck",
