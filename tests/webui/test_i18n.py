@@ -480,6 +480,13 @@ def test_a_name_ending_in_s_takes_the_possessive_of_the_language():
     assert "fra Jens' grundbunke" in say_named("skipbo", play, da, ["Jens", "Bo"])
     assert "från Jens grundhög" in say_named("skipbo", play, sv, ["Jens", "Bo"])
     assert "fra Annas grundbunke" in say_named("skipbo", play, da, ["Anna", "Bo"])
+    # whose turn it is, said as a family says it ("Jens' tur", not "Tur: Jens")
+    assert da("{name}'s turn", name="Jens") == "Jens' tur"
+    assert sv("{name}'s turn", name="Jens") == "Jens tur"
+    assert sv("{name}'s turn", name="Anna") == "Annas tur"
+    wrong_seat = "it is seat 0's turn, not seat 1's"
+    assert say_named("skipbo", wrong_seat, da, ["Jens", "Anna"]) == "det er Jens' tur, ikke Annas"
+    assert say_named("sten", wrong_seat, sv, ["Max", "Bo"]) == "det är Max tur, inte Bos"
 
 
 def test_what_a_camera_says_is_said_in_the_pages_language():
@@ -669,7 +676,7 @@ def test_a_refused_move_is_said_in_each_pages_language(client, make_table):
         headers={"Accept-Language": "sv"},
     )
     assert r.status_code == 409
-    assert r.get_json()["error"] == "det är Anna som står på tur, inte Bo"
+    assert r.get_json()["error"] == "det är Annas tur, inte Bos"
     for lang, reason in (("en", "it is Anna's turn, not Bo's"), ("nb", "det er Anna sin tur")):
         snap = client.get(f"/api/tables/{t['id']}", headers={"Accept-Language": lang}).get_json()
         assert snap["notice"]["error"].startswith(reason)
@@ -683,10 +690,10 @@ def test_what_the_camera_asks_is_said_in_the_pages_language():
     danish = i18n.translator("da")
     asked = "out of sync — please confirm: it is seat 1's turn, not seat 0's"
     assert referee_sentence("skipbo", asked, danish) == (
-        "ude af trit — bekræft venligst: det er seat 1, der er i tur, ikke seat 0"
+        "ude af trit — bekræft venligst: det er seat 1s tur, ikke seat 0s"
     )  # then named, as every sentence
     assert referee_sentence("sten", "the table does not match the game", danish) == (
-        "bordet passer ikke med spillet"
+        "bordet stemmer ikke overens med spillet"
     )
     checks = (
         "QH read by elimination: that card looks most like QD; "
