@@ -21,7 +21,7 @@ from vision.shared import DECKS
 from vision.synth import tables
 from vision.synth.dataset import N_SKIPBO_STYLES, N_STYLES, random_scene
 from vision.synth.faces import SKIPBO_CODES, STANDARD_CODES, load_deck, procedural_face, skipbo_face
-from vision.synth.layouts import LAYOUTS
+from vision.synth.names import LAYOUTS
 from vision.synth.scene import TABLE_KEYS
 
 

@@ -22,12 +22,12 @@ import numpy as np
 from vision.geometry import box_corners, box_iou, polygon_iou
 from vision.realphotos import PhotoFrame, turn_photo
 from vision.recognizer import Recognition, Recognizer
+from vision.synth.names import LAYOUTS
 
 if TYPE_CHECKING:  # the scene generator is imported only where it renders
     from vision.synth.scene import CardLabel
 
 EVAL_SEED = 90210  # never used for training data
-LAYOUTS = ("road", "sten", "skipbo", "hand", "scatter")
 
 
 @dataclass

@@ -9,8 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-LAYOUT_NAMES = ("road", "sten", "skipbo", "hand", "scatter")
-TARGET_NAMES = ("cards", "corners", "cards+corners", "codes")
+from vision.synth.names import LAYOUTS, TARGETS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--images", type=int, help="number of images (required, here or in --config)")
     b.add_argument("--seed", type=int, help="seed of the scenes (default 0): same seed, same files")
     _common(b, defaults=False)
-    b.add_argument("--targets", help=f"one of {', '.join(TARGET_NAMES)} (default cards+corners)")
+    b.add_argument("--targets", help=f"one of {', '.join(TARGETS)} (default cards+corners)")
     b.add_argument(
         "--val-fraction", type=float, help="share of images in the val split (default 0.1)"
     )
@@ -104,7 +103,7 @@ def _video(args: argparse.Namespace) -> int:
 def _common(p: argparse.ArgumentParser, defaults: bool = True) -> None:
     p.add_argument(
         "--layouts",
-        default=",".join(LAYOUT_NAMES) if defaults else None,
+        default=",".join(LAYOUTS) if defaults else None,
         help="comma-separated layouts (default all)",
     )
     p.add_argument(
@@ -140,11 +139,11 @@ def check_seed(seed: int) -> int:
 def parse_layouts(text: str) -> tuple[str, ...]:
     """Parse a comma-separated layout list; raise ValueError naming unknown ones."""
     names = tuple(t.strip() for t in text.split(",") if t.strip())
-    bad = [n for n in names if n not in LAYOUT_NAMES]
+    bad = [n for n in names if n not in LAYOUTS]
     if bad or not names:
         raise ValueError(
             f"unknown layout(s) {', '.join(bad) or repr(text)}: "
-            f"expected some of {', '.join(LAYOUT_NAMES)}"
+            f"expected some of {', '.join(LAYOUTS)}"
         )
     return names
 
@@ -181,7 +180,7 @@ BUILD_DEFAULTS = {
     "size": "1280x720",
     "targets": "cards+corners",
     "val_fraction": 0.1,
-    "layouts": ",".join(LAYOUT_NAMES),
+    "layouts": ",".join(LAYOUTS),
     "real_fraction": 0.5,
     "min_card_visible": 0.3,
     "min_corner_visible": 0.6,
@@ -195,7 +194,7 @@ CONFIG_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "images": ((int,), "a whole number"),
     "seed": ((int,), "a whole number"),
     "size": ((str,), "WIDTHxHEIGHT, e.g. 1280x720"),
-    "targets": ((str,), f"one of {', '.join(TARGET_NAMES)}"),
+    "targets": ((str,), f"one of {', '.join(TARGETS)}"),
     "layouts": ((str, list, dict), "layout names, or a mapping of layouts to weights"),
     "deck_dirs": ((list,), "a list of deck folders"),
     "obb": ((bool,), "true or false"),
@@ -325,9 +324,9 @@ def _build(args: argparse.Namespace) -> int:
     images = opts["images"]
     if not isinstance(images, int) or images < 1:
         raise CommandError(f"--images must be a whole number of at least 1, not {images!r}")
-    if opts["targets"] not in TARGET_NAMES:
+    if opts["targets"] not in TARGETS:
         raise CommandError(
-            f"unknown --targets {opts['targets']!r}: expected one of {', '.join(TARGET_NAMES)}"
+            f"unknown --targets {opts['targets']!r}: expected one of {', '.join(TARGETS)}"
         )
     for key in (key for key, kind in CONFIG_KINDS.items() if kind is FRACTION):
         v = opts[key]

@@ -20,12 +20,11 @@ import numpy as np
 
 from referee.cards import all_codes
 from vision.synth.faces import Deck, ProceduralDeck, SkipBoDeck, load_deck
-from vision.synth.layouts import LAYOUTS
+from vision.synth.names import LAYOUTS, TARGETS
 from vision.synth.scene import Scene, clip_box, render, sample_scene
 
 N_STYLES = 40  # procedural deck styles (faces are cached per style and code)
 N_SKIPBO_STYLES = 8
-TARGETS = ("cards", "corners", "cards+corners", "codes")
 MIN_CARD_VISIBLE = 0.3
 MIN_CORNER_VISIBLE = 0.6
 

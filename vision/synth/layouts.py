@@ -13,8 +13,8 @@ import numpy as np
 
 from referee.cards import RANKS, SUITS, standard_deck
 from vision.synth.faces import CardFace, Deck, SkipBoDeck, procedural_face
+from vision.synth.names import LAYOUTS
 
-LAYOUTS = ("road", "sten", "skipbo", "hand", "scatter")
 ROAD_SHAPES = ("rows", "serpentine", "uturn", "spiral", "curve")
 
 

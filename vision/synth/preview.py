@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.synth.dataset import MIN_CARD_VISIBLE, MIN_CORNER_VISIBLE, N_SKIPBO_STYLES, N_STYLES
 from vision.synth.faces import Deck, ProceduralDeck, SkipBoDeck, load_deck
-from vision.synth.layouts import LAYOUTS
+from vision.synth.names import LAYOUTS
 from vision.synth.scene import Scene, render, sample_scene
 
 
