@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 NEXT_CORNER = [1, 2, 3, 0]  # corner k's clockwise neighbour: quad[NEXT_CORNER] - quad = sides
+PREVIOUS_CORNER = [3, 0, 1, 2]  # corner k's neighbour the other way round the quad
 
 
 def order_clockwise(points: np.ndarray) -> np.ndarray:

@@ -26,7 +26,15 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections, points_json
-from vision.geometry import chained, inverse, moved, scaled, similarity
+from vision.geometry import (
+    NEXT_CORNER,
+    PREVIOUS_CORNER,
+    chained,
+    inverse,
+    moved,
+    scaled,
+    similarity,
+)
 from vision.relay import RelayWatch
 
 # The weakest reading a frame passes on: a card needs several sightings with the same code to
@@ -167,9 +175,6 @@ class TableEvent:
         if self.reason:
             out["reason"] = self.reason
         return out
-
-
-PREVIOUS_CORNER = [3, 0, 1, 2]  # corner k's neighbour the other way round the quad
 
 
 def card_size(corners: np.ndarray) -> float:
@@ -1243,10 +1248,9 @@ def _camera_like(move: tuple[complex, complex]) -> bool:
 
 def _long_angle(corners: np.ndarray) -> float:
     """Return the direction (degrees) of a quad's longer sides."""
-    d0 = (corners[1] - corners[0]) + (corners[2] - corners[3])
-    d1 = (corners[3] - corners[0]) + (corners[2] - corners[1])
-    d = d0 if np.linalg.norm(d0) >= np.linalg.norm(d1) else d1
-    return float(np.degrees(np.arctan2(d[1], d[0])))
+    turned = corners[NEXT_CORNER]  # the same quad from its second corner: the other sides first
+    longer = np.linalg.norm(_axis(corners)) >= np.linalg.norm(_axis(turned))
+    return _axis_angle(corners if longer else turned)
 
 
 def _anchor(track: _Track, outline: np.ndarray, angle: float, size: float) -> None:
@@ -1290,8 +1294,13 @@ def _turn(a: float, b: float) -> float:
 
 def _axis_angle(corners: np.ndarray) -> float:
     """Return the direction (degrees) of a quad's first and third edges, averaged."""
-    d = (corners[1] - corners[0]) + (corners[2] - corners[3])
+    d = _axis(corners)
     return float(np.degrees(np.arctan2(d[1], d[0])))
+
+
+def _axis(corners: np.ndarray) -> np.ndarray:
+    """Return a quad's first edge plus its third run backwards ``(2,)``: the way they point."""
+    return (corners[1] - corners[0]) + (corners[2] - corners[3])
 
 
 def _pair_moves(events: list[TableEvent]) -> list[TableEvent]:
