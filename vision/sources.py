@@ -90,6 +90,8 @@ class FrameSource:
 
     def __init__(self, on_status: StatusCallback | None = None) -> None:
         self.on_status = on_status
+        # quiet: what it says is logged at DEBUG only (its ``on_status`` tells the user)
+        self.quiet = False
         self.status: SourceStatus | None = None
         self._closed = threading.Event()
 
@@ -108,7 +110,7 @@ class FrameSource:
 
     def _say(self, state: str, message: str, level: int = logging.INFO) -> None:
         self.status = SourceStatus(state, message, self.name)
-        log.log(level, "%s: %s", self.name, message)
+        log.log(logging.DEBUG if self.quiet else level, "%s: %s", self.name, message)
         if self.on_status is not None:
             self.on_status(self.status)
 

@@ -22,6 +22,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from vision.exposure import ONE_COLOUR, TOO_DARK, UnreadableWatch
+from webui import i18n
 from webui.i18n import Translator
 from webui.pipeline_adapter import (
     OUT_OF_VIEW,
@@ -38,6 +39,8 @@ NO_RECOGNIZER = "No card recognizer is installed on this server: tap your cards 
 JPEG_QUALITY = 80
 # A camera in one of these states gives no pictures (until its source says "open" again).
 NO_PICTURES = ("lost", "reconnecting", "ended", "error", "closed")
+# ...and in one of these it should, and the terminal is told once (and again once it does)
+TROUBLE = ("lost", "reconnecting", "error")
 # An address in what a camera says: its user and password, and its query (an IP webcam's
 # "?user=admin&pwd=…"), are left out of what the pages are told
 _ADDRESS = re.compile(
@@ -286,6 +289,7 @@ class CameraHub:
         self.cameras: dict[str, TableCamera] = {}
         self.failures: dict[str, str] = {}  # table → why its camera would not open
         self._stops: dict[str, int] = {}  # table → how often its camera was stopped
+        self._troubled: set[str] = set()  # tables whose camera's trouble the terminal was told
         self._lock = threading.Lock()
 
     def get(self, table_id: str) -> TableCamera | None:
@@ -348,6 +352,7 @@ class CameraHub:
                     if old is not None and not old.thread.is_alive():
                         del self.cameras[table_id]  # its end is old news: the failure is said
             if new:
+                self._news(table_id, "error", why)
                 self._tell(table_id)
             return None
         with self._lock:
@@ -376,6 +381,7 @@ class CameraHub:
         with self._lock:
             cam = self.cameras.pop(table_id, None)
             self.failures.pop(table_id, None)
+            self._troubled.discard(table_id)
             self._stops[table_id] = self._stops.get(table_id, 0) + 1
         if cam is not None:
             cam.stop()
@@ -384,7 +390,32 @@ class CameraHub:
         with self._lock:
             if self.cameras.get(cam.table_id) is not cam:
                 return  # a camera being replaced or stopped: its pages show the new one
+        self._news(cam.table_id, cam.state, cam.message)
         self._tell(cam.table_id)
+
+    def _news(self, table_id: str, state: str, message: str) -> None:
+        """Say on the terminal (the log) once that a table's camera gives no pictures, and
+        what to do, and once that it gives them again. Its source tries again quietly: a line
+        at each try (every 8 s, for ever) had scrolled the address to open, and the phones'
+        QR code, off the screen, and its return was never said."""
+        with self._lock:
+            if state in TROUBLE and table_id not in self._troubled:
+                self._troubled.add(table_id)
+            elif state == "open" and table_id in self._troubled:
+                self._troubled.discard(table_id)
+            else:
+                return
+        try:
+            name = repr(self.app.extensions["kortbord.hub"].get(table_id).table["name"])
+        except Exception:  # a table deleted meanwhile
+            name = table_id
+        english = i18n.translator("en")
+        said = " ".join(
+            part for part in (say_camera(message, english), camera_check(message, english)) if part
+        )
+        # at WARNING, its return too: the terminal shows warnings only, and its last word on
+        # the camera must not be the loss
+        log.warning("camera of table %s: %s", name, shown_source(said))
 
     def _tell(self, table_id: str) -> None:
         """Wake the table's pages to show the camera's new state (server-sent events)."""
@@ -444,6 +475,7 @@ class CameraHub:
             progress=progress,
         )
         src.on_status = cam.source_status
+        src.quiet = True  # the terminal is told by _news, once, not at each try
         return cam
 
     def _on_reading(self, table_id: str, reading: Reading) -> None:
@@ -482,7 +514,9 @@ def _after(frames: Callable[[], Iterator[Any]], read: float) -> Callable[[], Ite
 # the table's page says it. The page hears of changes of state, not of each reconnection
 # attempt: no attempt's time.
 SOURCE_SENTENCES = [
-    (r"reconnecting to (?P<name>.+) in [\d.]+ s \(attempt \d+\)", "reconnecting to {name}…"),
+    # tried again after it was lost (one that never opened "cannot open"s): the page says so
+    # for the whole outage, not for the half second before the first try
+    (r"reconnecting to (?P<name>.+) in [\d.]+ s \(attempt \d+\)", "lost {name}; reconnecting…"),
     (
         r"cannot open (?P<name>.+); trying again in [\d.]+ s \(attempt \d+\)",
         "cannot open {name}; trying again…",
@@ -516,12 +550,32 @@ STREAM_CHECK = (
     "Check that the camera (or the phone's camera app) is on, and on the same network as the "
     "computer Kortbord runs on."
 )
+# A webcam lost (unplugged, its cable loose, taken by another program), or one that never
+# opened (also a number mistyped: `serve --source 7`)
+WEBCAM_LOST = re.compile(r"(?:reconnecting to|lost) camera \d+\b")
+WEBCAM_NEVER = re.compile(r"cannot open camera \d+\b")
+WEBCAM_CHECK = "Check that the webcam is plugged in and that no other program uses it."
+WEBCAM_NUMBER = "Check that the webcam is plugged in and its number (the first one is 0)."
+# A live camera being tried again: the game need not wait for it (one lost, or one that
+# never opened)
+MEANWHILE = "Until it is back, tap the moves in on the table's page: those made so far are kept."
+MEANWHILE_FIRST = "Until it opens, tap the moves in on the table's page."
 
 
 def camera_check(message: str, t: Translator) -> str:
-    """Return what to check, said with ``t``, when a camera's source said (``message``) that
-    its network stream cannot be reached; else ""."""
-    return t(STREAM_CHECK) if STREAM_TROUBLE.match(message) else ""
+    """Return what to check and do, said with ``t``, when a camera's source said
+    (``message``) that it cannot be reached or was lost (a network stream, a webcam); else
+    ""."""
+    if STREAM_TROUBLE.match(message):
+        check = STREAM_CHECK
+    elif WEBCAM_LOST.match(message):
+        check = WEBCAM_CHECK
+    elif WEBCAM_NEVER.match(message):
+        check = WEBCAM_NUMBER
+    else:
+        return ""
+    meanwhile = MEANWHILE_FIRST if message.startswith("cannot open") else MEANWHILE
+    return f"{t(check)} {t(meanwhile)}"
 
 
 def say_camera(message: str, t: Translator) -> str:

@@ -772,6 +772,34 @@ def test_a_card_several_players_may_lay_is_not_laid_for_one_by_a_tap_on_its_plac
     assert not errors, errors
 
 
+def test_a_road_the_camera_cannot_read_for_want_of_pictures_is_asked_typed(browser, server):
+    """A Stigespill camera table whose webcam gives no pictures (unplugged, or a number
+    mistyped: ``serve --source 7``) said "Lay out the road where the camera sees it … the game
+    starts when the camera has read it", the way to type it folded away: the family waited
+    for a camera that could not read. It says the camera cannot read the road, the typing
+    box open; the road typed starts the game."""
+    body = {"game": "stigespill", "players": 2, "deal": "table", "source": "webcam"}
+    _, t = server.post("/api/tables", {**body, "webcam_index": "16"})  # no such webcam
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#camera-state.bad", timeout=LIVE_MS)  # its picture starts it
+    page.wait_for_selector("details.road-typed[open]", timeout=LIVE_MS)
+    assert page.inner_text("#moves p.muted") == (
+        "The camera gives no pictures, so it cannot read the road: type it below, and the "
+        "game starts."
+    )
+    assert "Check that the webcam is plugged in" in page.inner_text("#camera-state")
+    assert "stale" in (page.get_attribute("#camera", "class") or "")  # no live picture
+    road = " ".join(f"{r}{s}" for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K"))
+    page.fill("#road-typed", road)
+    page.click("#road-use")
+    page.wait_for_selector("#moves details.road-typed", state="detached", timeout=LIVE_MS)
+    assert "road_pending" not in server.get(f"/api/tables/{t['id']}")
+    page.close()
+    assert not errors, errors
+
+
 def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
     """A Skip-Bo video as the camera: the page shows the piles the pipeline found; the user
     drags markers and moves one by keyboard, confirms, and the zones are kept as the user

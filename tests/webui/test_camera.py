@@ -4,6 +4,7 @@ camera thread however many requests start it at once."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -161,15 +162,74 @@ def test_a_stream_that_cannot_be_reached_says_what_to_check(camera_app, monkeypa
             {"en": "cannot open", "nb": "kan ikke åpne"}.get(lang, "")
         )
         assert STREAM in said["message"] and check in said["message"], (lang, said)
-    # a video that ends, a webcam (no network to check), a stream back: nothing to check
+    # a video that ends, a stream back: nothing to check
     english = i18n.translator("en")
-    for said in (
-        "end of clip.mp4 after 60 frames",
-        "cannot open camera 0; trying again in 1.0 s (attempt 2)",
-        f"reconnected to {STREAM}",
-    ):
+    for said in ("end of clip.mp4 after 60 frames", f"reconnected to {STREAM}"):
         assert camera_check(said, english) == "", said
     assert camera_check(f"lost {STREAM}; will reconnect", english).startswith("Check that")
+    # a webcam that never opened: no network to check, but the cable and its number
+    assert camera_check("cannot open camera 7; trying again in 1.0 s (attempt 2)", english) == (
+        "Check that the webcam is plugged in and its number (the first one is 0). "
+        "Until it opens, tap the moves in on the table's page."
+    )
+
+
+def test_a_webcam_unplugged_mid_game_is_said_once_with_what_to_do_and_its_return(
+    camera_app, monkeypatch, caplog
+):
+    """A webcam unplugged mid-game: the page said "reconnecting to camera 0…" (the loss
+    itself for half a second), nothing of what to do; the terminal a line at every try, every
+    8 s for ever (the address and the phones' QR code scrolled away), and nothing once it was
+    back. The page now says it was lost, what to check and that the moves may be tapped
+    meanwhile, for as long as it lasts; the terminal says that once, naming the table, and
+    once that it is back. A move tapped meanwhile is taken."""
+    plugged = threading.Event()
+    captures = [FakeCapture([_image()] * 3)]  # three pictures, then the cable is pulled
+    real = sources.open_source
+
+    def open_source(spec, **kw):
+        def opener(target):
+            if captures:
+                return captures.pop(0)
+            return FakeCapture([], endless=True) if plugged.is_set() else None
+
+        return real(spec, opener=opener, backoff=0.01, max_backoff=0.02, **kw)
+
+    monkeypatch.setattr(sources, "open_source", open_source)
+    caplog.set_level("DEBUG", logger="kortbord")
+    client = camera_app.test_client()
+    setup = games.parse_setup("sten", {"players": 2, "deal": "table"})  # cards seen laid
+    hub = camera_app.extensions["kortbord.hub"]
+    table_id = hub.create(setup, source="webcam:0", name="Kitchen")["id"]
+    url = f"/api/tables/{table_id}"
+    camera_app.extensions["kortbord.cameras"].ensure(table_id)
+    _wait(lambda: client.get(f"{url}/camera").get_json(), lambda c: "(attempt 5)" in c["message"])
+    said = {
+        lang: client.get(url, headers={"Accept-Language": lang}).get_json()["camera"]
+        for lang in ("en", "nb")
+    }
+    assert said["en"]["state"] == "reconnecting"
+    assert said["en"]["message"] == (
+        "lost camera 0; reconnecting… Check that the webcam is plugged in and that no other "
+        "program uses it. Until it is back, tap the moves in on the table's page: those made "
+        "so far are kept."
+    )
+    assert said["nb"]["message"].startswith("mistet kamera 0; kobler til igjen …")
+    assert "Sjekk at webkameraet er koblet til" in said["nb"]["message"]
+    # the family goes on by hand
+    moves = client.get(url).get_json()["moves"]
+    r = client.post(f"{url}/moves", json={"moves": [moves[0]["move"]]})
+    assert r.status_code == 200, r.get_json()
+    plugged.set()
+    back = _wait(lambda: client.get(f"{url}/camera").get_json(), lambda c: c["frames"] > 5)
+    assert back["state"] == "open" and back["message"] == "reconnected to camera 0"
+    told = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert told == [
+        "camera of table 'Kitchen': lost camera 0; reconnecting… Check that the webcam is "
+        "plugged in and that no other program uses it. Until it is back, tap the moves in on "
+        "the table's page: those made so far are kept.",
+        "camera of table 'Kitchen': reconnected to camera 0",
+    ], told
 
 
 def test_a_lost_stream_is_said_and_its_return_seen(camera_app, monkeypatch):

@@ -14,9 +14,14 @@ from webui import DATABASE_DAMAGED, i18n, speech
 from webui.camera import (
     DAMAGED_PICTURE,
     EMPTY_PHOTO,
+    MEANWHILE,
+    MEANWHILE_FIRST,
     NO_RECOGNIZER,
     NOT_A_PICTURE,
     SOURCE_SENTENCES,
+    STREAM_CHECK,
+    WEBCAM_CHECK,
+    WEBCAM_NUMBER,
 )
 from webui.games import CAMERA_TABLE
 from webui.pipeline_adapter import DEFAULT_OUT_OF_SYNC
@@ -72,6 +77,8 @@ def used_keys() -> set[str]:
     keys |= {UNDONE, NOT_YOURS, LOG_READ}  # an undo: the cards to put back; why refused
     keys |= {*STIGESPILL_KEYS, *STEN_KEYS, *SKIPBO_KEYS}  # referee sentences said via variables
     keys |= {key for _, key in SOURCE_SENTENCES}  # what a camera's source says
+    # ... and what to check and do when it gives no pictures
+    keys |= {STREAM_CHECK, WEBCAM_CHECK, WEBCAM_NUMBER, MEANWHILE, MEANWHILE_FIRST}
     keys |= {*CAMERA_KEYS, DEFAULT_OUT_OF_SYNC, *SETUP_KEYS}
     keys.add(CAMERA_TABLE)  # the name of a camera's table the command line made
     keys.add(DATABASE_DAMAGED)  # what the error handler says of a damaged database
@@ -494,7 +501,8 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
 
     norwegian = i18n.translator("nb")
     said = {
-        "reconnecting to rtsp://cam in 4.0 s (attempt 3)": "kobler til rtsp://cam igjen …",
+        # tried again after it was lost: said lost for the whole outage
+        "reconnecting to rtsp://cam in 4.0 s (attempt 3)": "mistet rtsp://cam; kobler til igjen …",
         "lost rtsp://cam; will reconnect": "mistet rtsp://cam; kobler til igjen …",
         # a webcam by the page's word for it ("camera 7" read as English in Norwegian)
         "cannot open camera 7; trying again in 8.0 s (attempt 5)": (
@@ -528,7 +536,7 @@ def test_what_a_camera_says_is_said_in_the_pages_language():
     # the page hears of changes of state, not of each attempt: in English too
     english = i18n.translator("en")
     assert say_camera("reconnecting to rtsp://cam in 4.0 s (attempt 3)", english) == (
-        "reconnecting to rtsp://cam…"
+        "lost rtsp://cam; reconnecting…"
     )
     assert (
         say_camera("end of clip.mp4 after 60 frames", english) == "end of clip.mp4 after 60 frames"

@@ -665,9 +665,11 @@ const Kortbord = (() => {
     }
     if (snap.road_pending || snap.road_proposed) {
       // the camera reads the road first (the game starts on it), or the app's road is a
-      // proposal to lay out; either may be typed instead on the table's page
-      box.append(el("p", { class: "muted", text: t(snap.road_pending ? "road_pending" : "road_proposed") }));
-      if (cfg.mode === "table") box.append(roadTyped(""));
+      // proposal to lay out; either may be typed instead on the table's page, and is when
+      // the camera gives no pictures (the typing box open: it had said to wait for the camera)
+      const blind = snap.road_pending && cfg.mode === "table" && CAMERA_TROUBLE.includes(snap.camera?.state);
+      box.append(el("p", { class: "muted", text: t(blind ? "road_no_camera" : snap.road_pending ? "road_pending" : "road_proposed") }));
+      if (cfg.mode === "table") box.append(roadTyped("", blind));
       if (snap.road_pending) return;
     }
     const moves = snap.moves.filter((m) => m.move.kind !== "reveal");
@@ -771,7 +773,7 @@ const Kortbord = (() => {
   // which boxes are open, outlive a redraw (each camera picture redraws the page).
   let roadDraft = { prefill: null, value: "", shape: null, kept: null, snake: null };
 
-  function roadTyped(prefill) {
+  function roadTyped(prefill, open = false) {
     if (roadDraft.prefill !== prefill) {  // a new road: its box starts closed
       roadDraft = { ...roadDraft, prefill, value: prefill };
       boxesLeft.delete("road-typed");
@@ -779,7 +781,7 @@ const Kortbord = (() => {
     const road = el("textarea", { id: "road-typed", rows: 2, placeholder: "7S 8H QD …",
       "aria-label": t("road_type"), oninput: () => { roadDraft.value = road.value; } });
     road.value = roadDraft.value;
-    const box = keptBox("road-typed", false, { class: "road-typed" },
+    const box = keptBox("road-typed", open, { class: "road-typed" },
       el("summary", { text: t("road_type") }), road,
       el("button", { class: "btn", type: "button", id: "road-use", text: t("road_use"),
         onclick: async () => {
@@ -979,6 +981,7 @@ const Kortbord = (() => {
     const noPicture = $("phone-start") && (cam.state === "starting" || cam.state === "off");
     box.hidden = !trouble && !cam.unreadable && !cam.waiting && !noPicture;
     box.className = "cam-state" + ((trouble && cam.state !== "ended") || cam.unreadable ? " bad" : "");
+    $("camera")?.classList.toggle("stale", trouble);  // its last picture, not a live one
     // pictures too dark to read come before what the camera waits for: it cannot see that
     say(box, trouble ? t("camera_state", { message: cam.message })
       : cam.unreadable ? cam.unreadable
