@@ -580,10 +580,41 @@ def _add_source_options(p: argparse.ArgumentParser, truth: str) -> None:
         const="auto",
         default=None,
         metavar="LABELS",
-        help=f"use ground-truth labels ({truth}) instead of the recognizer; a bare --truth "
-        "goes after the photo or video, which it would take for LABELS",
+        help=f"use ground-truth labels ({truth}) instead of the recognizer",
     )
     _add_recognizer_options(p)
+    # ``--truth IMAGE``: its optional value takes the photo or video, which the command then
+    # took for LABELS and asked for. The input is left optional to argparse (its usage still
+    # says it is needed), and the command takes it back from --truth (see _input).
+    usage = p.format_usage().removeprefix("usage: ").rstrip("\n").replace("%", "%%")
+    for action in p._actions:
+        if not action.option_strings:
+            action.nargs = "?"
+    p.usage = usage
+
+
+# What --truth names: a generated scene's truth JSON, a video's labels.jsonl
+LABELS_SUFFIXES = (".json", ".jsonl")
+
+
+def _input(args: argparse.Namespace, dest: str, metavar: str) -> str:
+    """Return the photo or video (``args.<dest>``) the command reads: one that ``--truth``
+    took for its labels (``road --truth road.jpg``) is taken back, a bare ``--truth`` meant;
+    raise :class:`CommandError` when none is given."""
+    from kortbord.cli import CommandError
+
+    given = getattr(args, dest)
+    truth = args.truth
+    if (
+        given is None
+        and truth not in (None, "auto")
+        and not truth.lower().endswith(LABELS_SUFFIXES)
+    ):
+        given, args.truth = truth, "auto"
+        setattr(args, dest, given)
+    if given is None:
+        raise CommandError(f"the following arguments are required: {metavar}")
+    return given
 
 
 SHAPE_HELP = (
@@ -656,6 +687,7 @@ def cmd_road(args: argparse.Namespace) -> int:
     from vision.images import ImageError, read_image, shown
     from vision.layouts.road import RoadError, RoadReader, road_detections
 
+    _input(args, "image", "IMAGE")
     frame = None
     try:
         annotate = None if args.annotate is None else _road_picture(args.annotate, args.image)
@@ -988,13 +1020,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Stream one line per table event and per accepted move until the source ends (Ctrl+C,
     and a reader of the output that goes away, end it as they end every command: see
     ``kortbord.cli.main``)."""
-    _run_game(args, args.source, stream=True)
+    _run_game(args, _input(args, "source", "SOURCE"), stream=True)
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print the whole transcript of a recorded game."""
-    moves, events, warnings = _run_game(args, args.video, stream=False)
+    moves, events, warnings = _run_game(args, _input(args, "video", "VIDEO"), stream=False)
     out: dict = {"game": args.game, "moves": moves}
     if events is not None and "moves" in events:
         out["matches_recording"] = moves == events["moves"]

@@ -216,9 +216,9 @@ def test_detect_into_a_reader_that_went_away_stops_without_a_word(
     assert capsys.readouterr().err == ""
 
 
-def test_the_help_names_the_default_decks_folder_and_where_a_bare_truth_goes(capsys):
+def test_the_help_names_the_default_decks_folder_and_the_road_photo(capsys):
     """ "default: every deck in ../shared/decks" was relative to the checkout, not to where the
-    command runs; ``road --truth road.jpg`` took the photo for the labels, unexplained."""
+    command runs (``road --truth road.jpg``: see the test below)."""
     from vision.cli import DECKS
 
     for command in ("eval", "road"):
@@ -226,7 +226,6 @@ def test_the_help_names_the_default_decks_folder_and_where_a_bare_truth_goes(cap
             main([command, "--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert f"(default: every deck in {DECKS})" in said
-    assert "a bare --truth goes after the photo or video, which it would take for LABELS" in said
     assert "IMAGE the photo of the road" in said
 
 
@@ -1023,3 +1022,18 @@ def test_eval_of_the_real_photos_alone_holds_one_photo_at_a_time(monkeypatch, tm
     assert main(["eval", "--synthetic-images", "0", "--real", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["real_test"]["images"] == 3
     assert (len(rec.frames), rec.most) == (3, 1)
+
+
+def test_road_truth_before_the_photo_takes_the_photo_as_the_photo(tmp_path, capsys):
+    """``--truth`` takes an optional value: ``road --truth road.png`` took the photo for the
+    labels and then asked for IMAGE. A value that is no labels file is the photo, the labels
+    found beside it; a labels file alone still asks for the photo; the usage says IMAGE is
+    needed."""
+    photo, _, road = _road_truth(tmp_path)
+    assert main(["road", "--truth", str(photo)]) == 0
+    assert capsys.readouterr().out.startswith("road: " + " ".join(road))
+    assert main(["road", "--truth", str(tmp_path / "road.json")]) == 2
+    assert "the following arguments are required: IMAGE" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["road", "--help"])
+    assert capsys.readouterr().out.split("\n\n")[0].rstrip().endswith(" IMAGE")
