@@ -28,12 +28,21 @@ class CommandError(Exception):
     """A user error that ends a command with a clear message and exit code 2."""
 
 
-def folder_option(option: str, given: str, what: str = "a folder", *, exists: bool = False) -> Path:
+def folder_option(
+    option: str, given: str, what: str = "a folder", *, exists: bool = False, opencv: bool = False
+) -> Path:
     """Return the folder ``option`` was given; raise :class:`CommandError` naming the option
-    for an empty path (``Path("")`` is the current folder: a blank, not a folder meant) and,
-    with ``exists``, for a folder that is not there."""
+    for an empty path (``Path("")`` is the current folder: a blank, not a folder meant),
+    with ``exists`` for a folder that is not there, and with ``opencv`` (its files' names go
+    to OpenCV, Ultralytics or a YAML file as they are) for a name that is not UTF-8: OpenCV
+    crashed on it, and a dataset's YAML ended the command in a traceback."""
     if not given:
         raise CommandError(f"{option} needs {what}, not an empty path")
+    if opencv:
+        from vision.images import NOT_UTF8, opencv_can_name, shown
+
+        if not opencv_can_name(given):
+            raise CommandError(f"{option} '{shown(given)}': {NOT_UTF8}")
     path = Path(given)
     if exists and not path.is_dir():
         raise CommandError(f"{option} {given!r}: no such folder")

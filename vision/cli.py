@@ -245,7 +245,7 @@ def _deck_dirs(given) -> tuple[str, ...]:
 
     if given:
         for d in given:
-            if not folder_option("--deck-dir", d, "a deck folder").is_dir():
+            if not folder_option("--deck-dir", d, "a deck folder", opencv=True).is_dir():
                 raise CommandError(f"--deck-dir {d!r} is not a folder")
             check_deck(d)
         return tuple(given)
@@ -530,7 +530,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         ("--real-photos", args.real_photos),
     ):
         if given is not None:
-            folder_option(option, given)
+            folder_option(option, given, opencv=True)
     for name, least in TRAIN_LEAST.items():
         value = getattr(args, name)
         if value is not None and not value >= least:  # NaN too

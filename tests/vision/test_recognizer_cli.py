@@ -1037,3 +1037,33 @@ def test_road_truth_before_the_photo_takes_the_photo_as_the_photo(tmp_path, caps
     with pytest.raises(SystemExit):
         main(["road", "--help"])
     assert capsys.readouterr().out.split("\n\n")[0].rstrip().endswith(" IMAGE")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "--out", "{tmp}/runs\udce6"],
+        ["train", "--out", "{tmp}/runs", "--install", "{tmp}/models\udce6"],
+        ["eval", "--deck-dir", "{tmp}/deck\udce6"],
+        [
+            "dataset",
+            "build",
+            "--out",
+            "{tmp}/data",
+            "--images",
+            "1",
+            "--deck-dir",
+            "{tmp}/deck\udce6",
+        ],
+        ["dataset", "build", "--out", "{tmp}/data\udce6", "--images", "1"],
+    ],
+)
+def test_a_folder_for_opencv_whose_name_is_not_utf8_is_refused_by_name(tmp_path, capsys, argv):
+    """A folder named in Latin-1 (``runs\\xe6``, from an old zip or camera card) reached
+    OpenCV's ``imwrite`` (train's detector images: a segfault, the run lost) or a dataset's
+    YAML (a traceback, after rendering); it is refused by name before anything loads."""
+    deck = tmp_path / "deck\udce6"
+    deck.mkdir()
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    said = capsys.readouterr().err
+    assert "\\xe6': its name is not UTF-8" in said and "rename it" in said, said

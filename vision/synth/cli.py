@@ -169,7 +169,9 @@ def _common_args(args):
         check_seed(args.seed)
     except ValueError as e:
         raise CommandError(str(e)) from None
-    decks = tuple(str(folder_option("--deck-dir", d, "a deck folder")) for d in args.deck_dir)
+    decks = tuple(
+        str(folder_option("--deck-dir", d, "a deck folder", opencv=True)) for d in args.deck_dir
+    )
     for d in decks:
         check_deck(d)
     return size, layouts, decks
@@ -309,14 +311,18 @@ def _build(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     decks = []
     for d in config_decks:  # optional: they may live outside a user's clone
-        if folder_option(f"deck_dirs in {str(args.config)!r}", d, "deck folders").is_dir():
+        if folder_option(
+            f"deck_dirs in {str(args.config)!r}", d, "deck folders", opencv=True
+        ).is_dir():
             decks.append(str(Path(d)))
         else:
             print(
                 f"kortbord dataset build: deck folder {d!r} from the config not found; skipped",
                 file=sys.stderr,
             )
-    decks += [str(folder_option("--deck-dir", d, "a deck folder")) for d in args.deck_dir]
+    decks += [
+        str(folder_option("--deck-dir", d, "a deck folder", opencv=True)) for d in args.deck_dir
+    ]
     for d in decks:
         check_deck(d)
     if opts.get("out") is None or opts.get("images") is None:
@@ -334,7 +340,7 @@ def _build(args: argparse.Namespace) -> int:
             raise CommandError(f"--{key.replace('_', '-')} must be a number in [0, 1], not {v!r}")
     if args.workers < 1:
         raise CommandError(f"--workers must be at least 1, not {args.workers}")
-    out = folder_option("--out", str(opts["out"]))
+    out = folder_option("--out", str(opts["out"]), opencv=True)
     cfg = BuildConfig(
         out=out,
         images=images,
