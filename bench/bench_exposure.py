@@ -96,6 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         if folder is not None and not folder.is_dir():
             print(f"bench_exposure: {option} {folder}: no such folder", file=sys.stderr)
             return 2
+        if folder is not None and not _pictures([folder]):  # empty results, as for none
+            print(f"bench_exposure: {option} {folder}: no pictures in it", file=sys.stderr)
+            return 2
+    if args.dimmed < 0:  # a negative count sliced off the last photos, quietly
+        print(f"bench_exposure: --dimmed must be 0 or more, not {args.dimmed}", file=sys.stderr)
+        return 2
     args.frames = args.frames or [Path("runs/bench_videos")]
     args.photos = args.photos or DEFAULT_DIR
     photos = _pictures([args.photos])

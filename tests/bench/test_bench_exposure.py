@@ -28,3 +28,20 @@ def test_a_picture_that_cannot_be_read_is_left_out_of_the_dimmed_photos_as_of_th
     assert flagged([good, bad])["frames"] == 1
     assert dimmed([good, bad]) == {"as taken": 1} | {f"brightest {v}": 1 for v in LEVELS}
     assert seen == [(40, 60, 3)] * (1 + len(LEVELS))
+
+
+def test_a_named_folder_without_pictures_and_a_negative_dimmed_count_are_refused(tmp_path, capsys):
+    """A --photos or --frames folder with no picture in it printed empty results, exit 0;
+    ``--dimmed -5`` dimmed every photo but the last five. Each is refused by name, exit 2."""
+    from bench.bench_exposure import main
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("no pictures")
+    assert main(["--photos", str(empty), "--frames", str(tmp_path)]) == 2
+    assert f"--photos {empty}: no pictures in it" in capsys.readouterr().err
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "a.png"), np.full((40, 60, 3), 200, np.uint8))
+    assert main(["--photos", str(photos), "--frames", str(photos), "--dimmed", "-5"]) == 2
+    assert "--dimmed must be 0 or more, not -5" in capsys.readouterr().err
