@@ -196,10 +196,9 @@ def _serve(args: argparse.Namespace) -> int:
         segno.make(url).terminal(out=qr, compact=True)
         _say("  LAN mode: scan this code with a phone on the same network:\n" + qr.getvalue())
     else:
-        _say(
-            "  only this computer can open it; for the players' phones start it with --lan "
-            "(make run ARGS=--lan)"
-        )
+        # two lines within 80 columns: a terminal broke the one line inside "(m|ake run"
+        _say("  only this computer can open it; for the players' phones start it with --lan")
+        _say("  (make run ARGS=--lan, or kortbord run --lan)")
     _say("  Ctrl+C stops it")
     try:
         server.serve_forever()

@@ -298,7 +298,8 @@ def test_lan_mode_prints_the_address_and_a_qr_code(tmp_path):
 
 
 def test_a_server_for_this_computer_says_how_to_let_phones_in_and_how_to_stop(tmp_path):
-    """A newcomer ran ``make run``: the way in for the phones is said as a make command."""
+    """A newcomer ran ``make run``: the way in for the phones is said as a make command, in
+    lines an 80-column terminal shows whole (it broke the command as "(m" / "ake run")."""
     lines: list[str] = []
     with serving(tmp_path) as (proc, _):
         # the port listens before the lines are printed: read up to the last one (or the end)
@@ -308,8 +309,10 @@ def test_a_server_for_this_computer_says_how_to_let_phones_in_and_how_to_stop(tm
                 break
             lines.append(line.rstrip("\n"))
     assert lines[0].startswith("Kortbord is running: open http://127.0.0.1:")
-    assert "phones start it with --lan (make run ARGS=--lan)" in lines[2]
-    assert lines[3] == "  Ctrl+C stops it"
+    assert lines[2].endswith("phones start it with --lan")
+    assert lines[3] == "  (make run ARGS=--lan, or kortbord run --lan)"
+    assert lines[4] == "  Ctrl+C stops it"
+    assert all(len(line) < 80 for line in lines[2:]), lines  # not the address nor the data path
 
 
 @pytest.mark.parametrize("lan", [[], ["--lan"]])
