@@ -1,0 +1,159 @@
+"""The pages as grandparents read them: a browser zoomed 150-200 % or a phone's text set larger,
+in a real headless Chromium (the browser and demo server of ``test_browser.py``).
+
+A browser's zoom is a narrower page in CSS pixels, each drawn larger: a 1366×768 laptop zoomed
+200 % lays the page out 683×384, as a viewport of that size at a device scale of 2 does. A larger
+text size (Chrome's or Firefox's font size; a phone's large text where it reaches the page) is
+the root's font size: ``Page.setFontSizes`` sets that setting as the browser's own menu does."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.webui import test_browser as tb
+
+pytestmark = pytest.mark.browser
+chromium, browser, server = tb.chromium, tb.browser, tb.server  # this module's own instances
+
+SIX = "Bestemor Kari, Bestefar Ola, Mamma Sofie, Pappa Henrik, Tante Ingrid, Onkel Jonas"
+FOUR = "Bestemor Kari, Bestefar Ola, Tante Ingrid, Onkel Jonas"
+
+
+def zoomed_page(browser, viewport: dict, zoom: float):
+    """A page on a screen of ``viewport`` with the browser zoomed by ``zoom`` (1.5 = 150 %)."""
+    size = {"width": round(viewport["width"] / zoom), "height": round(viewport["height"] / zoom)}
+    return browser.new_page(viewport=size, device_scale_factor=zoom)
+
+
+def large_text_page(browser, text_px: int, viewport: dict = tb.PHONE):
+    """A page whose browser's text size is ``text_px`` (16 as it comes)."""
+    page = browser.new_page(viewport=viewport)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": text_px, "fixed": text_px}})
+    return page
+
+
+def new_table(server, **body) -> dict:
+    status, t = server.post("/api/tables", body)
+    assert status == 201, t
+    return t
+
+
+# The font size in px of the first element each selector finds.
+FONT_PX_JS = """(selectors) => selectors.map((s) =>
+  parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
+
+
+def test_every_line_grows_with_the_browsers_text_size(browser, server):
+    """With the text size set to 26 px (160 %) the headings grew and the rest kept 16 px, the
+    body's own size: the turn, the hint, each seat's name and the list of moves as small as
+    before beside headings twice their size. Each grows with the text size now."""
+    t = new_table(server, game="skipbo", players=4, names=FOUR)
+    page = large_text_page(browser, 26)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['players'][0]['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector("#hand .card")
+    lines = ["body", "#turn-chip", ".sb-who", ".all-moves summary", ".live-head p"]
+    sizes = page.evaluate(FONT_PX_JS, lines)
+    assert all(px >= 0.75 * 26 for px in sizes), dict(zip(lines, sizes, strict=True))
+    tb.shot(page, "zoom-skipbo-phone-text-160")
+    page.close()
+    assert not errors, errors
+
+
+# The boxes of the pile labels on the Skip-Bo board's building line, their text's.
+LABELS_JS = """() => [...document.querySelectorAll('.sb-build .pile-label')].map((l) => {
+  const range = document.createRange();
+  range.selectNodeContents(l);
+  const r = range.getBoundingClientRect();
+  return [r.left, r.right];
+})"""
+
+
+def test_skipbo_pile_labels_do_not_run_into_each_other_with_large_text(browser, server):
+    """On a phone with its text at 160 % the labels under the building piles kept one
+    line, as they do at the usual size, and ran over each other ("NEXT:NEXT:NEXT: 1DRAW PILE"):
+    their one line was decided by the screen's width in px. A label wider than its pile takes
+    two lines under it now, clear of the next."""
+    t = new_table(server, game="skipbo", players=4, names=FOUR)
+    page = large_text_page(browser, 26)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".sb-build .pile-label")
+    labels = page.evaluate(LABELS_JS)
+    assert len(labels) == 5, labels
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(labels)), labels
+    assert page.evaluate("document.documentElement.scrollWidth") <= tb.PHONE["width"]
+    page.close()
+    assert not errors, errors
+
+
+# How many lines the table's name takes in its heading, and how wide it stands.
+HEADING_JS = """() => {
+  const name = document.querySelector('.table-title > span:last-child');
+  const lines = new Set([...name.getClientRects()].map((r) => Math.round(r.top)));
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return {lines: Math.max(lines.size, tops.size),
+          width: range.getBoundingClientRect().width,
+          heading: document.querySelector('.table-title').getBoundingClientRect().width};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("text_px", "zoom", "most"), [(26, 1, 6), (16, 1.3, 5)], ids=["text 160%", "zoom 130%"]
+)
+def test_a_tables_heading_runs_under_its_badge_on_a_phone(browser, server, text_px, zoom, most):
+    """Six names in a phone's heading stood in a column beside the game's badge, two thirds of
+    its width: eleven lines with the text at 160 %, six at 130 % zoom, the board under them
+    off the first screen. The names run on under the badge, the heading's whole width (six
+    lines, five)."""
+    t = new_table(server, game="skipbo", players=6, names=SIX)
+    page = zoomed_page(browser, tb.PHONE, zoom) if zoom != 1 else large_text_page(browser, text_px)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".sb-player")
+    heading = page.evaluate(HEADING_JS)
+    assert heading["lines"] <= most, heading
+    assert heading["width"] >= 0.9 * heading["heading"], heading
+    tb.shot(page, f"zoom-skipbo-six-heading-{text_px}-{zoom}")
+    page.close()
+    assert not errors, errors
+
+
+def test_the_game_tabs_fit_a_phone_zoomed_160(browser, server):
+    """A phone zoomed 160 % (Chrome's page zoom on Android: the page 244 px wide) put the new
+    game form's last tab, Skip-Bo, off the screen's edge and the page scrolled sideways. The
+    tab that does not fit takes a line of its own now."""
+    page = zoomed_page(browser, tb.PHONE, 1.6)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}/new?game=skipbo")
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for tab in page.locator(".tab").all():
+        box = tab.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width, (tab.inner_text(), box)
+    tb.shot(page, "zoom-new-game-244")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(("viewport", "zoom"), [({"width": 1366, "height": 768}, 2)])
+def test_the_top_bar_scrolls_away_on_a_laptop_zoomed_200(browser, server, viewport, zoom):
+    """A 1366×768 laptop zoomed 200 % (the page 683×384) kept the top bar on top as the page
+    scrolled: 53 px, a seventh of the screen, over the board and its buttons. On a screen that
+    short the bar scrolls away with the page; at 100 % it stays."""
+    t = new_table(server, game="stigespill", players=3, names="Bestemor Kari, Bestefar Ola, Ingrid")
+    for z, stays in ((zoom, False), (1, True)):
+        page = zoomed_page(browser, viewport, z)
+        errors = tb.watch_errors(page)
+        page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+        page.wait_for_selector(".road")
+        page.evaluate("window.scrollTo(0, 300)")
+        bottom = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().bottom")
+        assert (bottom > 0) == stays, (z, bottom)
+        page.close()
+        assert not errors, errors
