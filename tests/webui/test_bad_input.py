@@ -232,6 +232,23 @@ def test_a_webcam_index_of_other_digits_is_refused_not_a_server_error(app, clien
 
 
 @pytest.mark.parametrize(
+    "body", [{}, {"source": None}, {"source": ""}, {"road": None, "players": 1e308}]
+)
+def test_a_camera_change_naming_no_camera_is_refused_not_read_as_none(app, client, body):
+    """A body that names no camera (``source`` missing, null or empty) turned a table's camera
+    off and answered 200: no page sends one (the new-game form's empty choice is a table's
+    first camera, not a change), so it is malformed and changes nothing."""
+    hub = app.extensions["kortbord.hub"]
+    t = new_table(client, "skipbo", source="phone")
+    said = _err(client.post(f"/api/tables/{t['id']}/source", json=body), 400)
+    assert said == "say which camera: 'source' is one of none, webcam, stream, phone"
+    assert hub.store.table(t["id"])["source"] == "phone"
+    # naming it turns it off
+    r = client.post(f"/api/tables/{t['id']}/source", json={"source": "none"})
+    assert r.status_code == 200 and hub.store.table(t["id"])["source"] == "none"
+
+
+@pytest.mark.parametrize(
     ("game", "field", "value"),
     [
         ("sten", "players", "٣"),

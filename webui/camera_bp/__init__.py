@@ -169,7 +169,12 @@ def set_source(table_id: str) -> Response:
     """Change the table's camera: none, webcam, network stream, or this phone's camera."""
     rt = hub().get(table_id)
     access.require_owner(rt.table)
-    source = _source(json_body())
+    body = json_body()
+    # a change names its camera: a body without one is malformed (the new-game form's empty
+    # choice is "none", but no page sends this without a source), so it turns nothing off
+    if not isinstance(body.get("source"), str) or not body["source"]:
+        abort(400, "say which camera: 'source' is one of none, webcam, stream, phone")
+    source = _source(body)
     hub().store.set_source(table_id, source)
     rt.table["source"] = source
     cameras().stop(table_id)  # after the change: a camera opening for the old source is dropped
