@@ -79,6 +79,7 @@ COLOUR_NAMES = {**_COLOUR_VALUES, **{w: _COLOUR_VALUES[c] for w, c in _COLOUR_WO
 # dark teal
 COLOURS = (*(v for c, v in _COLOUR_VALUES.items() if c not in ("black", "white")), "#0f766e")
 MAX_NAME = 24
+MOST_PLAYERS = 10  # the most any game seats; each game's own limit is its rules'
 UNNAMED = ("Player {n}", "Token {n}")  # a seat left unnamed, a solo player's token
 # a table the command line made for a camera ("Camera 0", "Camera game.mp4"): in English, as
 # no page made it; a page says it in its own words
@@ -319,7 +320,11 @@ def parse_setup(game: Any, form: dict[str, Any], t: Translator | None = None) ->
     if not isinstance(game, str) or game not in GAME_TITLES:
         shown = said_back(game, 30)
         raise SetupError(f"unknown game {shown}; expected one of {', '.join(GAME_TITLES)}")
-    players = _int(form, "players", 2, 1, 10)
+    # More names than players: the players are as many as the names, the API's as the page's
+    # form (forms.js raises its players field as the names are typed); fewer names leave the
+    # seats after them "Player N"
+    players = _int(form, "players", 2, 1, MOST_PLAYERS)
+    players = max(players, len(_given_names(form, MOST_PLAYERS)))
     deal = form.get("deal", "app")
     if deal not in ("app", "table"):
         raise SetupError(f"deal must be 'app' or 'table', not {said_back(deal)}")

@@ -1875,6 +1875,24 @@ def test_players_left_unnamed_are_named_in_the_pages_language(client):
     assert "Player" not in json.dumps(snap, ensure_ascii=False)
 
 
+@pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
+def test_a_new_table_of_more_names_than_players_seats_every_name(client, game):
+    """The JSON API refused four names for two players ("4 names for 2 players") where the
+    page's form raised its players to the names: one set-up made a table by the page and
+    was refused by the API. Both seat every name now; more names than any game seats are
+    refused."""
+    r = client.post("/api/tables", json={"game": game, "players": 2, "names": "Mor, Far, Ida, Jon"})
+    assert r.status_code == 201, r.get_json()
+    assert [p["name"] for p in r.get_json()["players"]] == ["Mor", "Far", "Ida", "Jon"]
+    form = {"game": game, "players": "1", "names": "Mor, Far, Ida"}  # a page sent without script
+    r = client.post("/new", data=form)
+    assert r.status_code == 302
+    table = client.get(f"/api/tables/{r.location.rsplit('/', 1)[1]}").get_json()["table"]
+    assert [p["name"] for p in table["players"]] == ["Mor", "Far", "Ida"]
+    r = client.post("/api/tables", json={"game": game, "names": ", ".join("ABCDEFGHIJK")})
+    assert r.status_code == 400 and r.get_json()["error"] == "11 names for 10 players"
+
+
 def test_a_camera_address_refused_comes_back_on_the_form_in_the_pages_language(client):
     form = {"game": "sten", "players": "3", "names": "Åse, Bo", "source": "stream"}
     r = client.post(

@@ -23,7 +23,8 @@
 
   // More names typed than players: the players are as many as the names (up to the most the
   // game takes), and what follows the players (the dealer's list, the usual stock) follows
-  // them; the form refused the names after Start. Fewer names leave the number as it is:
+  // them, as the names are typed. The rule is the server's (games.parse_setup, for the API as
+  // for this form): this only shows it before Start. Fewer names leave the number as it is:
   // the seats left over are "Player N".
   if (players && names) {
     names.addEventListener("input", () => {
