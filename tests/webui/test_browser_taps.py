@@ -548,15 +548,22 @@ def test_a_real_tables_die_cards_are_on_a_phones_first_screen(browser, server, v
     assert not errors, errors
 
 
-@pytest.mark.parametrize("viewport", [PHONE, SMALL_ANDROID], ids=["390x844", "360x740"])
-def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server, viewport):
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [(PHONE, "en"), (SMALL_ANDROID, "en"), (NARROW_PHONE, "en"), (NARROW_PHONE, "nb")],
+    ids=["390x844", "360x740", "320x640-en", "320x640-nb"],
+)
+def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server, viewport, lang):
     """One device for a real-cards strategy game: the cards dealt to each player, the button
     that shows the hand, the hand and the draw, and the die card drawn stood in the panel
     under the board (the dealt cards 809 px down a 390×844 phone, the hand cut off at its
     bottom): each is tapped on the first screen now, unscrolled, under the road. The cards
-    already dealt are empty places (they were offered, and a tap on one refused)."""
+    already dealt are empty places (they were offered, and a tap on one refused). On a
+    320×640 phone the deal's last line of cards ended 4 px (en) to 27 px (nb: the turn chip
+    "Utdeling: kortet til Anna" on two lines) under the screen: the chip took the die cards'
+    box's margin (both are "chance"), and its words are a little smaller there."""
     body = {**STIGE_REAL, "variant": "strategy", "open": True}
-    _, page, errors = real_stige_page(browser, server, body, viewport, "en")
+    _, page, errors = real_stige_page(browser, server, body, viewport, lang)
     dealt = ["AS", "AH", "2S", "2H", "3S", "3H"]  # Anna's three, Bo's, in turn
     for k, card in enumerate(dealt):
         page.wait_for_selector(f".card-grid button.card[data-code='{card}']")
@@ -581,7 +588,7 @@ def test_a_real_strategy_turn_is_on_a_phones_first_screen(browser, server, viewp
     assert "JK" in shown["taps"] and shown["out_of_sight"] == [], shown  # the die pile's
     assert len(shown["taps"]) == 25 - len(dealt) and not set(dealt) & set(shown["taps"]), shown
     tap_at(page, shown["taps"]["4S"])
-    test_browser.shot(page, f"stige-real-strategy-{viewport['width']}")
+    test_browser.shot(page, f"stige-real-strategy-{viewport['width']}-{lang}")
     page.close()
     assert not errors, errors
 
