@@ -771,6 +771,44 @@ def test_a_hyphenated_name_under_its_players_code_keeps_its_line(browser, lan_se
     assert not errors, errors
 
 
+# Each player's code on a laptop: its width, and where its dot stands against its name's
+# first line (the dot's middle, the line's top and bottom).
+QR_CARDS_JS = """() => [...document.querySelectorAll('.qr-card')].map((card) => {
+  const text = document.createTreeWalker(card.querySelector(':scope > span'), NodeFilter.SHOW_TEXT);
+  const words = document.createRange();
+  words.selectNodeContents(text.nextNode());
+  const line = words.getClientRects()[0];
+  const dot = card.querySelector('.dot').getBoundingClientRect();
+  const code = card.querySelector('img').getBoundingClientRect().width;
+  return { name: card.textContent.trim(), code, dot: (dot.top + dot.bottom) / 2,
+           line: [line.top, line.bottom] };
+})"""
+
+
+@pytest.mark.parametrize(
+    "names",
+    ["Bestefar Oddbjørn, Mormor, Anne-Kristine, Bo", "Mamma, Pappa, Åse-Marie, Kristoffer"],
+    ids=["long", "hyphenated"],
+)
+def test_the_players_codes_are_one_size_each_dot_beside_its_name(browser, lan_server, names):
+    """On a laptop a player's name too long to stand beside its colour's dot under their
+    code ("Anne-Kristine", kept whole) put the dot on a line of its own above it, and its
+    wider card drew its code larger (100 px beside 88). Every code is one size now, and each
+    dot stands on its name's first line."""
+    body = {"game": "sten", "players": 4, "names": names}
+    page, errors, _ = lan_table_page(browser, lan_server, body, HD_LAPTOP)
+    page.wait_for_selector(".join-box[open] .qr-card img")
+    page.wait_for_function("() => document.fonts.status === 'loaded'")
+    cards = page.evaluate(QR_CARDS_JS)
+    assert len({round(c["code"]) for c in cards}) == 1 and cards[0]["code"] >= 72, cards
+    assert all(c["line"][0] <= c["dot"] <= c["line"][1] for c in cards), cards
+    codes = page.evaluate(CODES_JS)
+    assert not off_screen(codes, HD_LAPTOP), codes
+    tb.shot(page, f"players-codes-one-size-{names.split(',')[0].split()[0].lower()}")
+    page.close()
+    assert not errors, errors
+
+
 @pytest.mark.parametrize(
     ("game", "players", "options"),
     [

@@ -228,6 +228,23 @@ const Kortbord = (() => {
     draw();
     refocus(focused);
     placeJoinJump();
+    evenCodes();
+  }
+
+  // The players' QR codes, one size: a card widened by its name ("Anne-Kristine", kept
+  // whole) drew its code larger than the others' (100 px beside 88); each is drawn as large
+  // as the narrowest card has room for (app.css: --qr). Measured open, as laid out by itself.
+  function evenCodes() {
+    const grid = document.querySelector(".join-box[open] .qr-grid");
+    if (!grid || !grid.querySelector("img")) return;
+    grid.style.removeProperty("--qr");
+    const room = Math.min(...[...grid.querySelectorAll("img")].map((i) => i.getBoundingClientRect().width));
+    if (room > 0) grid.style.setProperty("--qr", `${Math.floor(room)}px`);
+  }
+
+  function evenCodesKept() {
+    document.querySelector(".join-box")?.addEventListener("toggle", evenCodes);
+    window.addEventListener("load", evenCodes);  // the page's fonts in: the names' widths
   }
 
   // The table's join code and its own QR code (a late player's, another device's) stand
@@ -1532,6 +1549,7 @@ const Kortbord = (() => {
       });
     }
     joinJump();
+    evenCodesKept();
     render();
     let resizeTimer = null;
     let width = window.innerWidth;
