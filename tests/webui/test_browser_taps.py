@@ -812,3 +812,42 @@ def test_an_answered_prompt_leaves_nothing_under_the_finger(browser, app_server,
         assert scrolled["moved"] == pytest.approx(scrolled["past"], abs=1), scrolled
     page.close()
     assert not errors, errors
+
+
+def test_an_answered_prompts_space_goes_once_the_page_is_left_alone(browser, app_server):
+    """An answered prompt's space stayed for good where it was not scrolled away (a laptop's
+    page): a gap above the board saying a move long past ("✓ Mormor laid 7♥"), or empty
+    after a refused move's reason went by itself. It goes once the page has been left alone
+    a while (eight seconds without a tap or a key, the page's own clock run on here), the
+    board back where it stood before the prompt; a tap meanwhile keeps it."""
+    app, base = app_server
+    client = app.test_client()
+    body = {"game": "sten", "players": 3, "names": "Mormor, Jens, Ida", "deal": "table"}
+    t = client.post("/api/tables", json=body).get_json()
+    legal = [m["move"] for m in client.get(f"/api/tables/{t['id']}").get_json()["moves"]]
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.clock.install()
+    page.goto(f"{base}{t['url']}")
+    page.wait_for_selector("#board .card")
+    board = page.evaluate(BOARD_TOP_JS)
+    app.extensions["kortbord.hub"].set_prompt(
+        t["id"],
+        {"message": "out of sync — please confirm", "candidates": [{"moves": [legal[0]]}]},
+    )
+    page.locator("#prompt.sync button").first.click(timeout=LIVE_MS)
+    page.wait_for_function("document.body.dataset.moves == '1'", timeout=LIVE_MS)
+    page.wait_for_selector(".prompt-space")
+    kept = page.evaluate(BOARD_TOP_JS)
+    assert kept > board + 50, (kept, board)  # the space holds the board where it was
+    page.clock.run_for(5000)
+    page.mouse.click(5, LAPTOP["height"] - 5)  # a tap on the page: the player is still at it
+    page.clock.run_for(5000)
+    assert page.locator(".prompt-space").count() == 1
+    test_browser.shot(page, "prompt-space-kept-laptop")
+    page.clock.run_for(4000)
+    page.wait_for_selector(".prompt-space", state="detached")
+    assert page.evaluate(BOARD_TOP_JS) == pytest.approx(board, abs=1)
+    test_browser.shot(page, "prompt-space-gone-laptop")
+    page.close()
+    assert not errors, errors

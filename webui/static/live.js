@@ -478,7 +478,17 @@ const Kortbord = (() => {
   // of sight above the screen; it goes then, the page scrolled back by as much, so nothing
   // moves on the screen. A prompt or notice shown again takes its place. A prompt answered
   // with a move says there what was done ("✓ Mormor laid 7♥"), as the line under the board does.
-  let promptSpace = null, promptMoves = null, boardTopWas = 0;
+  // Not scrolled away (a laptop's page, a phone's short one) it stood for good, empty or
+  // saying a move long past: it goes once the page has been left alone a while (no tap, no
+  // key), the finger gone from where the board stood.
+  let promptSpace = null, promptMoves = null, boardTopWas = 0, spaceTimer = null;
+  const SPACE_KEPT_MS = 8000;
+
+  function spaceTimed() {
+    clearTimeout(spaceTimer);
+    if (promptSpace && promptSpace.isConnected) spaceTimer = setTimeout(dropPromptSpace, SPACE_KEPT_MS);
+  }
+  for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, spaceTimed, { passive: true });
 
   function keepPromptSpace(box, height, done) {
     promptSpace = promptSpace || el("div", { class: "prompt-space", "aria-hidden": "true" });
@@ -489,6 +499,7 @@ const Kortbord = (() => {
     // is taken up by the space too: the board stays where it was drawn before
     const moved = $("board").getBoundingClientRect().top - boardTopWas;
     if (moved) promptSpace.style.height = `${Math.max(0, height - moved)}px`;
+    spaceTimed();
   }
 
   function dropPromptSpace() {
