@@ -1570,7 +1570,7 @@ def test_a_start_tapped_twice_on_a_slow_network_makes_one_table(browser, server)
 def test_start_with_a_road_photo_says_at_once_that_it_reads_it(browser, server):
     """After Start with a road photo nothing showed for 2-7 s while the photo went and was
     read, so a family tapped Start again or thought the page hung. The page says at once
-    "Reading the road photo…" (here in nb), its Start greyed against a second tap; the form
+    that the photo goes (here in nb), its Start greyed against a second tap; the form
     shown again by the back button, and the form that comes back (the photo refused), are
     as before: Start may be tapped, nothing said."""
     import cv2
@@ -1584,24 +1584,80 @@ def test_start_with_a_road_photo_says_at_once_that_it_reads_it(browser, server):
     page.goto(f"{server.base}/new?game=stigespill")
     page.set_input_files("#road_photo", photo)
     # the form on its way, and on its way still: the page as the family sees it meanwhile
-    page.evaluate(
-        "document.getElementById('new-game').addEventListener('submit', (e) => e.preventDefault())"
-    )
+    held = []
+    page.route("**/new", lambda route: held.append(route))
     page.click(start)
     assert page.is_disabled(start)
-    assert page.inner_text("#start-status") == "Leser bildet av veien…"
+    # how much of it has gone (held here before any answer: none), then that it is read (the
+    # test below)
+    assert page.inner_text("#start-status") == "Sender bildet av veien: 0 %"
     page.locator("#start-status").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "start-reading-road-photo-nb.png"))
     # shown again by the back button as the browser kept it (its back-forward cache, which
     # the test's browser does not keep pages in): Start may be tapped, nothing said
     page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }))")
     assert page.is_enabled(start) and page.inner_text("#start-status") == ""
+    route = held.pop()
+    route.fulfill(response=route.fetch())  # (the form comes back: a grey picture, no road)
+    page.unroute("**/new")
     # sent and answered: a grey picture has no road, and the form comes back
     page.goto(f"{server.base}/new?game=stigespill")
     page.set_input_files("#road_photo", photo)
     page.click(start)
     page.wait_for_selector("#form-error", timeout=LIVE_MS)
     assert page.is_enabled(start) and page.inner_text("#start-status") == ""
+    page.close()
+    assert [e for e in errors if "400 (bad request)" not in e.lower()] == [], errors
+
+
+# A photo's status as it goes: [the words, the share of the photo sent], else null
+PERCENT_SAID_JS = """(at) => {
+  const m = document.querySelector(at).textContent.match(/^(.*?)(\\d+)\\s?%$/);
+  return m ? [m[1], +m[2]] : null;
+}"""
+
+
+def test_a_photo_on_a_slow_link_says_how_much_of_it_has_gone(browser, server):
+    """A road photo (the new-game form) and a photo of a hand went on a slow phone link for
+    half a minute and more with only "Reading the road photo…" said: no sign that it moved.
+    Each says how much of it has gone as it goes ("Sender bildet av veien: 40 %"), then
+    that it is read, then the answer (the upload slowed by the browser, here in nb)."""
+    import cv2
+    import numpy as np
+
+    noise = np.random.default_rng(0).integers(0, 255, (600, 800, 3), dtype=np.uint8)
+    jpeg = cv2.imencode(".jpg", noise, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    assert len(jpeg) > 400_000  # noise: no smaller for being a JPEG
+    status, sten = server.post("/api/tables", {"game": "sten", "players": 2, "deal": "table"})
+    assert status == 201
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors = watch_errors(page)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    slow = {"offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 150_000}
+    cdp.send("Network.emulateNetworkConditions", slow)
+    for url, picker, at, words, answer in [
+        ("/new?game=stigespill", "#road_photo", "#start-status", "Sender bildet av veien: ",
+         "#form-error"),
+        (sten["players"][0]["url"], "#photo", "#photo-msg", "Sender bildet: ", "#photo:enabled"),
+    ]:  # fmt: skip
+        page.goto(f"{server.base}{url}")
+        if picker == "#photo":
+            page.click("#photo-box summary")
+        photo = {"name": "bilde.jpg", "mimeType": "image/jpeg", "buffer": jpeg}
+        page.set_input_files(picker, photo)
+        if picker == "#road_photo":
+            page.click("#new-game button[type=submit]")
+        page.wait_for_function(  # part of the photo sent, not all
+            f"""(at) => {{ const said = ({PERCENT_SAID_JS})(at);
+              return said !== null && said[0] === {words!r} && said[1] > 0 && said[1] < 100; }}""",
+            arg=at,
+            timeout=LIVE_MS,
+        )
+        page.locator(at).scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"photo-sending-{picker[1:]}-nb.png"))
+        page.wait_for_selector(answer, timeout=LIVE_MS)
+        assert "%" not in page.inner_text(at)
     page.close()
     assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
 
@@ -1630,7 +1686,7 @@ def test_a_photo_sent_from_a_page_says_at_once_that_it_goes(browser, server):
     page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
     errors = watch_errors(page)
     for url, picker, said, at in [
-        (sten["players"][0]["url"], "#photo", "Leser bildet…", "#photo-msg"),
+        (sten["players"][0]["url"], "#photo", "Sender bildet: 0 %", "#photo-msg"),
         (cam["url"], "#phone-snap", "Sender bildet…", "#phone-rate"),
     ]:
         page.goto(f"{server.base}{url}")

@@ -106,8 +106,39 @@
       button.disabled = true;  // the form goes as it is; Enter in a field sends nothing more
       clearTimeout(again);
       again = setTimeout(() => { button.disabled = false; }, 30000);
+      if (reads) {  // sent by the page, saying how much of the photo has gone
+        e.preventDefault();
+        sendRoadPhoto(new FormData(form), ready);
+      }
     });
     window.addEventListener("pageshow", ready);
+  }
+
+  // A road photo sent with the form, how much of it has gone said under Start, then that it
+  // is read. The answer is what the browser would have shown: the table's page, or the form
+  // again saying what was wrong.
+  async function sendRoadPhoto(body, ready) {
+    const status = document.getElementById("start-status");
+    const said = (percent) => {
+      status.textContent = percent < 100
+        ? status.dataset.sending.replace("{percent}", percent) : status.dataset.photo;
+    };
+    said(0);
+    let answer;
+    try {
+      answer = await sendPhoto(form.action, body, said);
+    } catch (e) {
+      ready();
+      status.textContent = String(e);
+      return;
+    }
+    if (answer.status < 400 && answer.responseURL !== form.action) {
+      location.assign(answer.responseURL);  // the table made: its page
+      return;
+    }
+    document.open();  // the form again, as the browser shows a refused form's answer
+    document.write(answer.responseText);
+    document.close();
   }
 
   // A Skip-Bo stock left empty is the usual one for the players chosen: its placeholder says

@@ -1506,22 +1506,27 @@ const Kortbord = (() => {
       if (!input.files.length) return;
       const fd = new FormData();
       fd.append("photo", input.files[0]);
-      // said at once, the picker greyed, while the photo goes and is read (seconds)
-      $("photo-msg").textContent = t("photo_reading");
+      // said at once, the picker greyed, while the photo goes (how much of it has gone) and
+      // is read (seconds)
+      const said = (percent) => {
+        $("photo-msg").textContent = percent < 100 ? t("photo_sending", { percent }) : t("photo_reading");
+      };
+      said(0);
       input.disabled = true;
       let r;
       try {
-        r = await fetch(cfg.photo, { method: "POST", body: fd });
+        r = await sendPhoto(cfg.photo, fd, said);
       } catch (e) {
         $("photo-msg").textContent = String(e);
         return;
       } finally {
         input.disabled = false;
       }
-      const data = await r.json().catch(() => ({}));
+      let data = {};
+      try { data = JSON.parse(r.responseText); } catch { /* no answer in JSON: said as none */ }
       const codes = data.codes || [];
       $("photo-msg").textContent = data.error || (codes.length ? codes.map(Board.pretty).join(" ") : t("photo_none"));
-      if (r.ok && data.codes && data.codes.length) {
+      if (r.status >= 200 && r.status < 300 && data.codes && data.codes.length) {
         saveNotes([...new Set([...loadNotes(), ...data.codes])]);
         renderNotes();
       }

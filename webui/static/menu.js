@@ -1,8 +1,28 @@
 /* Every page loads this. The top bar's language menu (a <details>) closes as a menu does: on
    a tap outside it, or on Escape (its button takes the focus back). Left open, it stood over
    the board: the turn, and a third of the piles. A photo's file picker (file_picker.html)
-   names the file chosen, in place of the browser's own words. */
+   names the file chosen, in place of the browser's own words, and a photo sent says how
+   much of it has gone (sendPhoto). */
 "use strict";
+
+// A photo sent to ``url`` (``body``: its form) saying how much of it has gone: on a phone's
+// slow link a large photo took half a minute and more, the page saying only that it was on
+// its way. ``sent(percent)`` is told as it goes (100 once the whole photo is sent and it is
+// being read). Resolves to the answer (an XMLHttpRequest: its status, responseText and
+// responseURL, redirects followed); rejects where the network failed.
+function sendPhoto(url, body, sent) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.upload.addEventListener("progress", (e) => {
+      if (e.lengthComputable) sent(Math.floor((100 * e.loaded) / e.total));
+    });
+    xhr.upload.addEventListener("load", () => sent(100));
+    xhr.addEventListener("load", () => resolve(xhr));
+    xhr.addEventListener("error", () => reject(new TypeError("the photo could not be sent")));
+    xhr.send(body);
+  });
+}
 
 (() => {
   for (const input of document.querySelectorAll("input.file-input")) {
