@@ -520,12 +520,55 @@ def test_a_partner_is_not_told_by_a_given_name_another_player_has():
         ("Mormor", "Mormor"),  # a title alone is the name
         ("Mamma Pappa", "Mamma Pappa"),
         ("Sebastian", "Sebastian"),
+        # titles the list lacked (a name too long for its line was told by its title)
+        ("Tippoldemor Gerd", "Gerd"),
+        ("Grandtante Eli", "Eli"),
+        ("Bonuspappa Geir", "Geir"),
+        ("Svigerdatter Lene", "Lene"),
+        ("Bedste Inger", "Inger"),
+        ("Svigerinde Pia", "Pia"),
+        ("Stedfar Bent", "Bent"),
+        ("Oma Grethe", "Grethe"),
+        ("Faffa Sven", "Sven"),
+        ("Tant Agda", "Agda"),
+        ("Gammelmormor Ester", "Ester"),
+        ("Svägerska Lena", "Lena"),
+        ("Grandmother Rose", "Rose"),
+        ("Great Aunt Mary", "Mary"),
+        ("Great-grandpa Joe", "Joe"),
+        ("Daddy Tom", "Tom"),
+        ("Godmother Ann", "Ann"),
     ],
 )
 def test_a_players_short_name_is_their_first_word_that_is_no_family_title(name, short):
     from webui.matches import short_name
 
     assert short_name(name) == short
+
+
+# The family titles a family writes most, in each language the pages speak and English
+COMMON_TITLES = {
+    "nb": "bestefar bestemor besta oldefar oldemor morfar mormor farfar farmor tante onkel "
+    "moster faster morbror farbror kusine fetter svigermor svigerfar",
+    "da": "bedstefar bedstemor oldefar oldemor morfar mormor farfar farmor tante onkel moster "
+    "faster morbror farbror kusine fætter svigermor svigerfar",
+    "sv": "morfar mormor farfar farmor moffa mommo faster moster morbror farbror kusin "
+    "svärmor svärfar",
+    "en": "grandma grandpa grandmother grandfather granny nana uncle aunt cousin",
+}
+
+
+@pytest.mark.parametrize("lang", COMMON_TITLES)
+def test_the_family_titles_are_kept_by_language_each_with_its_common_ones(lang):
+    """The family titles were one list of words from four languages, each title checked
+    only by a handful of names; common ones were missing ("Oldemor" stood, "Tippoldemor",
+    "Bonuspappa", "Svigerinde", "Tant", "Grandmother" did not). They are kept by language
+    now, each with its common titles, the short names made from all of them."""
+    from webui.matches import FAMILY_TITLES, FAMILY_TITLES_SAID
+
+    listed = FAMILY_TITLES_SAID[lang].split()
+    assert set(COMMON_TITLES[lang].split()) <= set(listed)
+    assert len(listed) == len(set(listed)) and set(listed) <= FAMILY_TITLES
 
 
 def test_labels_of_two_lines_are_spread_by_their_whole_height():

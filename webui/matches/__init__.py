@@ -23,18 +23,30 @@ LABEL_ROOM = 6  # px more around a label of two lines, that its lines read as on
 NARROW, SLIM, WIDE = set("iljIJ.,:;'!|()"), set("ftr "), set("mwMWæÆœŒ&")
 
 
-# Words a family writes before a player's name ("Bestefar Ole", "Tante Åse", "Mormor Kari"):
-# a name shortened to one word keeps the word after them, the one that tells two grandfathers
-# apart (Norwegian, Danish, Swedish and English; not "Bror", a Swedish given name too)
-FAMILY_TITLES = frozenset(
-    "bestefar bestemor besta oldefar oldemor morfar mormor farfar farmor bedstefar bedstemor "
-    "moffa mommo tante onkel moster faster morbror farbror mamma pappa mor far "
-    "kusine fetter fætter kusin søskenbarn søster syster storebror lillebror "
-    "storesøster lillesøster storasyster lillasyster svoger svigerinne svigerfar svigermor "
-    "svärfar svärmor gudfar gudmor "
-    "grandma grandpa granny grandad granddad nana uncle aunt auntie mum mom dad cousin "
-    "brother sister".split()
-)
+# Words a family writes before a player's name ("Bestefar Ole", "Tante Åse", "Mormor Kari"),
+# by language: a name shortened to one word keeps the word after them, the one that tells two
+# grandfathers apart. Not "Bror" (a Swedish given name too), nor "Gran" (a Norwegian surname).
+FAMILY_TITLES_SAID = {
+    "nb": "bestefar bestemor besta beste bestemamma bestepappa oldefar oldemor tippoldefar "
+    "tippoldemor morfar mormor farfar farmor tante onkel grandtante grandonkel moster faster "
+    "morbror farbror mamma pappa mor far stemor stefar bonusmamma bonuspappa kusine fetter "
+    "søskenbarn søster storebror lillebror storesøster lillesøster svoger svigerinne "
+    "svigerfar svigermor svigersønn svigerdatter nevø niese gudfar gudmor",
+    "da": "bedstefar bedstemor bedste oldefar oldemor tipoldefar tipoldemor morfar mormor "
+    "farfar farmor tante onkel grandtante grandonkel moster faster morbror farbror mor far "
+    "stedmor stedfar bonusmor bonusfar kusine fætter søster storebror lillebror "
+    "storesøster lillesøster svoger svigerinde svigerfar svigermor svigersøn svigerdatter "
+    "nevø niece gudfar gudmor oma opa",
+    "sv": "morfar mormor farfar farmor moffa mommo faffa fammo gammelmorfar gammelmormor "
+    "gammelfarfar gammelfarmor tant moster faster morbror farbror mamma pappa mor far "
+    "styvmor styvfar bonusmamma bonuspappa kusin syster storebror lillebror storasyster "
+    "lillasyster svåger svägerska svärfar svärmor svärson svärdotter gudfar gudmor",
+    "en": "grandma grandpa granny grandad granddad grandmother grandfather grandmama "
+    "grandpapa gramps nana great great-grandma great-grandpa uncle aunt auntie aunty mum "
+    "mom mummy mommy mama dad daddy papa mother father stepmum stepmom stepdad cousin "
+    "brother sister nephew niece godmother godfather",
+}
+FAMILY_TITLES = frozenset(w for words in FAMILY_TITLES_SAID.values() for w in words.split())
 
 PLOT = (251, 252, 251)  # app.css: .race .plot, under the players' names
 
