@@ -31,13 +31,15 @@ DATABASE_DAMAGED = (
     " computer Kortbord runs on"
 )
 
-# a word with a hyphen inside it ("Åse-Marie,"): a name, mostly
-HYPHENATED = re.compile(r"\S*\w-\w\S*")
+# a word with a hyphen inside it ("Åse-Marie,"): a name, mostly; or a command's option
+# ("ARGS=--lan,", "--lan)")
+HYPHENATED = re.compile(r"\S*(?:\w-\w|--\w)\S*")
 
 
 def hyphens_whole(text: Any) -> Markup:
     """Return ``text`` escaped, each hyphenated word in it ("Åse-Marie") in a span that keeps
-    it on one line (app.css: .one-line): a narrow phone broke "Åse-" / "Marie"."""
+    it on one line (app.css: .one-line): a narrow phone broke "Åse-" / "Marie", a laptop
+    "make run ARGS=--" / "lan"."""
     kept = r'<span class="one-line">\g<0></span>'
     return Markup(HYPHENATED.sub(kept, str(escape(text))))
 

@@ -771,6 +771,28 @@ def test_a_hyphenated_name_under_its_players_code_keeps_its_line(browser, lan_se
     assert not errors, errors
 
 
+@pytest.mark.parametrize("lang", ["en", "nb", "da", "sv"])
+def test_the_command_that_lets_the_phones_in_keeps_its_options_whole(browser, server, lang):
+    """Without --lan the players' pages say how to let the phones in ("make run ARGS=--lan,
+    or kortbord run --lan"): on a laptop, in nb and sv, the line broke inside the command at
+    its hyphens, "ARGS=--" over "lan". Each option keeps its line."""
+    from tests.webui.test_browser_phone import BROKEN_NAMES_JS
+
+    body = {"game": "sten", "players": 3, "names": "Mormor, Jens, Ida"}
+    status, t = server.post("/api/tables", body)
+    assert status == 201
+    page = browser.new_page(viewport=HD_LAPTOP, extra_http_headers={"Accept-Language": lang})
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#board")
+    page.evaluate("() => { document.querySelector('.join-box').open = true; }")
+    assert "ARGS=--lan" in page.inner_text(".join-box")
+    assert page.evaluate(BROKEN_NAMES_JS, ["ARGS=--lan", "--lan)"]) == []
+    tb.shot(page, f"lan-command-whole-{lang}")
+    page.close()
+    assert not errors, errors
+
+
 # Each player's code on a laptop: its width, and where its dot stands against its name's
 # first line (the dot's middle, the line's top and bottom).
 QR_CARDS_JS = """() => [...document.querySelectorAll('.qr-card')].map((card) => {
