@@ -25,11 +25,14 @@ SIX = "Mamma, Pappa, Åse-Marie, Kristoffer, Ingrid, Bestefar"
 EIGHT = f"{SIX}, Solveig, Oddbjørn"
 
 
-def table_page(browser, server, body: dict, viewport: dict, seat: int | None = None):
-    """Make a table of ``body``; open its page, or seat ``seat``'s own: ``(page, errors)``."""
+def table_page(
+    browser, server, body: dict, viewport: dict, seat: int | None = None, lang: str = "en"
+):
+    """Make a table of ``body``; open its page, or seat ``seat``'s own, in ``lang``:
+    ``(page, errors)``."""
     status, t = server.post("/api/tables", body)
     assert status == 201
-    page = browser.new_page(viewport=viewport)
+    page = browser.new_page(viewport=viewport, extra_http_headers={"Accept-Language": lang})
     errors = tb.watch_errors(page)
     url = t["url"] if seat is None else t["players"][seat]["url"]
     page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
@@ -779,11 +782,7 @@ def test_the_command_that_lets_the_phones_in_keeps_its_options_whole(browser, se
     from tests.webui.test_browser_phone import BROKEN_NAMES_JS
 
     body = {"game": "sten", "players": 3, "names": "Mormor, Jens, Ida"}
-    status, t = server.post("/api/tables", body)
-    assert status == 201
-    page = browser.new_page(viewport=HD_LAPTOP, extra_http_headers={"Accept-Language": lang})
-    errors = tb.watch_errors(page)
-    page.goto(f"{server.base}{t['url']}")
+    page, errors = table_page(browser, server, body, HD_LAPTOP, lang=lang)
     page.wait_for_selector("#board")
     page.evaluate("() => { document.querySelector('.join-box').open = true; }")
     assert "ARGS=--lan" in page.inner_text(".join-box")
