@@ -120,7 +120,7 @@ def test_players_a_command_line_left_unnamed_are_named_in_the_pages_language(tmp
     assert snap["to_move_name"] == "Spiller 1"
     assert [p["name"] for p in snap["table"]["players"]] == ["Spiller 1", "Spiller 2"]
     page = client.get(url, headers=norwegian).get_data(as_text=True)
-    assert re.findall(r"</i>(.+?)</span>", page) == ["Spiller 1", "Spiller 2"]  # own pages
+    assert re.findall(r"</i><span>(.+?)</span>", page) == ["Spiller 1", "Spiller 2"]  # own pages
     seats = app.extensions["kortbord.hub"].get(url.removeprefix("/t/")).table["players"]
     own = client.get(f"/p/{seats[1]['token']}", headers=norwegian).get_data(as_text=True)
     assert "<title>Spiller 2 · Kortbord</title>" in own, own[:400]
