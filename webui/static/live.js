@@ -227,8 +227,13 @@ const Kortbord = (() => {
     const focused = focusKey(document.activeElement);
     draw();
     refocus(focused);
-    placeJoinJump();
+    layJoinBox();
+  }
+
+  // The players' codes sized first: their size moves the join line the link is shown for.
+  function layJoinBox() {
     evenCodes();
+    placeJoinJump();
   }
 
   // The players' QR codes, one size: a card widened by its name ("Anne-Kristine", kept
@@ -242,9 +247,10 @@ const Kortbord = (() => {
     if (room > 0) grid.style.setProperty("--qr", `${Math.floor(room)}px`);
   }
 
-  function evenCodesKept() {
-    document.querySelector(".join-box")?.addEventListener("toggle", evenCodes);
-    window.addEventListener("load", evenCodes);  // the page's fonts in: the names' widths
+  function joinBoxKept() {
+    document.querySelector(".join-box")?.addEventListener("toggle", layJoinBox);
+    window.addEventListener("resize", layJoinBox);
+    window.addEventListener("load", layJoinBox);  // the page's fonts in: the names' widths
   }
 
   // The table's join code and its own QR code (a late player's, another device's) stand
@@ -265,9 +271,6 @@ const Kortbord = (() => {
       e.preventDefault();  // no #join-line kept in the address (a reload would scroll there)
       $("join-line").scrollIntoView({ block: "center" });
     });
-    jump.closest("details").addEventListener("toggle", placeJoinJump);
-    window.addEventListener("resize", placeJoinJump);
-    window.addEventListener("load", placeJoinJump);  // the page's fonts in
   }
 
   // Text with cards in it, shown as it is ("Anna laid 7♥") and said in the page's words
@@ -1565,7 +1568,7 @@ const Kortbord = (() => {
       });
     }
     joinJump();
-    evenCodesKept();
+    joinBoxKept();
     render();
     let resizeTimer = null;
     let width = window.innerWidth;
