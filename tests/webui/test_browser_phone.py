@@ -1006,3 +1006,59 @@ def test_a_hyphenated_name_keeps_its_line_on_a_narrow_phone(browser, server, vie
     tb.shot(page, f"hyphenated-names-{lang}-{viewport['width']}")
     page.close()
     assert not errors, errors
+
+
+def test_a_camera_giving_no_pictures_is_said_on_a_phones_first_screen(browser, server):
+    """On a 390×844 phone the camera's panel stands under the board, its red line saying the
+    camera cannot open (or was lost), what to check and that the moves can be tapped in, 835 px
+    down: a family looking at the phone never learned the camera was gone. A line under the
+    table's heading says so on the first screen and leads to the panel; it goes when the
+    camera gives pictures again. On a laptop the panel beside the board says it in sight."""
+    body = {"game": "sten", "players": 3, "deal": "table", "source": "webcam"}
+    _, t = server.post("/api/tables", {**body, "webcam_index": "16"})  # no such webcam
+    page = browser.new_page(viewport=tb.PHONE)
+    errors = tb.watch_errors(page)
+    page.add_init_script(tb.TEST_EVENTS)  # the test says what the table's page hears
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector(".sten-grid")
+    assert not page.locator("#camera-alert").is_visible()  # nothing wrong said yet
+    # the page's picture starts the camera, which cannot open: it tries again and again
+    lost = tb.polled(
+        lambda: server.get(f"/api/tables/{t['id']}"),
+        lambda s: s["camera"]["state"] == "reconnecting",
+    )
+    assert lost["camera"]["message"].startswith("cannot open camera 16"), lost["camera"]
+    page.evaluate("s => sendSnapshot(s)", {**lost, "version": lost["version"] + 1})
+    page.wait_for_selector("#camera-state.bad")
+    alert = page.locator("#camera-alert")
+    assert alert.is_visible()
+    box = alert.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= tb.PHONE["height"], box
+    assert alert.inner_text() == (
+        "The camera gives no pictures: the moves can be tapped in meanwhile. What to check ↓"
+    )
+    state = page.locator("#camera-state").bounding_box()
+    assert state is not None and state["y"] > tb.PHONE["height"], state  # why: off the screen
+    tb.shot(page, "camera-lost-phone")
+    alert.locator("a").click()  # it leads to the camera's panel, what to check in sight
+    page.wait_for_function(
+        "(() => { const r = document.getElementById('camera-state').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; })()",
+        timeout=tb.LIVE_MS,
+    )
+    # the camera back: the line goes
+    back = {**lost, "camera": {**lost["camera"], "state": "open", "message": "camera 16"}}
+    page.evaluate("s => sendSnapshot(s)", {**back, "version": lost["version"] + 2})
+    page.wait_for_selector("#camera-state", state="hidden")
+    assert not alert.is_visible()
+    page.close()
+    # A laptop shows the camera's panel, its red line, beside the board: no line above it.
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#camera-state.bad", timeout=tb.LIVE_MS)
+    assert page.locator("#camera-alert").count() == 1
+    assert not page.locator("#camera-alert").is_visible()
+    state = page.locator("#camera-state").bounding_box()
+    assert state is not None and state["y"] + state["height"] <= 768, state
+    page.close()
+    assert not errors, errors

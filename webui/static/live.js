@@ -1013,6 +1013,9 @@ const Kortbord = (() => {
     box.hidden = !trouble && !cam.unreadable && !cam.waiting && !noPicture;
     box.className = "cam-state" + ((trouble && cam.state !== "ended") || cam.unreadable ? " bad" : "");
     $("camera")?.classList.toggle("stale", trouble);  // its last picture, not a live one
+    // the line near the top that leads to it (a video that ended is no trouble to fix)
+    const line = $("camera-alert");
+    if (line) line.hidden = !trouble || cam.state === "ended";
     // pictures too dark to read come before what the camera waits for: it cannot see that
     say(box, trouble ? t("camera_state", { message: cam.message })
       : cam.unreadable ? cam.unreadable
