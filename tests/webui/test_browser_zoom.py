@@ -157,3 +157,43 @@ def test_the_top_bar_scrolls_away_on_a_laptop_zoomed_200(browser, server, viewpo
         assert (bottom > 0) == stays, (z, bottom)
         page.close()
         assert not errors, errors
+
+
+HD_LAPTOP = {"width": 1366, "height": 768}
+SMALL_LAPTOP = {"width": 1280, "height": 720}
+
+# The top and bottom of the first element a selector finds that shows.
+SPAN_JS = """(s) => {
+  const e = [...document.querySelectorAll(s)].find((x) => x.getClientRects().length);
+  if (!e) return null;
+  const r = e.getBoundingClientRect();
+  return [r.top, r.bottom];
+}"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "zoom"),
+    [(HD_LAPTOP, 1.5), (HD_LAPTOP, 2), (HD_LAPTOP, 1), (SMALL_LAPTOP, 1)],
+    ids=["1366x768@150", "1366x768@200", "1366x768", "1280x720"],
+)
+def test_stigespills_draw_is_on_a_zoomed_laptops_first_screen(browser, server, viewport, zoom):
+    """A 1366×768 laptop zoomed 150 % (911×512) or 200 % (683×384): Stigespill's road fills
+    the board's width and "Draw a die card", under it by the die pile, stood 760-900 px down,
+    off every screen that showed the road. On so short a window the die pile and its draw
+    stand above the road; on a laptop at 100 % under it, as before."""
+    t = new_table(server, game="stigespill", players=3, names="Bestemor Kari, Bestefar Ola, Ingrid")
+    page = zoomed_page(browser, viewport, zoom)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".pile-do button")
+    draw = page.evaluate(SPAN_JS, ".pile-do button")
+    road = page.evaluate(SPAN_JS, ".road-wrap")
+    height = page.evaluate("innerHeight")
+    assert page.inner_text(".pile-do button") == "Draw a die card"
+    assert draw[1] <= height, (draw, height)
+    assert (draw[1] <= road[0]) == (zoom > 1), (draw, road)  # above the road only when zoomed
+    tb.shot(page, f"zoom-stigespill-draw-{viewport['width']}-{zoom}")
+    page.click(".pile-do button")
+    page.wait_for_function("document.body.dataset.moves > 0", timeout=tb.LIVE_MS)
+    page.close()
+    assert not errors, errors
