@@ -169,6 +169,10 @@ SPAN_JS = """(s) => {
   const r = e.getBoundingClientRect();
   return [r.top, r.bottom];
 }"""
+# The "Next game" buttons that show: their ids and where each ends.
+NEXT_GAME_JS = """() => [...document.querySelectorAll('button')]
+  .filter((b) => b.textContent === 'Next game' && b.getClientRects().length)
+  .map((b) => [b.id, b.getBoundingClientRect().bottom])"""
 
 
 @pytest.mark.parametrize(
@@ -195,5 +199,33 @@ def test_stigespills_draw_is_on_a_zoomed_laptops_first_screen(browser, server, v
     tb.shot(page, f"zoom-stigespill-draw-{viewport['width']}-{zoom}")
     page.click(".pile-do button")
     page.wait_for_function("document.body.dataset.moves > 0", timeout=tb.LIVE_MS)
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("viewport", "zoom"), [(HD_LAPTOP, 2), (HD_LAPTOP, 1)], ids=["1366x768@200", "1366x768"]
+)
+def test_skipbos_next_game_is_on_a_zoomed_laptops_first_screen(browser, server, viewport, zoom):
+    """At a Skip-Bo game's end on a 1366×768 laptop zoomed 200 % (683×384, one column) "Next
+    game" stood under the board, 720 px down: off every screen that showed the board. It
+    stands under the winner there too; at 100 % once, beside the board, as before."""
+    t = new_table(server, game="skipbo", players=2, names="Bestemor Kari, Bestefar Ola", stock=5)
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    tb.greedy_skipbo(server, tokens, t["id"])
+    page = zoomed_page(browser, viewport, zoom)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector("#next-game")
+    shown = page.evaluate(NEXT_GAME_JS)
+    height = page.evaluate("innerHeight")
+    first = [name for name, bottom in shown if bottom <= height]  # on the first screen
+    assert first == (["next-game"] if zoom == 1 else ["next-game-top"]), (shown, height)
+    tb.shot(page, f"zoom-skipbo-next-game-{viewport['width']}-{zoom}")
+    page.click(f"#{first[0]}")
+    page.wait_for_function(
+        "document.getElementById('game-no').textContent.endsWith('2')", timeout=tb.LIVE_MS
+    )
+    assert not page.locator("#next-game-top").count()
     page.close()
     assert not errors, errors

@@ -668,6 +668,7 @@ const Kortbord = (() => {
   function renderMoves() {
     const box = $("moves");
     box.replaceChildren();
+    $("next-game-top")?.remove();
     const slot = pileSlot();
     if (snap.over) {
       const m = snap.match;
@@ -680,6 +681,10 @@ const Kortbord = (() => {
         const next = (id, cls) => el("button", { class: cls, type: "button", id, text: t("next_game"),
           onclick: () => act("next", {}) });
         (slot || box).append(next("next-game", slot ? "btn btn-big btn-light" : "btn btn-big"));
+        // a short window of one column (a laptop zoomed 200 %, a phone laid sideways) shows it
+        // under the winner too (app.css): under the board it stood off every screen that shows
+        // the board (Skip-Bo's 720 px down a 683×384 page)
+        if (!slot) $("turn-chip").after(next("next-game-top", "btn head-next"));
         if (slot && slot.classList.contains("pile-line")) slot.append(standings());
         // the moves' panel had nothing left but Undo: it says who won and offers the next game too
         const names = (snap.winner_names || []).join(", ");
