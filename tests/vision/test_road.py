@@ -61,6 +61,35 @@ def test_rows_read_like_text_with_the_rows_shape_and_flagged_in_auto():
     assert any("shape rows" in n for n in auto.notes)  # a serpentine reading, said so
 
 
+@pytest.mark.parametrize("angle", [90, 180])
+def test_rows_whose_goal_lies_alone_in_the_first_row_counted_are_flagged_in_auto(angle):
+    # 28 cards in rows of 7: the goal joker is a row of its own, counted first or last as the
+    # picture is turned; either way the rows may run like text.
+    cards, truth = lay_road("rows", 0, angle)
+    auto = RoadReader().read(cards)
+    assert auto.road != truth and auto.grid
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rows_at_a_slant_read_as_a_snake_in_auto_are_flagged(seed):
+    cards, _ = lay_road("rows", seed, 15)
+    auto = RoadReader().read(_slanted(cards))
+    assert auto.grid and any("shape rows" in n for n in auto.notes)
+
+
+def _slanted(cards: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
+    """Return the cards as a phone held low at one corner sees them (rows converge)."""
+    import cv2
+
+    pts = np.concatenate([q for _, q in cards])
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    dx, dy = (x1 - x0) * 0.35, (y1 - y0) * 0.2
+    dst = np.float32([[x0 + dx, y0 + dy], [x1 - dx, y0], [x1, y1], [x0, y1]])
+    h = cv2.getPerspectiveTransform(src, dst)
+    return [(c, cv2.perspectiveTransform(q.reshape(1, 4, 2), h)[0]) for c, q in cards]
+
+
 @pytest.mark.parametrize(("seed", "angle", "squash"), [(5, 0, 1.0), (6, 170, 0.8), (8, 40, 0.9)])
 def test_a_spiral_is_read_winding_clockwise_unless_told_otherwise(seed, angle, squash):
     # On a grid, snakes through the same places are as short: only "one way round" tells.
@@ -112,17 +141,8 @@ def test_a_goal_near_a_tilted_camera_is_still_at_the_road(seed):
 def test_rows_seen_at_a_slant_are_split_on_the_table_not_in_the_picture(seed):
     # A phone held low at one corner of the table: rows turned 30° converge towards the far
     # side, so across the picture they no longer lie a row's spacing apart.
-    import cv2
-
     cards, truth = lay_road("rows", seed, 30)
-    pts = np.concatenate([q for _, q in cards])
-    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
-    src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    dx, dy = (x1 - x0) * 0.35, (y1 - y0) * 0.2
-    dst = np.float32([[x0 + dx, y0 + dy], [x1 - dx, y0], [x1, y1], [x0, y1]])
-    h = cv2.getPerspectiveTransform(src, dst)
-    slanted = [(c, cv2.perspectiveTransform(q.reshape(1, 4, 2), h)[0]) for c, q in cards]
-    reading = RoadReader(shape="rows").read(slanted)
+    reading = RoadReader(shape="rows").read(_slanted(cards))
     assert reading.ok, reading.problems
     assert reading.road == truth
 

@@ -241,6 +241,12 @@ class RoadReader:
                 )
                 fatal = True
             grid = self.shape == "auto" and _is_grid(all_centers, order, pitch)
+            if self.shape == "auto" and not grid and goal_index is not None:
+                # Rows seen at a slant converge in the picture: on the table they are straight,
+                # and they are asked about where they read like text too.
+                plane = _on_the_table(all_centers, [q for _, q in road_cards])
+                as_text, not_text = _rows_order(plane, True, _pitch(plane))
+                grid = not not_text and as_text != order and _is_grid(plane, order, _pitch(plane))
             if grid:
                 notes.append(
                     "the road lies in straight rows: read as a serpentine (each row back the other "
@@ -567,11 +573,17 @@ def _rows(pts: np.ndarray, pitch: float) -> tuple[np.ndarray, list[list[int]]]:
 
 
 def _is_grid(pts: np.ndarray, order: list[int], pitch: float) -> bool:
-    """Return whether the points form two or more straight parallel rows."""
+    """Return whether the points form two or more straight parallel rows.
+
+    The first or last row may hold one card: the goal joker laid past a full last row (28
+    road cards in rows of 7) is a row of its own, which lies first or last as the rows are
+    counted across the picture.
+    """
     if len(pts) < 8:
         return False
     _, rows = _rows(pts, pitch)
-    if len(rows) < 2 or any(len(r) < 2 for r in rows[:-1]):
+    full = [r for r in rows if len(r) >= 2]
+    if len(full) < 2 or any(len(r) < 2 for r in rows[1:-1]):
         return False
     return max(len(r) for r in rows) * len(rows) < len(pts) + max(len(r) for r in rows)
 
