@@ -1231,7 +1231,8 @@ def table_game(
     from vision.layouts.sten import StenReader
 
     if game == "stigespill":
-        reading = RoadReader(shape=road_shape, spiral=spiral).read(table)
+        # A road read with a card missing is not used: no reading again to place the card.
+        reading = RoadReader(shape=road_shape, spiral=spiral, fill_missing=False).read(table)
         if not reading.ok:
             raise ValueError("the road cannot be read yet: " + "; ".join(reading.problems))
         rules = make_rules("stigespill", players=players, road=reading.road)

@@ -379,7 +379,9 @@ def _read_road(table: Any, shape: str, on_road: Callable[[list[str], bool], Any]
     from vision.layouts.road import RoadError, RoadReader
 
     try:
-        reading = RoadReader(shape=shape).read(table)
+        # Only a road read whole is used: no reading again to place a card not seen (a second
+        # or more per frame).
+        reading = RoadReader(shape=shape, fill_missing=False).read(table)
     except RoadError as e:
         return str(e)
     if not reading.ok:

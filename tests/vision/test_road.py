@@ -168,6 +168,23 @@ def test_missing_and_doubled_cards_are_named():
     assert any(p.startswith("doubled: 9C") for p in problems)
 
 
+@pytest.mark.parametrize(("shape", "seed", "place"), [("uturn", 0, 17), ("spiral", 4, 17)])
+def test_a_road_with_one_card_not_seen_is_read_in_order_or_said_to_be_unclear(shape, seed, place):
+    """The gap a card not seen leaves led the chain elsewhere: the 27 cards read in a wrong
+    order and nothing said so. Read again with the card put in each empty place beside the
+    road, the U-turn's readings all agree, and that is its order; the spiral's differ, and
+    the reading says where."""
+    cards, truth = lay_road(shape, seed)
+    without = [(c, q) for c, q in cards if c != truth[place]]
+    reading = RoadReader().read(without)
+    assert not reading.ok and f"missing: {truth[place]}" in reading.problems
+    unclear = [p for p in reading.problems if p.startswith("ambiguous order")]
+    if shape == "uturn":
+        assert reading.road == [*truth[:place], *truth[place + 1 :]] and not unclear
+    else:
+        assert len(unclear) == 1 and "differ first at road card" in unclear[0]
+
+
 def test_a_road_of_small_cards_that_cannot_be_read_says_a_closer_camera_helps():
     cards, _ = lay_road("serpentine", 3)
     hint = (

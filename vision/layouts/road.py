@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -45,6 +45,12 @@ CUT_SHAPE = 0.8  # a card this much narrower or wider for its height than its ne
 # Cards narrower than this in the picture (median, pixels) are read unreliably: their index is
 # a few pixels (at 60 px 87% of cards read right by their index corners, larger ones 99%).
 SMALL_CARD = 40
+# An empty place beside the road where a card not seen may lie: within a step of two road
+# cards or more (this many spacings, or the road's own long steps, rows lying further apart
+# than cards in a row) ...
+HOLE_NEAR = 1.5
+# ... and no nearer than this to any.
+HOLE_CLEAR = 0.75
 
 
 class RoadError(ValueError):
@@ -136,7 +142,9 @@ class RoadReader:
     ``ambiguity`` is the cost margin (in card spacings) under which two different chains
     count as equally good (on rendered roads, 0.15 flagged some whose best chain was right;
     0.1 read none of those wrong). ``spiral``: the way a spiral road winds (``clockwise`` or
-    ``anticlockwise`` seen from above), which its cards alone cannot say.
+    ``anticlockwise`` seen from above), which its cards alone cannot say. ``fill_missing``:
+    a road with one card not seen is read again with that card in each empty place beside
+    it (0.3–1 s more; a camera table, which uses only a road read whole, goes without).
     """
 
     def __init__(
@@ -147,6 +155,7 @@ class RoadReader:
         ambiguity: float = 0.1,
         turn_cost: float = 0.6,
         spiral: str = "clockwise",
+        fill_missing: bool = True,
     ) -> None:
         if shape not in SHAPES:
             raise ValueError(f"unknown road shape {shape!r}; expected one of {', '.join(SHAPES)}")
@@ -157,10 +166,75 @@ class RoadReader:
         self.beam = beam
         self.ambiguity = ambiguity
         self.turn_cost = turn_cost
+        self.fill_missing = fill_missing
 
     def read(self, table: Detections | TableState | list[tuple[str, np.ndarray]]) -> RoadReading:
         """Return the road read from detections, a stable table state, or (code, quad) pairs."""
         cards = _pairs(table)
+        reading, quads = self._read(cards)
+        missing = [c for c in ROAD_CODES if c not in reading.road]
+        # Rows read like text take no chain search, so no gap misleads it.
+        chain = self.fill_missing and self.shape != "rows"
+        if chain and quads is not None and len(quads) == 28 and len(missing) == 1:
+            return self._fill_missing(cards, reading, quads, missing[0])
+        return reading
+
+    def _fill_missing(
+        self,
+        cards: list[tuple[str, np.ndarray]],
+        reading: RoadReading,
+        quads: np.ndarray,
+        code: str,
+    ) -> RoadReading:
+        """Return ``reading`` of a road without ``code``, read again with that card put in
+        each empty place beside the road (``quads`` ``(28, 4, 2)``: the road's cards in the
+        order read, then the goal).
+
+        A gap misleads the chain search: over rendered roads with one card taken out, most
+        of those read in a wrong order (spirals worst) read in the right one once the card
+        lay in its place. Where every reading with the card put in some place agrees, that
+        is the order; where they differ the order is ambiguous, as two near-equal chains are.
+        """
+        orders: list[list[str]] = []
+        for hole in _holes(quads):
+            try:
+                again, _ = self._read([*cards, (code, hole)])
+            except RoadError:
+                continue
+            order = [c for c in again.road if c != code]
+            if again.ok and order not in orders:
+                orders.append(order)
+        if not orders or orders == [reading.road]:
+            return reading
+        problems = reading.problems
+        if len(orders) == 1:
+            # The order is known; what was said of the order read without the card is not.
+            assert reading.centers is not None, "set by _read"
+            at = dict(zip(reading.road, reading.centers, strict=True))
+            problems = [p for p in problems if not p.startswith(("ambiguous order", "gap in"))]
+            return replace(
+                reading,
+                road=orders[0],
+                problems=problems,
+                centers=np.array([at[c] for c in orders[0]]),
+            )
+        if not any(p.startswith("ambiguous order") for p in problems):
+            # Where the first reading that differs from the one shown leaves it.
+            k, other = min(
+                (next(i for i, (a, b) in enumerate(zip(reading.road, o, strict=True)) if a != b), o)
+                for o in orders
+                if o != reading.road
+            )
+            problems = [
+                *problems,
+                "ambiguous order: two readings fit almost equally well and differ first at "
+                f"road card {k + 1} ({reading.road[k]} or {other[k]})",
+            ]
+        return replace(reading, problems=problems)
+
+    def _read(self, cards: list[tuple[str, np.ndarray]]) -> tuple[RoadReading, np.ndarray | None]:
+        """Return the road read from (code, quad) pairs and, with a goal, the outlines
+        ``(n + 1, 4, 2)`` of the road's cards in road order and the goal's."""
         road_cards: list[tuple[str, np.ndarray]] = []
         jokers: list[np.ndarray] = []
         piles: list[dict[str, Any]] = []
@@ -271,7 +345,9 @@ class RoadReader:
             ok=not fatal,
             grid=grid,
         )
-        return reading
+        if goal_index is None:
+            return reading, None
+        return reading, np.array([*(road_cards[i][1] for i in road_order), jokers[goal_index]])
 
     def _spiral(self, quads: np.ndarray):
         """Return (order, ambiguity or None, could it wind the other way) for a spiral road,
@@ -360,6 +436,34 @@ class RoadReader:
                         expanded[key] = (c, [*path, j], mask | 1 << j, step)
             beam = sorted(expanded.values(), key=lambda s: s[0])[: self.beam]
         return [(b[0], b[1]) for b in beam if b[2] == full][:20]
+
+
+def _holes(quads: np.ndarray) -> list[np.ndarray]:
+    """Return outlines ``(4, 2)`` of the empty places beside the road ``quads`` ``(n, 4, 2)``:
+    one step on past a card, away from a card beside it, on no card and beside two or more
+    (a place beside one card only lies off the road's side or past its start)."""
+    dist, _ = _step_geometry(quads)
+    centers = quads.mean(axis=1)
+    n = len(quads)
+    # A spiral's rows may lie 1.6 spacings apart: its long steps are steps too (without them
+    # a spiral's corner was no place, and a wrong one the only one).
+    steps = dist[np.arange(n - 1), np.arange(1, n)]
+    reach = max(HOLE_NEAR, float(np.quantile(steps, 0.9)))
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for i in range(n - 1):  # not on past the goal
+        for j in np.flatnonzero(dist[i] <= reach):
+            if j == i:
+                continue
+            step = centers[i] - centers[j]
+            quad = quads[i] + step
+            d, _ = _step_geometry(np.concatenate([quads, quad[None]]))
+            near = d[n, :n]
+            if near.min() < HOLE_CLEAR or (near <= reach).sum() < 2:
+                continue
+            if any(np.linalg.norm(c - quad.mean(0)) < np.linalg.norm(step) / 2 for c, _ in found):
+                continue
+            found.append((quad.mean(0), quad))
+    return [q for _, q in found]
 
 
 def _local_steps(quads: np.ndarray) -> np.ndarray:
