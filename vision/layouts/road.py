@@ -225,11 +225,7 @@ class RoadReader:
                 for o in orders
                 if o != reading.road
             )
-            problems = [
-                *problems,
-                "ambiguous order: two readings fit almost equally well and differ first at "
-                f"road card {k + 1} ({reading.road[k]} or {other[k]})",
-            ]
+            problems = [*problems, _ambiguous(k, reading.road[k], other[k])]
         return replace(reading, problems=problems)
 
     def _read(self, cards: list[tuple[str, np.ndarray]]) -> tuple[RoadReading, np.ndarray | None]:
@@ -308,10 +304,9 @@ class RoadReader:
                 )
                 fatal = True
             if runner_up is not None:
+                k, instead = runner_up
                 problems.append(
-                    "ambiguous order: two readings fit almost equally well and differ first at "
-                    f"road card {runner_up[0] + 1} ({_name(order[runner_up[0]], road_cards)} or "
-                    f"{_name(runner_up[1], road_cards)})"
+                    _ambiguous(k, _name(order[k], road_cards), _name(instead, road_cards))
                 )
                 fatal = True
             grid = self.shape == "auto" and _is_grid(all_centers, order, pitch)
@@ -436,6 +431,16 @@ class RoadReader:
                         expanded[key] = (c, [*path, j], mask | 1 << j, step)
             beam = sorted(expanded.values(), key=lambda s: s[0])[: self.beam]
         return [(b[0], b[1]) for b in beam if b[2] == full][:20]
+
+
+def _ambiguous(k: int, shown: str, other: str) -> str:
+    """Return the problem of an order two readings fit about equally, the first differing at
+    road card ``k`` (0-based): ``shown`` there in the reading given, ``other`` in the other
+    (webui/speech.py says it in the page's language)."""
+    return (
+        "ambiguous order: two readings fit almost equally well and differ first at "
+        f"road card {k + 1} ({shown} or {other})"
+    )
 
 
 def _holes(quads: np.ndarray) -> list[np.ndarray]:
