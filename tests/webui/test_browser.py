@@ -180,6 +180,14 @@ def polled(ask: Callable[[], T], done: Callable[[T], bool], seconds: float = WAI
     return answer
 
 
+def box_of(locator) -> dict:
+    """The box ``locator`` stands in. A live update draws the board anew: the element found may
+    be replaced before it is measured (Playwright answers None), so it is asked again."""
+    box = polled(locator.bounding_box, lambda b: b is not None)
+    assert box is not None, f"{locator} is not shown"
+    return box
+
+
 def wait_for_the_app_draw(page, server, table_id: str) -> list[str]:
     """Wait until ``page`` shows the table after one draw whose card the app drew: two moves,
     or more when the card was the joker (the die is shuffled and the player draws again).
@@ -827,7 +835,7 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         assert fill == "rgb(0, 0, 0)", fill
         building = page.locator("#zones .zone-building").first
         b = int(building.get_attribute("data-i"))
-        marker = building.bounding_box()
+        marker = box_of(building)
         x, y = marker["x"] + marker["width"] / 2, marker["y"] + marker["height"] / 2
         page.mouse.move(x, y)
         page.mouse.down()
@@ -836,7 +844,7 @@ def test_skipbo_camera_table_zones_confirmed_by_dragging(browser, tmp_path):
         # a marker dragged past the picture's edge stays on the picture, at its edge
         far = page.locator("#zones .zone-discard").first
         j = int(far.get_attribute("data-i"))
-        box = far.bounding_box()
+        box = box_of(far)
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
         page.mouse.move(box["x"], box["y"] + 2000, steps=4)

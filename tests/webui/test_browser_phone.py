@@ -411,7 +411,7 @@ TURN_BOXES_JS = """() => {
 
 def tap_centre(page, selector: str) -> None:
     """Tap the middle of ``selector`` where it stands, as a finger does: nothing scrolled."""
-    box = page.locator(selector).bounding_box()
+    box = tb.box_of(page.locator(selector))
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
@@ -653,7 +653,7 @@ def test_a_one_device_skipbo_turns_hint_and_undo_stand_under_the_hand(
     tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
     picked = page.evaluate(PLACE_JS, ".tap-line")
     assert picked["text"] != line["text"] and in_view(picked, viewport), (line, picked)
-    fan = page.locator(f".sb-player.on-turn .fan.target >> nth={discard['pile']}").bounding_box()
+    fan = tb.box_of(page.locator(f".sb-player.on-turn .fan.target >> nth={discard['pile']}"))
     x, y = fan["x"] + fan["width"] / 2, fan["y"] + fan["height"] / 2
     page.mouse.click(x, y)  # the turn's last card: the next player's hand is covered
     page.wait_for_function("document.body.dataset.moves == 1", timeout=tb.LIVE_MS)
@@ -840,7 +840,7 @@ def test_a_real_tables_take_back_stands_under_the_hand_on_the_players_phone(
         discard = next(m for m in moves if m["kind"] == "discard")
         tap_centre(page, f"#hand button.card[data-code='{discard['card']}'] >> nth=0")
         target = f".sb-player.on-turn .fan.target >> nth={discard['pile']}"
-    box = page.locator(target).bounding_box()
+    box = tb.box_of(page.locator(target))
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     made = server.get(api)["moves_made"]
     page.mouse.click(x, y)
@@ -888,7 +888,7 @@ def test_a_real_tables_take_back_stands_over_the_hand_on_a_sten_or_stigespill_ph
         ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
         tb.note_on_phone(page, [r + s for s in "HD" for r in ranks])
     page.wait_for_selector(tap)
-    card = page.locator(tap).bounding_box()
+    card = tb.box_of(page.locator(tap))
     x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
     assert 0 <= y <= viewport["height"], card  # tapped where it stands, unscrolled
     page.mouse.click(x, y)

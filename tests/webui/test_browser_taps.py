@@ -445,7 +445,7 @@ def test_a_stigespill_games_end_says_who_won_in_the_moves_panel(
     assert page.locator("#moves #game-won").inner_text() == f"★ {said}"
     here = page.locator("#moves #next-game-here")
     assert here.inner_text() == next_game
-    box = here.bounding_box()
+    box = test_browser.box_of(here)
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= SHORT_LAPTOP["height"], box
     test_browser.shot(page, f"stige-over-moves-panel-1366-{lang}")
     here.click()
@@ -778,7 +778,7 @@ def test_an_answered_prompt_leaves_nothing_under_the_finger(browser, app_server,
     button = page.locator("#prompt.sync button").first
     button.wait_for(timeout=LIVE_MS)
     board = page.evaluate(BOARD_TOP_JS)
-    box = button.bounding_box()
+    box = test_browser.box_of(button)
     finger = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
     if viewport is PHONE:
         page.touchscreen.tap(*finger)
