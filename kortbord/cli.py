@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -47,6 +49,108 @@ def folder_option(
     if exists and not path.is_dir():
         raise CommandError(f"{option} {given!r}: no such folder")
     return path
+
+
+def cores() -> int:
+    """Return how many cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class Number:
+    """An argparse ``type`` for every seed, count and size a command takes: a whole number
+    (``int``) or a finite one (``float``) of at least ``least``, above ``above``, at most
+    ``most`` or, with ``up_to_cores``, this computer's cores (threads or processes beyond them
+    wait on each other: 64 on 2 cores took 8 times as long, 100000 would start as many). Any
+    other value argparse refuses as it refuses a choice not offered, naming the option, with
+    exit status 2 ("argument --seed: expected a whole number 0 or more, not -1"): ``simulate``
+    took a negative --seed that ``dataset build`` refused, and each command said its limits
+    in words of its own."""
+
+    def __init__(
+        self,
+        kind: type[int] | type[float],
+        least: float | None = None,
+        most: float | None = None,
+        *,
+        above: float | None = None,
+        up_to_cores: bool = False,
+        note: str = "",
+    ) -> None:
+        self.kind, self.least, self.most, self.above = kind, least, most, above
+        self.up_to_cores, self.note = up_to_cores, note
+
+    def expected(self) -> str:
+        """Say what the option takes: "a whole number 1–65535", "a number above 0"."""
+        most = cores() if self.up_to_cores else self.most
+        what = "a whole number" if self.kind is int else "a number"
+        if self.above is not None:
+            what += f" above {self.above}"
+        if self.least is not None and most is not None:
+            what += f" {self.least}–{most}"
+        elif self.least is not None:
+            what += f" {self.least} or more"
+        elif most is not None:
+            what += f" {most} or less"
+        cores_said = f" (this computer has {most} cores)" if self.up_to_cores else ""
+        return what + cores_said + self.note
+
+    def check(self, value: object) -> int | float:
+        """Return ``value`` when the option takes it; else raise ValueError saying what it
+        takes (a config file's value is checked here too)."""
+        kinds = (int,) if self.kind is int else (int, float)
+        most = cores() if self.up_to_cores else self.most
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, kinds)
+            or not math.isfinite(value)
+            or (self.least is not None and value < self.least)
+            or (self.above is not None and value <= self.above)
+            or (most is not None and value > most)
+        ):
+            raise ValueError(f"expected {self.expected()}, not {value!r}")
+        return value
+
+    def __call__(self, text: str) -> int | float:
+        try:
+            value = self.kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {self.expected()}, not {text!r}") from None
+        try:
+            return self.check(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {self.expected()}, not {text}") from None
+
+
+SEED = Number(int, 0)  # every seed: numpy's generators take no negative one
+PROCESSES = Number(int, 1, up_to_cores=True)  # threads or processes
+SIDE = Number(int, 64, 8192)  # a picture's width or height, in pixels
+
+
+def size(text: str) -> tuple[int, int]:
+    """An argparse ``type`` for a picture's size, ``WIDTHxHEIGHT`` (a config file's too):
+    return ``(width, height)``; raise ArgumentTypeError saying what it takes."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", str(text))
+    try:
+        if not m:
+            raise ValueError(text)
+        return int(SIDE.check(int(m[1]))), int(SIDE.check(int(m[2])))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT, each {SIDE.expected()}, e.g. 1280x720, not {text!r}"
+        ) from None
+
+
+def exit_statuses(one: str | None = None, two: str = "") -> str:
+    """Return the end of a command's --help that says its exit statuses: 1 when ``one`` (why
+    it returns 1), 2 for a bad option or input and ``two`` (only ``detect`` said them, in
+    words of its own)."""
+    said = "Exit status: 0 when done"
+    if one:
+        said += f"; 1 when {one}"
+    return said + f"; 2 for a bad option or input{two} (named on stderr)."
 
 
 def os_problem(e: OSError) -> str:
@@ -86,14 +190,16 @@ def build_parser() -> argparse.ArgumentParser:
 def _describe(sub: argparse._SubParsersAction) -> None:
     """Open each command's help with its one line, as its parent's help lists it, and so on
     down (``dataset build``): ``kortbord run --help`` began at "usage:", not a word of what
-    the command does."""
+    the command does; end it with its exit statuses."""
     for choice in sub._choices_actions:
         command = sub.choices[choice.dest]
         if command.description is None and choice.help:
             command.description = choice.help[0].upper() + choice.help[1:] + "."
-        for action in command._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                _describe(action)
+        below = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        for action in below:
+            _describe(action)
+        if not below and command.epilog is None:  # a command that returns 1 sets its own
+            command.epilog = exit_statuses()
 
 
 def main(argv: list[str] | None = None) -> int:

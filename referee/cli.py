@@ -5,17 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 
+from kortbord.cli import SEED, Number, exit_statuses
 from referee import GAMES
 from referee.simulate import POLICIES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``simulate`` to the ``kortbord`` parser."""
-    p = sub.add_parser("simulate", help="play seeded simulated games and print statistics (JSON)")
+    p = sub.add_parser(
+        "simulate",
+        help="play seeded simulated games and print statistics (JSON)",
+        epilog=exit_statuses("a game broke a rule or an invariant (invariant_violations)"),
+    )
     p.add_argument("game", choices=sorted(GAMES), help="the game to play")
     p.add_argument("--players", type=int, default=2, help="players (default 2)")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--games", type=Number(int, 1), default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the first game (default 0)")
     p.add_argument(
         "--variant",
         default=None,
@@ -41,8 +46,6 @@ def _simulate(args: argparse.Namespace) -> int:
     from referee.core import RulesError
     from referee.simulate import simulate
 
-    if args.games < 1:
-        raise CommandError(f"--games must be at least 1, not {args.games}")
     if args.teams and args.game != "skipbo":
         raise CommandError(f"--teams is for Skip-Bo; {args.game} has no teams")
     try:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kortbord.cli import PROCESSES, SEED, Number, exit_statuses
 from vision.shared import DECKS
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     register_replay(sub)
 
 
+NO_MODELS = ", or no models"  # what else a command that reads photos ends with exit status 2
 # vision.recognizer.MODEL_DIR, not imported here: it loads OpenCV and onnxruntime
 SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -52,7 +54,7 @@ def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--threads",
-        type=int,
+        type=PROCESSES,
         default=None,
         metavar="N",
         help="threads reading the models (default: all this computer's cores)",
@@ -63,29 +65,12 @@ def _recognizer(args):
     from kortbord.cli import CommandError, folder_option
     from vision.recognizer import ModelError, Recognizer
 
-    if args.threads is not None and args.threads < 1:
-        raise CommandError(f"--threads must be 1 or more, not {args.threads}")
-    cores = _cores()
-    if args.threads is not None and args.threads > cores:
-        # threads beyond the cores wait on each other: 64 on 2 cores took 8 times as long,
-        # 512 over a minute for one photo
-        raise CommandError(
-            f"--threads {args.threads}: this computer has {cores} cores (give 1–{cores})"
-        )
     if args.models is not None:
         folder_option("--models", args.models, "a model folder")
     try:
         return Recognizer(args.models, threads=args.threads)
     except ModelError as e:
         raise CommandError(str(e)) from e
-
-
-def _cores() -> int:
-    """Return how many cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 # ---- detect ----------------------------------------------------------------------------------
@@ -97,8 +82,8 @@ def register_detect(sub: argparse._SubParsersAction) -> None:
         description="Recognise the cards in each image. For each it prints its name and "
         "number of cards, then a line a card: its code (AS, 10H, QD, JK), the confidence "
         "(0-1) and the four corners in pixels, from the card's top-left clockwise. An image "
-        "that cannot be read (or drawn) is named on stderr and the others go on; the exit "
-        "status is then 1 (0: every image done; 2: a bad option, or no models).",
+        "that cannot be read (or drawn) is named on stderr and the others go on.",
+        epilog=exit_statuses("an image could not be read, recognised or drawn", NO_MODELS),
     )
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, …)")
     p.add_argument(
@@ -194,10 +179,14 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     """Add ``eval``: the recognizer's metrics on generated scenes and real photos."""
     from vision.shared import REAL_PHOTOS
 
-    p = sub.add_parser("eval", help="measure the recognizer on generated scenes and real photos")
+    p = sub.add_parser(
+        "eval",
+        help="measure the recognizer on generated scenes and real photos",
+        epilog=exit_statuses("a real photo did not read and was not scored", NO_MODELS),
+    )
     p.add_argument(
         "--synthetic-images",
-        type=int,
+        type=Number(int, 0),
         default=100,
         metavar="N",
         help="generated validation scenes (new seed, every layout; default 100; 0 skips)",
@@ -266,8 +255,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         eval_synthetic,
     )
 
-    if args.synthetic_images < 0:
-        raise CommandError(f"--synthetic-images must be 0 or more, not {args.synthetic_images}")
     real = DEFAULT_DIR
     if args.real is not None:  # named, so meant: not skipped quietly
         real = folder_option("--real", args.real, "a folder of labelled photos", exists=True)
@@ -419,38 +406,21 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         " the ONNX files and recognizer.json)",
     )
     p.add_argument("--install", metavar="DIR", help="copy the finished models here (e.g. models)")
-    for name, typ in (
-        ("images", int),
-        ("val-images", int),
-        ("epochs", int),
-        ("imgsz", int),
-        ("batch", int),
-        ("workers", int),
-        ("classifier-steps", int),
-        ("classifier-batch", int),
-        ("classifier-workers", int),
-        ("render-workers", int),
+    for name in ("images", "val-images", "epochs", "imgsz", "batch", "workers"):
+        p.add_argument(f"--{name}", type=TRAIN_NUMBERS[name], help="override the profile")
+    for name in ("classifier-steps", "classifier-batch", "classifier-workers", "render-workers"):
+        p.add_argument(f"--{name}", type=TRAIN_NUMBERS[name], help="override the profile")
+    for name, what in (
+        ("detector-hours", "the detector"),
+        ("classifier-seconds", "the classifier"),
+        ("refiner-seconds", "the refiner"),
+        ("thumbs-seconds", "the reader of whole small cards"),
     ):
-        p.add_argument(f"--{name}", type=typ, default=None, help="override the profile")
-    p.add_argument(
-        "--detector-hours", type=float, default=None, help="wall-clock cap for the detector"
-    )
-    p.add_argument(
-        "--classifier-seconds", type=float, default=None, help="wall-clock cap for the classifier"
-    )
-    p.add_argument(
-        "--refiner-seconds", type=float, default=None, help="wall-clock cap for the refiner"
-    )
-    p.add_argument("--refiner-images", type=int, default=None, help="scenes for the refiner")
-    p.add_argument(
-        "--thumbs-seconds",
-        type=float,
-        default=None,
-        help="wall-clock cap for the reader of whole small cards",
-    )
+        p.add_argument(f"--{name}", type=CAP, help=f"wall-clock cap for {what} (0: none)")
+    p.add_argument("--refiner-images", type=TRAIN_NUMBERS["images"], help="scenes for the refiner")
     p.add_argument(
         "--render-seconds",
-        type=float,
+        type=CAP,
         default=0.0,
         help="wall-clock cap for rendering scenes (default 0: none)",
     )
@@ -461,7 +431,12 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         help="card widths on screen (px) of the classifier's synthetic crops, drawn "
         "log-uniformly (default 34,330; e.g. 30,150 to dwell on far cards)",
     )
-    p.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
+    p.add_argument(
+        "--threads",
+        type=PROCESSES,
+        default=2,
+        help="torch threads on CPU (default 2)",
+    )
     p.add_argument(
         "--start-from",
         metavar="DIR",
@@ -475,7 +450,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "ranks and the suits in datasets/ (the classifier needs --start-from)",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="seed of the scenes and of training (default 0)"
+        "--seed", type=SEED, default=0, help="seed of the scenes and of training (default 0)"
     )
     p.set_defaults(func=cmd_train)
 
@@ -495,26 +470,20 @@ def _widths(text: str | None) -> tuple[float, float] | None:
     return lo, hi
 
 
-# The least each of train's numbers may be: torch and Ultralytics would take a batch of 0 or
-# -5 images to their own errors after the models load; a negative cap stops at once.
-TRAIN_LEAST: dict[str, float] = {
-    "images": 1,
-    "val_images": 1,
-    "epochs": 1,
-    "imgsz": 32,
-    "batch": 1,
-    "workers": 0,
-    "classifier_steps": 1,
-    "classifier_batch": 1,
-    "classifier_workers": 0,
-    "render_workers": 1,
-    "refiner_images": 1,
-    "threads": 1,
-    "detector_hours": 0,
-    "classifier_seconds": 0,
-    "refiner_seconds": 0,
-    "thumbs_seconds": 0,
-    "render_seconds": 0,
+# What train's numbers take: torch and Ultralytics would take a batch of 0 or -5 images to
+# their own errors after the models load; a negative cap stopped at once.
+CAP = Number(float, 0, note=" (0: no cap)")
+TRAIN_NUMBERS = {
+    "images": Number(int, 1),
+    "val-images": Number(int, 1),
+    "epochs": Number(int, 1),
+    "imgsz": Number(int, 32, 8192),
+    "batch": Number(int, 1),
+    "workers": Number(int, 0, up_to_cores=True),
+    "classifier-steps": Number(int, 1),
+    "classifier-batch": Number(int, 1),
+    "classifier-workers": Number(int, 0, up_to_cores=True),
+    "render-workers": PROCESSES,
 }
 
 
@@ -531,13 +500,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     ):
         if given is not None:
             folder_option(option, given, opencv=True)
-    for name, least in TRAIN_LEAST.items():
-        value = getattr(args, name)
-        if value is not None and not value >= least:  # NaN too
-            cap = " (0: no cap)" if isinstance(value, float) else ""
-            raise CommandError(
-                f"--{name.replace('_', '-')} must be {least} or more{cap}, not {value}"
-            )
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
     from vision.train.run import check_device
@@ -638,7 +600,14 @@ def _add_road_options(p: argparse.ArgumentParser, shape_flag: str, shape_help: s
 
 def register_road(sub: argparse._SubParsersAction) -> None:
     """Add ``road``: read a Stigespill road from a photo."""
-    p = sub.add_parser("road", help="read a Stigespill road from a photo, in road order")
+    p = sub.add_parser(
+        "road",
+        help="read a Stigespill road from a photo, in road order",
+        epilog=exit_statuses(
+            "the road cannot be read (its problems are said) or --annotate not written",
+            NO_MODELS,
+        ),
+    )
     p.add_argument("image", metavar="IMAGE", help="the photo of the road (JPEG, PNG, …)")
     p.add_argument("--json", action="store_true", help="print JSON")
     _add_road_options(p, "--shape", SHAPE_HELP)
@@ -804,7 +773,11 @@ def _road_out(args, out: dict) -> None:
 
 def register_watch(sub: argparse._SubParsersAction) -> None:
     """Add ``watch``: follow a game live from a camera or a recording."""
-    p = sub.add_parser("watch", help="follow a game from a camera, stream, video or folder")
+    p = sub.add_parser(
+        "watch",
+        help="follow a game from a camera, stream, video or folder",
+        epilog=exit_statuses(two=NO_MODELS),
+    )
     p.add_argument(
         "source",
         metavar="SOURCE",
@@ -816,7 +789,15 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
 
 def register_replay(sub: argparse._SubParsersAction) -> None:
     """Add ``replay``: print the transcript of a recorded game."""
-    p = sub.add_parser("replay", help="print the transcript of moves of a recorded game")
+    p = sub.add_parser(
+        "replay",
+        help="print the transcript of moves of a recorded game",
+        epilog=exit_statuses(
+            "a picture or part of the video did not read (said on stderr): the transcript may "
+            "lack the moves it showed",
+            NO_MODELS,
+        ),
+    )
     p.add_argument(
         "video", metavar="VIDEO", help="video file, frame folder or generated video folder"
     )
@@ -835,7 +816,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON lines")
     p.add_argument(
         "--fps",
-        type=float,
+        type=Number(float, above=0),
         default=None,
         help="frame rate to time a video file's or a folder's frames by (default: the video's "
         "own, a generated video's events.json, or 10 for a folder)",

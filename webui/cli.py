@@ -12,6 +12,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from kortbord.cli import Number
+
 if TYPE_CHECKING:
     from werkzeug.serving import WSGIRequestHandler
 
@@ -36,7 +38,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="address to listen on (default 127.0.0.1, this computer only; with --lan 0.0.0.0)",
     )
     p.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
+        "--port",
+        type=Number(int, 1, 65535),
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT})",
     )
     p.add_argument(
         "--source",
@@ -143,8 +148,6 @@ def _serve(args: argparse.Namespace) -> int:
     from webui import create_app, default_data_dir
     from webui.db import StoreError
 
-    if not 1 <= args.port <= 65535:
-        raise CommandError(f"--port must be 1–65535, not {args.port}")
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
     data = default_data_dir() if args.data is None else folder_option("--data", args.data)
     if data.exists() and not data.is_dir():

@@ -770,7 +770,10 @@ def test_cli_simulate_sten_bad_player_count(capsys):
 def test_cli_simulate_names_a_bad_number_of_games(capsys, games):
     from kortbord.cli import main
 
-    assert main(["simulate", "sten", "--games", games]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"kortbord simulate: --games must be at least 1, not {games}"
+    with pytest.raises(SystemExit) as done:
+        main(["simulate", "sten", "--games", games])
+    assert done.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"kortbord simulate: error: argument --games: expected a whole number 1 or more, "
+        f"not {games}"
     )

@@ -24,7 +24,6 @@ from webui.demo import AutoPlayer, VideoLoop, ensure_demo
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["serve", "--port", "70000"], "--port"),
         (["serve", "--source", "/no/such/video.mp4", "--port", "1"], "--source"),
         (["serve", "--source", "0", "--game", "sten", "--players", "1", "--port", "1"], "Sten"),
         (["serve", "--host", "999.1.1.1", "--port", "5099"], "--host '999.1.1.1': "),

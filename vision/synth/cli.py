@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 from pathlib import Path
 from typing import Any
 
+from kortbord.cli import PROCESSES, SEED, Number, size
 from vision.synth.names import LAYOUTS, TARGETS
+
+SHARE = Number(float, 0, 1)
+IMAGES = Number(int, 1)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,27 +28,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         "given; options on the command line win)",
     )
     b.add_argument("--out", help="output folder (required, here or in --config)")
-    b.add_argument("--images", type=int, help="number of images (required, here or in --config)")
-    b.add_argument("--seed", type=int, help="seed of the scenes (default 0): same seed, same files")
+    b.add_argument("--images", type=IMAGES, help="number of images (required, here or in --config)")
+    b.add_argument(
+        "--seed", type=SEED, help="seed of the scenes (default 0): same seed, same files"
+    )
     _common(b, defaults=False)
     b.add_argument("--targets", help=f"one of {', '.join(TARGETS)} (default cards+corners)")
     b.add_argument(
-        "--val-fraction", type=float, help="share of images in the val split (default 0.1)"
+        "--val-fraction", type=SHARE, help="share of images in the val split (default 0.1)"
     )
-    b.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    b.add_argument(
+        "--workers",
+        type=PROCESSES,
+        default=1,
+        help="processes (default 1; at most this computer's cores)",
+    )
     b.add_argument(
         "--real-fraction",
-        type=float,
+        type=SHARE,
         help="share of scenes whose main deck is real art from --deck-dir (default 0.5)",
     )
     b.add_argument(
         "--min-card-visible",
-        type=float,
+        type=SHARE,
         help="label a card box when at least this share of the card shows (default 0.3)",
     )
     b.add_argument(
         "--min-corner-visible",
-        type=float,
+        type=SHARE,
         help="label an index corner when at least this share of it shows (default 0.6)",
     )
     b.add_argument(
@@ -60,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "preview", help="write a contact sheet: one scene of every layout, labels drawn"
     )
     v.add_argument("--out", required=True, type=Path, help="image file (.jpg or .png)")
-    v.add_argument("--seed", type=int, default=0, help="seed of the scene (default 0)")
+    v.add_argument("--seed", type=SEED, default=0, help="seed of the scene (default 0)")
     _common(v)
     v.add_argument("--no-labels", action="store_true", help="draw the scenes without labels")
     v.set_defaults(func=_preview)
@@ -72,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     vid.add_argument("--players", type=int, default=2, help="players (default 2)")
     vid.add_argument(
-        "--seed", type=int, default=0, help="seed of the game and its video (default 0)"
+        "--seed", type=SEED, default=0, help="seed of the game and its video (default 0)"
     )
     vid.add_argument("--out", required=True, help="output folder")
     vid.add_argument(
@@ -81,11 +91,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="random",
         help="how every seat plays (default random)",
     )
-    vid.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
-    vid.add_argument("--fps", type=float, default=8.0, help="frames per second (default 8)")
+    vid.add_argument(
+        "--size", type=size, default="1280x720", help="frame size WxH (default 1280x720)"
+    )
+    vid.add_argument(
+        "--fps", type=Number(float, 1, 60), default=8.0, help="frames per second (default 8)"
+    )
     vid.add_argument(
         "--max-moves",
-        type=int,
+        type=Number(int, 1),
         default=None,
         help="stop the game at the first move the camera sees after N moves (a Stigespill "
         "draw, say, ends with its card shown)",
@@ -114,26 +128,11 @@ def _common(p: argparse.ArgumentParser, defaults: bool = True) -> None:
         help="folder of real card art named by code (QS.png, 10H.png…); repeatable",
     )
     p.add_argument(
-        "--size", default="1280x720" if defaults else None, help="image size WxH (default 1280x720)"
+        "--size",
+        type=size,
+        default="1280x720" if defaults else None,
+        help="image size WxH (default 1280x720)",
     )
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """Parse ``WxH``; raise ValueError naming the bad input."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
-    if not m:
-        raise ValueError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
-    w, h = int(m.group(1)), int(m.group(2))
-    if not (64 <= w <= 8192 and 64 <= h <= 8192):
-        raise ValueError(f"bad --size {text!r}: width and height must be 64–8192 pixels")
-    return w, h
-
-
-def check_seed(seed: int) -> int:
-    """Return ``seed``; raise ValueError for a negative one (numpy's generators take none)."""
-    if seed < 0:
-        raise ValueError(f"bad --seed {seed}: expected a whole number 0 or more")
-    return seed
 
 
 def parse_layouts(text: str) -> tuple[str, ...]:
@@ -164,9 +163,7 @@ def _common_args(args):
     from kortbord.cli import CommandError, folder_option
 
     try:
-        size = parse_size(args.size)
         layouts = parse_layouts(args.layouts)
-        check_seed(args.seed)
     except ValueError as e:
         raise CommandError(str(e)) from None
     decks = tuple(
@@ -174,12 +171,12 @@ def _common_args(args):
     )
     for d in decks:
         check_deck(d)
-    return size, layouts, decks
+    return args.size, layouts, decks
 
 
 BUILD_DEFAULTS = {
     "seed": 0,
-    "size": "1280x720",
+    "size": (1280, 720),
     "targets": "cards+corners",
     "val_fraction": 0.1,
     "layouts": ",".join(LAYOUTS),
@@ -206,6 +203,11 @@ CONFIG_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "min_corner_visible": FRACTION,
 }
 CONFIG_KEYS = set(CONFIG_KINDS)
+CONFIG_NUMBERS = {
+    "images": IMAGES,
+    "seed": SEED,
+    **{key: SHARE for key, kind in CONFIG_KINDS.items() if kind is FRACTION},
+}
 # The config keys that are options of the same name too, which win over the config's; deck
 # folders add up, and --obb can only turn oriented boxes on.
 OPTION_KEYS = [key for key in CONFIG_KINDS if key not in ("deck_dirs", "obb")]
@@ -263,6 +265,13 @@ def load_config(path: Path) -> dict:
             raise ValueError(
                 f"config {str(path)!r}: {key} must be {CONFIG_KINDS[key][1]}, not {value!r:.40}"
             )
+        try:  # what the option of the same name takes
+            if key in CONFIG_NUMBERS:
+                CONFIG_NUMBERS[key].check(value)
+            elif key == "size":
+                data[key] = size(value)
+        except (ValueError, argparse.ArgumentTypeError) as e:
+            raise ValueError(f"config {str(path)!r}: {key}: {e}") from None
     return data
 
 
@@ -304,9 +313,7 @@ def _build(args: argparse.Namespace) -> int:
         for key in OPTION_KEYS:
             if getattr(args, key) is not None:
                 opts[key] = getattr(args, key)
-        size = parse_size(str(opts["size"]))
         layouts = _layouts_value(opts["layouts"])
-        check_seed(opts["seed"])
     except ValueError as e:
         raise CommandError(str(e)) from None
     decks = []
@@ -327,27 +334,18 @@ def _build(args: argparse.Namespace) -> int:
         check_deck(d)
     if opts.get("out") is None or opts.get("images") is None:
         raise CommandError("--out and --images are required (on the command line or in --config)")
-    images = opts["images"]
-    if not isinstance(images, int) or images < 1:
-        raise CommandError(f"--images must be a whole number of at least 1, not {images!r}")
     if opts["targets"] not in TARGETS:
         raise CommandError(
             f"unknown --targets {opts['targets']!r}: expected one of {', '.join(TARGETS)}"
         )
-    for key in (key for key, kind in CONFIG_KINDS.items() if kind is FRACTION):
-        v = opts[key]
-        if not isinstance(v, int | float) or not 0 <= v <= 1:
-            raise CommandError(f"--{key.replace('_', '-')} must be a number in [0, 1], not {v!r}")
-    if args.workers < 1:
-        raise CommandError(f"--workers must be at least 1, not {args.workers}")
     out = folder_option("--out", str(opts["out"]), opencv=True)
     cfg = BuildConfig(
         out=out,
-        images=images,
+        images=opts["images"],
         seed=int(opts["seed"]),
         layouts=layouts,
         deck_dirs=tuple(decks),
-        size=size,
+        size=opts["size"],
         targets=opts["targets"],
         val_fraction=float(opts["val_fraction"]),
         workers=args.workers,

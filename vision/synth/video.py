@@ -681,15 +681,8 @@ def cmd_video(args: argparse.Namespace) -> int:
     from kortbord.cli import CommandError, folder_option
     from referee.core import RulesError
     from vision.images import os_reason
-    from vision.synth.cli import check_seed, parse_size
 
-    try:
-        size = parse_size(args.size)
-        check_seed(args.seed)
-    except ValueError as e:
-        raise CommandError(str(e)) from None
-    if not 1 <= args.fps <= 60:
-        raise CommandError(f"bad --fps {args.fps}: expected 1–60")
+    size = args.size
     out = folder_option("--out", args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -698,8 +691,6 @@ def cmd_video(args: argparse.Namespace) -> int:
         probe.unlink()
     except OSError as e:
         raise CommandError(f"cannot write to --out {str(out)!r}: {os_reason(e)}") from None
-    if args.max_moves is not None and args.max_moves < 1:
-        raise CommandError(f"bad --max-moves {args.max_moves}: expected 1 or more")
     settings = VideoSettings(size=size, fps=args.fps)
     try:
         events = make_video(

@@ -1,0 +1,115 @@
+"""The ``kortbord`` command line as a user meets it: every seed, count and size refused alike,
+and every command's --help saying its exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+import kortbord.cli
+from kortbord.cli import build_parser, main
+
+
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    """Yield ``(path, parser)`` for every command that runs (``("dataset", "build")``)."""
+    below = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not below:
+        yield path, parser
+    for action in below:
+        for name, command in action.choices.items():
+            yield from _commands(command, (*path, name))
+
+
+COMMANDS = dict(_commands(build_parser()))
+SEEDED = [path for path, p in COMMANDS.items() if "--seed" in p._option_string_actions]
+
+
+def _refused(capsys, argv: list[str]) -> str:
+    """Return the line in which argparse refused ``argv``: it exits 2, as for any bad option."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: ") and "Traceback" not in err
+    return err.splitlines()[-1]
+
+
+def test_the_seeded_commands_are_found():
+    assert {("simulate",), ("dataset", "build"), ("dataset", "video"), ("train",)} <= set(SEEDED)
+
+
+@pytest.mark.parametrize("path", SEEDED, ids=" ".join)
+def test_every_seed_refuses_a_negative_one_alike(capsys, path):
+    """``simulate --seed -1`` ran while ``dataset build`` refused it in words of its own."""
+    said = _refused(capsys, [*path, "--seed", "-1"])
+    assert said == (
+        f"kortbord {' '.join(path)}: error: argument --seed: expected a whole number 0 or more, "
+        "not -1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["simulate", "sten", "--games", "0"], "--games: expected a whole number 1 or more, not 0"),
+        (
+            ["simulate", "sten", "--seed", "1.5"],
+            "--seed: expected a whole number 0 or more, not '1.5'",
+        ),
+        (
+            ["dataset", "build", "--images", "0"],
+            "--images: expected a whole number 1 or more, not 0",
+        ),
+        (["dataset", "build", "--workers", "100000"], "--workers: expected a whole number 1–2 "),
+        (
+            ["dataset", "build", "--val-fraction", "nan"],
+            "--val-fraction: expected a number 0–1, not nan",
+        ),
+        (
+            ["dataset", "build", "--size", "100000x10"],
+            "--size: expected WIDTHxHEIGHT, each a whole ",
+        ),
+        (["dataset", "preview", "--size", "12x"], "--size: expected WIDTHxHEIGHT, each a whole "),
+        (["dataset", "video", "--fps", "0"], "--fps: expected a number 1–60, not 0"),
+        (
+            ["dataset", "video", "--max-moves", "0"],
+            "--max-moves: expected a whole number 1 or more",
+        ),
+        (["detect", "x.jpg", "--threads", "0"], "--threads: expected a whole number 1–2 (this "),
+        (["eval", "--synthetic-images", "-1"], "--synthetic-images: expected a whole number 0 or"),
+        (["train", "--imgsz", "100000"], "--imgsz: expected a whole number 32–8192, not 100000"),
+        (["train", "--render-workers", "512"], "--render-workers: expected a whole number 1–2 ("),
+        (["train", "--detector-hours", "inf"], "--detector-hours: expected a number 0 or more (0:"),
+        (
+            ["replay", "x", "--game", "sten", "--fps", "-1"],
+            "--fps: expected a number above 0, not -1",
+        ),
+        (["watch", "0", "--game", "sten", "--fps", "inf"], "--fps: expected a number above 0"),
+        (["serve", "--port", "70000"], "--port: expected a whole number 1–65535, not 70000"),
+    ],
+)
+def test_counts_and_sizes_that_mean_nothing_are_refused_by_name(capsys, monkeypatch, argv, says):
+    monkeypatch.setattr(kortbord.cli, "cores", lambda: 2)
+    command = next(" ".join(p) for p in COMMANDS if list(p) == argv[: len(p)])
+    assert _refused(capsys, argv).startswith(f"kortbord {command}: error: argument {says}")
+
+
+# The commands that end with exit status 1 for a reason of their own (the rest: 0 or 2)
+RETURNS_ONE = {
+    ("simulate",): "a game broke a rule or an invariant",
+    ("detect",): "an image could not be read",
+    ("eval",): "a real photo did not read",
+    ("road",): "the road cannot be read",
+    ("replay",): "a picture or part of the video did not read",
+}
+
+
+@pytest.mark.parametrize("path", list(COMMANDS), ids=" ".join)
+def test_every_command_says_its_exit_statuses(path):
+    """Only ``detect --help`` said them."""
+    said = " ".join(COMMANDS[path].format_help().split())
+    assert "Exit status: 0 when done; " in said
+    assert "; 2 for a bad option or input" in said
+    one = RETURNS_ONE.get(path)
+    assert (f"; 1 when {one}" in said) if one else ("; 1 when" not in said)
