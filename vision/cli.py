@@ -615,7 +615,8 @@ def register_road(sub: argparse._SubParsersAction) -> None:
         "--annotate",
         metavar="OUT",
         help="write the photo with the road drawn (each place and its code, the cards to "
-        "check in red) to OUT, a .jpg or .png file or a folder",
+        "check in red) to OUT, a .jpg or .png file or a folder (made if missing when OUT ends "
+        "in /)",
     )
     _add_source_options(
         p,
@@ -702,10 +703,19 @@ ROAD_PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 
 def _road_picture(given: str, image: str) -> Path:
     """Return where ``--annotate`` writes the road's picture: the file named, or in a folder
-    (``detect --annotate`` takes one) the photo's name with ``-road.jpg``."""
+    (``detect --annotate`` takes one) the photo's name with ``-road.jpg``; a folder's name
+    that ends in "/" is made if missing, as ``detect`` makes its folder (``--annotate out/``,
+    the README's example, was refused as no picture's name)."""
     from kortbord.cli import CommandError, folder_option
+    from vision.images import os_reason
 
     out = folder_option("--annotate", given, "a folder or a picture's name")
+    if given.endswith(("/", os.sep)):
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            why = os_reason(e)
+            raise CommandError(f"cannot create --annotate folder {given!r}: {why}") from None
     if out.is_dir():
         out = out / f"{Path(image).stem}-road.jpg"
     elif out.suffix.lower() not in ROAD_PICTURE_SUFFIXES:

@@ -551,6 +551,20 @@ def test_road_annotates_into_a_folder_with_each_places_code(tmp_path, capsys):
     assert red.sum() < 20  # nothing to check: no card in red
 
 
+def test_road_makes_an_annotate_folder_named_with_a_slash_as_detect_does(tmp_path, capsys):
+    """``road photo.jpg --annotate out/`` was refused ("give a folder or a picture's name"),
+    where ``detect`` made out/."""
+    photo, truth, _ = _road_truth(tmp_path)
+    out = tmp_path / "drawn" / "new"
+    assert main(["road", str(photo), "--truth", str(truth), "--annotate", f"{out}/"]) == 0
+    assert cv2.imread(str(out / "road-road.jpg")).shape == (1500, 1500, 3)
+    (tmp_path / "file").write_text("")
+    assert main(["road", str(photo), "--truth", "--annotate", f"{tmp_path}/file/sub/"]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"cannot create --annotate folder '{tmp_path}/file/sub/': not a directory\n"
+    )
+
+
 def test_road_annotates_the_cards_to_check_in_red_and_prints_first(tmp_path, capsys):
     photo, truth, _ = _road_truth(tmp_path, misread={"QH": "QS"})
     out = tmp_path / "road-drawn.png"
