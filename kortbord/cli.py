@@ -47,7 +47,7 @@ def folder_option(
             raise CommandError(f"{option} '{shown(given)}': {NOT_UTF8}")
     path = Path(given)
     if exists and not path.is_dir():
-        raise CommandError(f"{option} {given!r}: no such folder")
+        raise CommandError(f"{option} {given!r}: {'not a' if path.exists() else 'no such'} folder")
     return path
 
 
@@ -160,6 +160,21 @@ def os_problem(e: OSError) -> str:
     return f"{e.filename}: {os_reason(e)}" if e.filename else os_reason(e)
 
 
+SURROGATE_REPR = re.compile(r"\\udc([89a-f][0-9a-f])")  # repr() of a byte not UTF-8
+
+
+def said(message: str) -> str:
+    r"""Return ``message`` as the terminal is to show it: a name's byte that is not UTF-8 as
+    ``\xe6`` (``kort\xe6.jpg``, as ``vision.images.shown`` writes it), not ``\udce6``, whether
+    the message holds the name (a lone surrogate) or its repr ("cannot read config
+    'kort\udce6.txt'")."""
+    message = SURROGATE_REPR.sub(r"\\x\1", message)
+    try:
+        return message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that no byte gave
+        return message
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -216,14 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except CommandError as e:
-        print(f"kortbord {args.command}: {e}", file=sys.stderr)
+        print(said(f"kortbord {args.command}: {e}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader of the output went away (`| head`): said nothing
         # more is written there; Python would say so again as it flushed stdout at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as e:  # a file or folder the command may not read or write
-        print(f"kortbord {args.command}: {os_problem(e)}", file=sys.stderr)
+        print(said(f"kortbord {args.command}: {os_problem(e)}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -113,3 +113,43 @@ def test_every_command_says_its_exit_statuses(path):
     assert "; 2 for a bad option or input" in said
     one = RETURNS_ONE.get(path)
     assert (f"; 1 when {one}" in said) if one else ("; 1 when" not in said)
+
+
+@pytest.fixture
+def odd_names(tmp_path, monkeypatch):
+    """A folder holding a file and a folder whose names are not UTF-8 (``kort\\xe6.txt``,
+    ``mapp\\xe6``: an old camera card's or zip's), and a file of no picture; the commands
+    run there."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    with open(b"kort\xe6.txt", "wb") as f:
+        f.write(b"hello")
+    os.mkdir(b"mapp\xe6")
+    (tmp_path / "text.txt").write_text("hello")
+    return os.fsdecode(b"kort\xe6.txt"), os.fsdecode(b"mapp\xe6")
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["road", "text.txt", "--truth", "{file}"], "cannot read ground truth 'kort\\xe6.txt': "),
+        (["dataset", "build", "--config", "{file}"], "config 'kort\\xe6.txt' must be a mapping"),
+        (["dataset", "build", "--config", "{folder}"], "cannot read config 'mapp\\xe6': is a"),
+        (["eval", "--synthetic-images", "0", "--real", "{folder}"], "--real 'mapp\\xe6': no test/"),
+        (["replay", "{folder}", "--game", "sten", "--truth"], "labels at 'mapp\\xe6/labels"),
+    ],
+)
+def test_a_name_that_is_not_utf8_is_shown_as_detect_shows_it(capsys, odd_names, argv, says):
+    r"""The README promises ``kort\xe6.jpg``; most messages said ``'kort\udce6.jpg'``."""
+    file, folder = odd_names
+    assert main([a.format(file=file, folder=folder) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "\\udc" not in err and "\\xe6" in err and err.count("\n") == 1
+
+
+def test_a_file_given_for_a_folder_is_not_said_to_be_missing(capsys, odd_names):
+    assert main(["eval", "--synthetic-images", "0", "--real", "text.txt"]) == 2
+    assert capsys.readouterr().err == "kortbord eval: --real 'text.txt': not a folder\n"
+    assert main(["eval", "--synthetic-images", "0", "--real", "gone"]) == 2
+    assert capsys.readouterr().err == "kortbord eval: --real 'gone': no such folder\n"
