@@ -153,6 +153,18 @@ def exit_statuses(one: str | None = None, two: str = "") -> str:
     return said + f"; 2 for a bad option or input{two} (named on stderr)."
 
 
+def no_file_in_the_way(option: str, given: Path, folder: Path) -> None:
+    """Raise :class:`CommandError` when ``folder`` (``given``'s, to be made if missing) or a
+    folder above it is a file: making it said "file exists" or "not a directory", and
+    ``dataset preview`` said so only after drawing its scenes."""
+    for there in (folder, *folder.parents):
+        if there.is_dir():
+            return
+        if there.exists():
+            where = "" if there == given else f": {str(there)!r}"
+            raise CommandError(f"{option} {str(given)!r}{where} is a file, not a folder")
+
+
 def os_problem(e: OSError) -> str:
     """Say an operating-system error plainly: "PATH: permission denied", not "[Errno 13] …"."""
     from vision.images import os_reason

@@ -292,9 +292,11 @@ def test_a_json_file_nested_too_deeply_is_named_not_a_traceback(images, tmp_path
     [
         (["detect", "{good}", "--annotate", "{file}"], "cannot create --annotate folder '{file}'"),
         (["dataset", "preview", "--out", "{file}/x.jpg", "--size", "64x64", "--layouts", "hand"],
-         "cannot write '{file}/x.jpg'"),
+         "--out '{file}/x.jpg': '{file}' is a file, not a folder"),
         (["dataset", "video", "--game", "sten", "--out", "{file}", "--size", "64x64"],
-         "cannot write to --out '{file}'"),
+         "--out '{file}' is a file, not a folder"),
+        (["dataset", "build", "--out", "{file}/sub", "--images", "1", "--size", "64x64"],
+         "--out '{file}/sub': '{file}' is a file, not a folder"),
         (["serve", "--data", "{file}/data", "--port", "1"], "cannot use data folder '{file}/data'"),
         (["watch", "{tmp}", "--game", "skipbo", "--truth", "{file}", "--zones", "{tmp}"],
          "bad --zones '{tmp}'"),

@@ -269,7 +269,7 @@ def test_cli_rejects_bad_size_and_unwritable_output(tmp_path, capsys):
     assert (
         main(["dataset", "build", "--out", str(blocker / "sub"), "--images", "1", "--quiet"]) == 2
     )
-    assert "cannot write" in capsys.readouterr().err
+    assert "is a file, not a folder" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -336,6 +336,18 @@ def test_a_config_that_cannot_be_read_is_named_on_one_line(tmp_path, capsys, dat
 )
 def test_a_configs_bad_layout_weight_is_named(tmp_path, capsys, weights, says):
     assert _build_error(tmp_path / "c.yaml", capsys, f"layouts: {weights}").startswith(says)
+
+
+def test_preview_given_a_folder_for_its_picture_names_it(tmp_path, capsys):
+    """``dataset preview --out sheet.jpg`` where sheet.jpg is a folder said "cannot write
+    'sheet.jpg'" and no more, after drawing every scene."""
+    (tmp_path / "sheet.jpg").mkdir()
+    argv = ["dataset", "preview", "--out", str(tmp_path / "sheet.jpg"), "--size", "64x64"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"kortbord dataset: --out '{tmp_path}/sheet.jpg' is a folder, not a picture's name\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -299,7 +299,7 @@ def _layouts_value(v) -> tuple[str, ...] | dict[str, float]:
 def _build(args: argparse.Namespace) -> int:
     import sys
 
-    from kortbord.cli import CommandError, folder_option
+    from kortbord.cli import CommandError, folder_option, no_file_in_the_way
     from vision.images import os_reason
     from vision.synth.dataset import BuildConfig, build
 
@@ -339,6 +339,7 @@ def _build(args: argparse.Namespace) -> int:
             f"unknown --targets {opts['targets']!r}: expected one of {', '.join(TARGETS)}"
         )
     out = folder_option("--out", str(opts["out"]), opencv=True)
+    no_file_in_the_way("--out", out, out)
     cfg = BuildConfig(
         out=out,
         images=opts["images"],
@@ -364,13 +365,16 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _preview(args: argparse.Namespace) -> int:
-    from kortbord.cli import CommandError
+    from kortbord.cli import CommandError, no_file_in_the_way
     from vision.images import imwrite, os_reason
     from vision.synth.preview import contact_sheet
 
     size, layouts, decks = _common_args(args)
     if args.out.suffix.lower() not in (".jpg", ".jpeg", ".png"):
         raise CommandError(f"--out {str(args.out)!r} must end in .jpg or .png")
+    if args.out.is_dir():  # said "cannot write 'sheet.jpg'" and no more
+        raise CommandError(f"--out {str(args.out)!r} is a folder, not a picture's name")
+    no_file_in_the_way("--out", args.out, args.out.parent)
     sheet = contact_sheet(args.seed, layouts, decks, size, labels=not args.no_labels)
     import cv2
 

@@ -678,12 +678,13 @@ def make_video(
 
 def cmd_video(args: argparse.Namespace) -> int:
     """``kortbord dataset video``: render one game; print where it went and what it holds."""
-    from kortbord.cli import CommandError, folder_option
+    from kortbord.cli import CommandError, folder_option, no_file_in_the_way
     from referee.core import RulesError
     from vision.images import os_reason
 
     size = args.size
     out = folder_option("--out", args.out)
+    no_file_in_the_way("--out", out, out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
