@@ -62,8 +62,8 @@ def cores() -> int:
 class Number:
     """An argparse ``type`` for every seed, count and size a command takes: a whole number
     (``int``) or a finite one (``float``) of at least ``least``, above ``above``, at most
-    ``most`` or, with ``up_to_cores``, this computer's cores (threads or processes beyond them
-    wait on each other: 64 on 2 cores took 8 times as long, 100000 would start as many). Any
+    ``most`` or, with ``up_to_cores``, this computer's cores (threads beyond them wait on each
+    other: 64 onnxruntime threads on 2 cores took 8 times as long). Any
     other value argparse refuses as it refuses a choice not offered, naming the option, with
     exit status 2 ("argument --seed: expected a whole number 0 or more, not -1"): ``simulate``
     took a negative --seed that ``dataset build`` refused, and each command said its limits
@@ -125,7 +125,11 @@ class Number:
 
 
 SEED = Number(int, 0)  # every seed: numpy's generators take no negative one
-PROCESSES = Number(int, 1, up_to_cores=True)  # threads or processes
+THREADS = Number(int, 1, up_to_cores=True)
+# Worker processes: beyond the cores they render no faster, but a GPU host's data loaders wait
+# on files too (gpu_train.sh gives 7 on 16 cores, and a dry run here the same); 100000 forked
+# as many.
+WORKERS = Number(int, 1, 256)
 SIDE = Number(int, 64, 8192)  # a picture's width or height, in pixels
 
 

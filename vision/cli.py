@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kortbord.cli import PROCESSES, SEED, Number, exit_statuses
+from kortbord.cli import SEED, THREADS, WORKERS, Number, exit_statuses
 from vision.shared import DECKS
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--threads",
-        type=PROCESSES,
+        type=THREADS,
         default=None,
         metavar="N",
         help="threads reading the models (default: all this computer's cores)",
@@ -433,7 +433,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--threads",
-        type=PROCESSES,
+        type=THREADS,
         default=2,
         help="torch threads on CPU (default 2)",
     )
@@ -479,11 +479,11 @@ TRAIN_NUMBERS = {
     "epochs": Number(int, 1),
     "imgsz": Number(int, 32, 8192),
     "batch": Number(int, 1),
-    "workers": Number(int, 0, up_to_cores=True),
+    "workers": Number(int, 0, WORKERS.most),
     "classifier-steps": Number(int, 1),
     "classifier-batch": Number(int, 1),
-    "classifier-workers": Number(int, 0, up_to_cores=True),
-    "render-workers": PROCESSES,
+    "classifier-workers": Number(int, 0, WORKERS.most),
+    "render-workers": WORKERS,
 }
 
 

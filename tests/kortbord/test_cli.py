@@ -61,7 +61,10 @@ def test_every_seed_refuses_a_negative_one_alike(capsys, path):
             ["dataset", "build", "--images", "0"],
             "--images: expected a whole number 1 or more, not 0",
         ),
-        (["dataset", "build", "--workers", "100000"], "--workers: expected a whole number 1–2 "),
+        (
+            ["dataset", "build", "--workers", "100000"],
+            "--workers: expected a whole number 1–256, not 100000",
+        ),
         (
             ["dataset", "build", "--val-fraction", "nan"],
             "--val-fraction: expected a number 0–1, not nan",
@@ -79,7 +82,14 @@ def test_every_seed_refuses_a_negative_one_alike(capsys, path):
         (["detect", "x.jpg", "--threads", "0"], "--threads: expected a whole number 1–2 (this "),
         (["eval", "--synthetic-images", "-1"], "--synthetic-images: expected a whole number 0 or"),
         (["train", "--imgsz", "100000"], "--imgsz: expected a whole number 32–8192, not 100000"),
-        (["train", "--render-workers", "512"], "--render-workers: expected a whole number 1–2 ("),
+        (
+            ["train", "--render-workers", "512"],
+            "--render-workers: expected a whole number 1–256, not",
+        ),
+        (
+            ["train", "--threads", "3"],
+            "--threads: expected a whole number 1–2 (this computer has 2",
+        ),
         (["train", "--detector-hours", "inf"], "--detector-hours: expected a number 0 or more (0:"),
         (
             ["replay", "x", "--game", "sten", "--fps", "-1"],

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from kortbord.cli import cores, main
+from kortbord.cli import main
 from referee.cards import all_codes
 from vision.shared import DECKS
 from vision.synth import corner_crop, face_for, random_scene, yolo_lines
@@ -437,7 +437,6 @@ def test_occluders_hide_cards_in_the_visible_fraction():
 
 
 @pytest.mark.skipif(not DECKS.is_dir(), reason=f"shared decks not found at {DECKS}")
-@pytest.mark.skipif(cores() < 2, reason="--workers 2 is refused on one core")
 def test_two_workers_with_a_real_deck_finish(tmp_path):
     # A forked worker used to hang in OpenCV after the parent had loaded an image deck.
     deck = next(p for p in sorted(DECKS.iterdir()) if p.is_dir())

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from kortbord.cli import PROCESSES, SEED, Number, size
+from kortbord.cli import SEED, WORKERS, Number, size
 from vision.synth.names import LAYOUTS, TARGETS
 
 SHARE = Number(float, 0, 1)
@@ -39,9 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     b.add_argument(
         "--workers",
-        type=PROCESSES,
+        type=WORKERS,
         default=1,
-        help="processes (default 1; at most this computer's cores)",
+        help="processes (default 1)",
     )
     b.add_argument(
         "--real-fraction",
