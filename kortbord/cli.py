@@ -117,7 +117,9 @@ class Number:
         try:
             value = self.kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {self.expected()}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                said(f"expected {self.expected()}, not {text!r}")
+            ) from None
         try:
             return self.check(value)
         except ValueError:
@@ -143,7 +145,7 @@ def size(text: str) -> tuple[int, int]:
         return int(SIDE.check(int(m[1]))), int(SIDE.check(int(m[2])))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected WIDTHxHEIGHT, each {SIDE.expected()}, e.g. 1280x720, not {text!r}"
+            said(f"expected WIDTHxHEIGHT, each {SIDE.expected()}, e.g. 1280x720, not {text!r}")
         ) from None
 
 

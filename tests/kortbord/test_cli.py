@@ -158,6 +158,14 @@ def test_a_name_that_is_not_utf8_is_shown_as_detect_shows_it(capsys, odd_names, 
     assert says in err and "\\udc" not in err and "\\xe6" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("option", ["--seed", "--size"])
+def test_an_options_value_that_is_not_utf8_is_shown_as_a_name_is(capsys, option):
+    import os
+
+    said = _refused(capsys, ["dataset", "preview", "--out", "p.jpg", option, os.fsdecode(b"\xe6")])
+    assert said.endswith(", not '\\xe6'")
+
+
 def test_a_file_given_for_a_folder_is_not_said_to_be_missing(capsys, odd_names):
     assert main(["eval", "--synthetic-images", "0", "--real", "text.txt"]) == 2
     assert capsys.readouterr().err == "kortbord eval: --real 'text.txt': not a folder\n"
