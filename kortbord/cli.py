@@ -216,11 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
-    _describe(sub)
+    describe(sub)
     return parser
 
 
-def _describe(sub: argparse._SubParsersAction) -> None:
+def describe(sub: argparse._SubParsersAction) -> None:
     """Open each command's help with its one line, as its parent's help lists it, and so on
     down (``dataset build``): ``kortbord run --help`` began at "usage:", not a word of what
     the command does; end it with its exit statuses."""
@@ -230,7 +230,7 @@ def _describe(sub: argparse._SubParsersAction) -> None:
             command.description = choice.help[0].upper() + choice.help[1:] + "."
         below = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
         for action in below:
-            _describe(action)
+            describe(action)
         if not below and command.epilog is None:  # a command that returns 1 sets its own
             command.epilog = exit_statuses()
 

@@ -1094,3 +1094,23 @@ def test_a_folder_for_opencv_whose_name_is_not_utf8_is_refused_by_name(tmp_path,
     assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     said = capsys.readouterr().err
     assert "\\xe6': its name is not UTF-8" in said and "rename it" in said, said
+
+
+def test_python_m_vision_train_helps_and_names_as_kortbord_does(tmp_path):
+    """``python -m vision.train`` (a GPU host without the web layer) began each command's
+    help at "usage:" without its exit statuses, and showed a name not UTF-8 as \\udce6."""
+    import os
+    import subprocess
+    import sys
+
+    def run(*argv):
+        done = subprocess.run(
+            [sys.executable, "-m", "vision.train", *argv], capture_output=True, timeout=60
+        )
+        return done.returncode, " ".join(done.stdout.decode().split()), done.stderr.decode()
+
+    rc, out, _ = run("eval", "--help")
+    assert rc == 0 and "Measure the recognizer on generated scenes and real photos." in out
+    assert "Exit status: 0 when done; 1 when a real photo did not read" in out
+    rc, _, err = run("eval", "--real", os.fsencode(tmp_path / os.fsdecode(b"gone\xe6")))
+    assert rc == 2 and err == f"eval: --real '{tmp_path}/gone\\xe6': no such folder\n"

@@ -6,14 +6,16 @@ For hosts that have the training stack but not the web layer's dependencies (a G
 import argparse
 import sys
 
-from kortbord.cli import CommandError
+from kortbord.cli import CommandError, describe, said
 from vision.cli import register
 
 parser = argparse.ArgumentParser(prog="python -m vision.train")
-register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+register(commands)
+describe(commands)  # each command's help opens with its line and ends with its exit statuses
 args = parser.parse_args()
 try:
     sys.exit(int(args.func(args) or 0))
 except CommandError as e:
-    print(f"{args.command}: {e}", file=sys.stderr)
+    print(said(f"{args.command}: {e}"), file=sys.stderr)
     sys.exit(2)
