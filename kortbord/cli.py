@@ -63,11 +63,11 @@ class Number:
     """An argparse ``type`` for every seed, count and size a command takes: a whole number
     (``int``) or a finite one (``float``) of at least ``least``, above ``above``, at most
     ``most`` or, with ``up_to_cores``, this computer's cores (threads beyond them wait on each
-    other: 64 onnxruntime threads on 2 cores took 8 times as long). Any
-    other value argparse refuses as it refuses a choice not offered, naming the option, with
-    exit status 2 ("argument --seed: expected a whole number 0 or more, not -1"): ``simulate``
-    took a negative --seed that ``dataset build`` refused, and each command said its limits
-    in words of its own."""
+    other: 64 onnxruntime threads on 2 cores took 8 times as long). Any other value argparse
+    refuses as it refuses a choice not offered, naming the option, with exit status 2
+    ("argument --seed: expected a whole number 0 or more, not -1"): ``simulate`` took a
+    negative --seed that ``dataset build`` refused, and each command said its limits in words
+    of its own."""
 
     def __init__(
         self,
@@ -128,9 +128,9 @@ class Number:
 
 SEED = Number(int, 0)  # every seed: numpy's generators take no negative one
 THREADS = Number(int, 1, up_to_cores=True)
-# Worker processes: beyond the cores they render no faster, but a GPU host's data loaders wait
-# on files too (gpu_train.sh gives 7 on 16 cores, and a dry run here the same); 100000 forked
-# as many.
+# Worker processes: beyond the cores they render no faster, but they are not refused there as
+# threads are: a GPU host's data loaders wait on files too, and gpu_train.sh's 10 and 7 run on
+# 2 cores in its dry run. 100000 forked as many.
 WORKERS = Number(int, 1, 256)
 SIDE = Number(int, 64, 8192)  # a picture's width or height, in pixels
 
@@ -153,10 +153,10 @@ def exit_statuses(one: str | None = None, two: str = "") -> str:
     """Return the end of a command's --help that says its exit statuses: 1 when ``one`` (why
     it returns 1), 2 for a bad option or input and ``two`` (only ``detect`` said them, in
     words of its own)."""
-    said = "Exit status: 0 when done"
+    text = "Exit status: 0 when done"
     if one:
-        said += f"; 1 when {one}"
-    return said + f"; 2 for a bad option or input{two} (named on stderr)."
+        text += f"; 1 when {one}"
+    return text + f"; 2 for a bad option or input{two} (named on stderr)."
 
 
 def no_file_in_the_way(option: str, given: Path, folder: Path) -> None:
