@@ -1714,6 +1714,59 @@ def test_a_photo_sent_from_a_page_says_at_once_that_it_goes(browser, server):
     assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
 
 
+@pytest.mark.parametrize(
+    ("lang", "form_said", "hand_said"),
+    [
+        ("nb", "Ikke sendt: ingen forbindelse med Kortbord.",
+         "Ikke sendt: ingen forbindelse med bordet."),
+        ("sv", "Inte skickat: ingen anslutning till Kortbord.",
+         "Inte skickat: ingen anslutning till bordet."),
+    ],
+)  # fmt: skip
+def test_a_photo_cut_off_on_its_way_says_so_in_the_pages_language(
+    browser, server, lang, form_said, hand_said
+):
+    """A road photo (the new-game form) or a photo of a hand whose upload the network cut
+    (the server gone, the connection lost) said "TypeError: the photo could not be sent", in
+    English whatever the page's language. Each says it was not sent in the page's language
+    now (the upload aborted by the browser), and may be sent again."""
+    import cv2
+    import numpy as np
+
+    status, sten = server.post("/api/tables", {"game": "sten", "players": 2, "deal": "table"})
+    assert status == 201
+    grey = cv2.imencode(".jpg", np.full((480, 640, 3), 120, np.uint8))[1].tobytes()
+    photo = {"name": "bilde.jpg", "mimeType": "image/jpeg", "buffer": grey}
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+    errors = watch_errors(page)
+    cut = re.compile(r".*/(new|photo)$")
+    page.route(cut, lambda route: route.abort("connectionreset"))
+    for url, picker, at, said, again in [
+        ("/new?game=stigespill", "#road_photo", "#start-status", form_said,
+         "#new-game button[type=submit]:enabled"),
+        (sten["players"][0]["url"], "#photo", "#photo-msg", hand_said, "#photo:enabled"),
+    ]:  # fmt: skip
+        page.goto(f"{server.base}{url}")
+        if picker == "#photo":
+            page.click("#photo-box summary")
+        page.set_input_files(picker, photo)
+        if picker == "#road_photo":
+            page.click("#new-game button[type=submit]")
+        page.wait_for_function(
+            "([at, said]) => document.querySelector(at).textContent.startsWith(said)",
+            arg=[at, said],
+            timeout=LIVE_MS,
+        )
+        assert "Error" not in page.inner_text(at), page.inner_text(at)
+        page.wait_for_selector(again, timeout=LIVE_MS)  # it may be sent again
+        page.locator(at).scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"photo-not-sent-{picker[1:]}-{lang}.png"))
+    page.unroute(cut)
+    page.close()
+    # the browser's own line for the request cut off
+    assert [e for e in errors if "ERR_CONNECTION_RESET" not in e] == [], errors
+
+
 def test_a_skipbo_player_plays_by_keyboard_and_keeps_the_focus(browser, server):
     """Enter on a hand card chooses it (and says so), Tab reaches a discard pile named for
     what it is, Enter discards there; the focus is never dropped by the page's redraws."""

@@ -127,9 +127,9 @@
     let answer;
     try {
       answer = await sendPhoto(form.action, body, said);
-    } catch (e) {
+    } catch {  // not sent: the server gone or the connection cut
       ready();
-      status.textContent = String(e);
+      status.textContent = status.dataset.notSent;
       return;
     }
     if (answer.status < 400 && answer.responseURL !== form.action) {

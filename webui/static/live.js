@@ -1527,8 +1527,8 @@ const Kortbord = (() => {
       let r;
       try {
         r = await sendPhoto(cfg.photo, fd, said);
-      } catch (e) {
-        $("photo-msg").textContent = String(e);
+      } catch {  // not sent: the server gone or the connection cut
+        $("photo-msg").textContent = t("not_sent");
         return;
       } finally {
         input.disabled = false;

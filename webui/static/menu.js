@@ -9,7 +9,9 @@
 // slow link a large photo took half a minute and more, the page saying only that it was on
 // its way. ``sent(percent)`` is told as it goes (100 once the whole photo is sent and it is
 // being read). Resolves to the answer (an XMLHttpRequest: its status, responseText and
-// responseURL, redirects followed); rejects where the network failed.
+// responseURL, redirects followed); rejects where the network failed (the server gone, the
+// connection cut): the caller says so in the page's language, as the rejection's own words
+// are the script's (English).
 function sendPhoto(url, body, sent) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
