@@ -220,6 +220,42 @@ def greedy_skipbo(server: Server, tokens: list[str], table_id: str, limit: int =
     raise AssertionError("the game did not end")
 
 
+# Each Skip-Bo seat's line on the board: its name and what it says of the seat.
+SKIPBO_SEATS_JS = """() => [...document.querySelectorAll('.sb-player')].map((p) => ({
+  who: p.querySelector('.sb-who').textContent,
+  stock: p.querySelector('.stock-count').textContent,
+  discards: p.querySelectorAll('.sb-discards .fan').length,
+}))"""
+
+
+def test_a_finished_skipbo_game_says_nothing_of_the_hands(browser, server):
+    """A finished Skip-Bo game's seats each said "Hand: 0" (the hands are played out or
+    thrown in: nothing a player reads from them once the game is over). During a game each
+    seat says how many cards its hand holds; at the end it says nothing of the hand, its
+    name, stock and discard piles as before (the table's page and a player's, in nb)."""
+    t = server.post(
+        "/api/tables", {"game": "skipbo", "players": 2, "names": "Anna, Bo", "stock": 5}
+    )[1]
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
+    errors = watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".sb-player")
+    during = page.evaluate(SKIPBO_SEATS_JS)
+    assert [re.sub(r"\d+$", "N", s["who"]) for s in during] == ["AnnaHånd: N", "BoHånd: N"]
+    greedy_skipbo(server, tokens, t["id"])
+    for url in (t["url"], t["players"][0]["url"]):
+        page.goto(f"{server.base}{url}", wait_until="domcontentloaded")
+        page.wait_for_selector(".sb-player")
+        seats = page.evaluate(SKIPBO_SEATS_JS)
+        assert sorted(s["who"] for s in seats) == ["Anna", "Bo"], seats
+        kept = [s["stock"].startswith("Grunnbunke ") and s["discards"] == 4 for s in seats]
+        assert all(kept), seats
+        shot(page, f"skipbo-over-seats-{'table' if url == t['url'] else 'player'}-nb")
+    page.close()
+    assert not errors, errors
+
+
 def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     laptop = browser.new_page(viewport=LAPTOP)
     errors = watch_errors(laptop)

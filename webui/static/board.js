@@ -551,7 +551,8 @@ const Board = (() => {
           el("strong", {}, keptWhole(pl.name, snap.table.players)),
           Number.isInteger(p.partner)  // team play: whose piles this player may play from
             ? el("span", { class: "muted small" }, keptWhole(ctx.t("partner", { name: ctx.player(p.partner).name }), snap.table.players)) : null,
-          el("span", { class: "muted small", text: `${ctx.t("hand")}: ${p.hand_count}` })),
+          // a finished game's hands are no part of its score: nothing is said of them
+          snap.over ? null : el("span", { class: "muted small", text: `${ctx.t("hand")}: ${p.hand_count}` })),
         el("div", { class: "sb-row" },
           el("div", { class: "pile stock" }, stock, el("span", { class: "pile-label stock-count", text: `${ctx.t("stock")} ${p.stock_count}` })),
           discards),
