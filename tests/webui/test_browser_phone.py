@@ -1062,3 +1062,53 @@ def test_a_camera_giving_no_pictures_is_said_on_a_phones_first_screen(browser, s
     assert state is not None and state["y"] + state["height"] <= 768, state
     page.close()
     assert not errors, errors
+
+
+# The boxes of the show-hand button, the panel it stands in, the game's number and the turn.
+SHOW_HAND_JS = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  };
+  const button = document.getElementById('show-hand');
+  return { button: box(button), panel: box(button.closest('.board-panel, .panel')),
+           game: box(document.getElementById('game-no')),
+           turn: box(document.getElementById('turn-chip')),
+           page: document.documentElement.scrollWidth, screen: innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_a_long_name_fits_a_narrow_phones_strategy_deal(browser, server, lang):
+    """One device for a real-cards Stigespill strategy game on a 320×640 phone, a player
+    named with one long word (24 letters, the most a name takes): after the deal the button
+    that shows their hand ("Bestemorkarinordmannsen1: tap to see your hand") stood 24 px past
+    its panel's edge and the page scrolled sideways, and the turn beside "Game 1" covered it
+    but for its first letters. The name breaks where it must now: the button in its panel,
+    the turn beside the game's number."""
+    names = "Bestemorkarinordmannsen1, Bestefarolanordmannsen2"
+    body = {"game": "stigespill", "players": 2, "names": names, "deal": "table",
+            "variant": "strategy", "open": True}  # fmt: skip
+    status, t = server.post("/api/tables", body)
+    assert status == 201, t
+    for card in ["AS", "AH", "2S", "2H", "3S", "3H"]:  # the deal, each seat's three in turn
+        status, answer = server.post(
+            f"/api/tables/{t['id']}/moves", {"move": {"kind": "reveal", "card": card}}
+        )
+        assert status == 200, answer
+    page = browser.new_page(
+        viewport=tb.NARROW_PHONE, has_touch=True, is_mobile=True,
+        extra_http_headers={"Accept-Language": lang},
+    )  # fmt: skip
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}")
+    page.wait_for_selector("#show-hand")
+    shown = page.evaluate(SHOW_HAND_JS)
+    assert shown["page"] <= tb.NARROW_PHONE["width"] == shown["screen"], shown
+    assert shown["panel"]["left"] <= shown["button"]["left"], shown
+    assert shown["button"]["right"] <= shown["panel"]["right"], shown
+    assert shown["game"]["right"] <= shown["turn"]["left"], shown
+    assert shown["turn"]["right"] <= tb.NARROW_PHONE["width"], shown
+    tb.shot(page, f"stige-strategy-long-name-320-{lang}")
+    page.close()
+    assert not errors, errors
