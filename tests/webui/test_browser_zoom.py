@@ -229,3 +229,72 @@ def test_skipbos_next_game_is_on_a_zoomed_laptops_first_screen(browser, server, 
     assert not page.locator("#next-game-top").count()
     page.close()
     assert not errors, errors
+
+
+# Each pile count shown on a card: its box, its card's and its card's number's (a count hidden,
+# as a seat's stock's on a phone, left out).
+BADGES_JS = """() => [...document.querySelectorAll('.card .badge')]
+  .filter((b) => b.getClientRects().length).map((b) => {
+  const card = b.closest('.card'), rank = card.querySelector('.rank');
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return { count: b.textContent, badge: box(b), card: box(card),
+           border: parseFloat(getComputedStyle(card).borderTopWidth),
+           rank: rank && rank.textContent ? box(rank) : null };
+})"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes (left, top, right, bottom) share more than a pixel's edge."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+
+
+def play_to_a_building_pile(server, t: dict) -> None:
+    """Play a Skip-Bo table's turns (a play where there is one, else a discard) until a card
+    stands on a building pile."""
+    tokens = [p["url"].rsplit("/", 1)[1] for p in t["players"]]
+    for _ in range(60):
+        seat = server.get(f"/api/tables/{t['id']}")["to_move"]
+        moves = [m["move"] for m in server.get(f"/api/p/{tokens[seat]}")["moves"]]
+        plays = [m for m in moves if m["kind"] == "play"]
+        move = (plays or [m for m in moves if m["kind"] in ("discard", "end_turn")] or moves)[0]
+        status, answer = server.post(f"/api/p/{tokens[seat]}/moves", {"move": move})
+        assert status == 200, answer
+        if plays:
+            return
+    raise AssertionError("no card was played in 60 moves")
+
+
+@pytest.mark.parametrize("text_px", [26, 16], ids=["text 160%", "text 100%"])
+def test_a_piles_count_leaves_its_cards_number_in_sight_with_large_text(browser, server, text_px):
+    """With the text at 160 % the cards stay 54×76 px and the count on a pile's corner (a
+    Skip-Bo building pile's, a Stigespill discard pile's) grew down over the card's number: 36
+    px of it, "5" and "♠" half hidden. The count rises with the text now, off the number, and
+    the piles' row makes room for it above them; at the usual size it stands where it stood
+    (7 px above the card's top)."""
+    skipbo = new_table(server, game="skipbo", players=2, names="Anna, Bo", stock=12)
+    play_to_a_building_pile(server, skipbo)
+    stige = new_table(server, game="stigespill", players=3, names="Anna, Bo, Cy")
+    status, answer = server.post(f"/api/tables/{stige['id']}/moves", {"move": {"kind": "draw"}})
+    assert status == 200, answer
+    for game, t in ("skipbo", skipbo), ("stigespill", stige):
+        page = large_text_page(browser, text_px)
+        errors = tb.watch_errors(page)
+        page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+        page.wait_for_selector(".card .badge")
+        badges = page.evaluate(BADGES_JS)
+        numbered = [b for b in badges if b["rank"]]
+        assert numbered, badges  # a pile with a card on it, and its count
+        for b in badges:
+            if text_px == 16:  # as it stood
+                assert b["badge"][1] == pytest.approx(b["card"][1] + b["border"] - 7, abs=0.5), b
+            assert not (b["rank"] and overlap(b["badge"], b["rank"])), b
+        assert page.evaluate("document.documentElement.scrollWidth") <= tb.PHONE["width"]
+        if text_px == 26:
+            centre = "document.querySelector('.card .badge').scrollIntoView({block: 'center'})"
+            page.evaluate(centre)
+            page.screenshot(path=str(tb.ARTIFACTS / f"zoom-{game}-pile-count-text-160.png"))
+        page.close()
+        assert not errors, errors
