@@ -17,10 +17,13 @@ from typing import Any
 from referee import CHANCE, Move, Rules, RulesError, make_rules
 from referee.cards import CardError, parse_card, split_codes
 from referee.skipbo import SkipBo
+from referee.sten import MAX_PLAYERS as STEN_MOST
+from referee.sten import MIN_PLAYERS as STEN_LEAST
 from referee.sten import Sten
 from referee.stigespill import (
     DIE_CARDS,
     DIE_RANKS,
+    MAX_SEATS,
     ROAD_LENGTH,
     Reveal,
     Stigespill,
@@ -79,7 +82,18 @@ COLOUR_NAMES = {**_COLOUR_VALUES, **{w: _COLOUR_VALUES[c] for w, c in _COLOUR_WO
 # dark teal
 COLOURS = (*(v for c, v in _COLOUR_VALUES.items() if c not in ("black", "white")), "#0f766e")
 MAX_NAME = 24
-MOST_PLAYERS = 10  # the most any game seats; each game's own limit is its rules'
+# How many each game seats, least and most: the new-game form's players field (the rules
+# still judge each number between: Skip-Bo refuses 7)
+PLAYERS = {
+    "stigespill": (1, MAX_SEATS),
+    "sten": (STEN_LEAST, STEN_MOST),
+    "skipbo": (min(SKIPBO_STOCKS), max(SKIPBO_STOCKS)),
+}
+MOST_PLAYERS = max(most for _, most in PLAYERS.values())  # the most any game seats
+# What stands between two names typed: a comma or a line. A regular expression that Python's
+# re and the page's script (forms.js, the new-game form's players raised as names are typed)
+# read alike, so the page counts the names as parse_setup does.
+NAME_SEPARATORS = "[,\n]"
 UNNAMED = ("Player {n}", "Token {n}")  # a seat left unnamed, a solo player's token
 # a table the command line made for a camera ("Camera 0", "Camera game.mp4"): in English, as
 # no page made it; a page says it in its own words
@@ -254,7 +268,7 @@ def _given_names(form: dict[str, Any], count: int) -> list[str]:
     """Return the players' names the form gives (at most ``count``), printable."""
     raw = form.get("names", "")
     if isinstance(raw, str):
-        given = [printable(n).strip() for n in re.split(r"[,\n]", raw)]
+        given = [printable(n).strip() for n in re.split(NAME_SEPARATORS, raw)]
     elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
         given = [printable(n).strip() for n in raw]
     else:

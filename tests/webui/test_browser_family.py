@@ -7,6 +7,7 @@ import pytest
 
 from tests.webui import test_browser, test_browser_taps
 from tests.webui.test_browser import LIVE_MS, PHONE, watch_errors
+from webui import games
 
 pytestmark = pytest.mark.browser
 chromium, browser = test_browser.chromium, test_browser.browser  # the same fixtures
@@ -67,6 +68,13 @@ def test_the_players_follow_the_names_typed(browser, server, game):
     page.wait_for_selector("body[data-moves]")
     table = server.get(f"/api/tables/{page.url.rsplit('/', 1)[1]}")["table"]
     assert [p["name"] for p in table["players"]] == ["Mor", "Far", "Ida", "Jon", "Eva"]
+    # more names than the game seats: the players stop at its most (the server's number), the
+    # names counted as the server counts them (a name left empty between two commas is none)
+    most = games.PLAYERS[game][1]
+    page.goto(f"{server.base}/new?game={game}")
+    page.fill("input[name=names]", ", ,".join(f"P{k}" for k in range(most + 1)))
+    assert page.input_value("input[name=players]") == str(most)
+    assert page.inner_text("#who-plays").startswith(f"{most} players: P0, P1")
     assert not errors, errors
     page.close()
 

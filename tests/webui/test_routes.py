@@ -127,6 +127,31 @@ def test_the_forms_players_field_takes_as_many_players_as_the_game_seats(client,
     assert r.status_code == 302 and r.location.startswith("/t/")
 
 
+@pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
+def test_the_form_counts_the_names_and_players_as_the_server_does(client, monkeypatch, game):
+    """The form's script raises the players as more names are typed, up to the most the game
+    seats: it wrote the server's rule again (names apart at "," or a line, at most 10 players,
+    Skip-Bo's 8 in the page), so a change to one would leave the other saying otherwise. The
+    page takes the server's numbers (games.PLAYERS, games.NAME_SEPARATORS): changed there, the
+    form says them, and the server reads the names as the form counted them."""
+    from webui import games
+
+    least, most = games.PLAYERS[game]
+    monkeypatch.setitem(games.PLAYERS, game, (least, most - 1))
+    monkeypatch.setattr(games, "NAME_SEPARATORS", "[;\n]")
+    page = client.get(f"/new?game={game}").get_data(as_text=True)
+    players = re.search(r'<input name="players"[^>]*>', page)
+    names = re.search(r'<input name="names"[^>]*>', page)
+    assert players is not None and names is not None
+    assert f'min="{least}"' in players.group(0) and f'max="{most - 1}"' in players.group(0)
+    assert 'data-split="[;\n]"' in names.group(0)
+    r = client.post("/new", data={"game": game, "players": "2", "names": "Mor;Far;Ida;Jon"})
+    assert r.status_code == 302, r.get_data(as_text=True)[:300]
+    table_id = r.location.rsplit("/", 1)[1]
+    created = client.get(f"/api/tables/{table_id}").get_json()["table"]["players"]
+    assert [p["name"] for p in created] == ["Mor", "Far", "Ida", "Jon"]
+
+
 def test_the_stock_fields_hint_says_the_stock_an_empty_field_deals(client):
     """The Skip-Bo form's stock field says what an empty field deals for every number of
     players it takes: eight players (teams) get 12 cards, not the 20 it said "for more"."""

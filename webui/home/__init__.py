@@ -225,6 +225,8 @@ def _form_page(
         game=game,
         titles=games.GAME_TITLES,
         stocks=games.SKIPBO_STOCKS,
+        seats=games.PLAYERS[game],
+        name_separators=games.NAME_SEPARATORS,
         sources=SOURCES,
         typed=typed or {},
         error=error,

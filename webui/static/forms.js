@@ -19,16 +19,18 @@
 
   const players = document.querySelector("#new-game [name=players]");
   const names = document.querySelector("#new-game [name=names]");
-  const typedNames = () => names.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  // The names typed, apart as the server reads them (its separators: the field's data-split)
+  const typedNames = () => names.value.split(new RegExp(names.dataset.split))
+    .map((s) => s.trim()).filter(Boolean);
 
   // More names typed than players: the players are as many as the names (up to the most the
-  // game takes), and what follows the players (the dealer's list, the usual stock) follows
-  // them, as the names are typed. The rule is the server's (games.parse_setup, for the API as
-  // for this form): this only shows it before Start. Fewer names leave the number as it is:
-  // the seats left over are "Player N".
+  // game takes: the field's max, the server's number), and what follows the players (the
+  // dealer's list, the usual stock) follows them, as the names are typed. The rule is the
+  // server's (games.parse_setup, for the API as for this form): this only shows it before
+  // Start. Fewer names leave the number as it is: the seats left over are "Player N".
   if (players && names) {
     names.addEventListener("input", () => {
-      const n = Math.min(typedNames().length, +players.max || Infinity);
+      const n = Math.min(typedNames().length, +players.max);
       if (n > (+players.value || 0)) {
         players.value = String(n);
         players.dispatchEvent(new Event("input"));
@@ -42,7 +44,7 @@
   const who = document.getElementById("who-plays");
   if (who && players && names) {
     const tell = () => {
-      const n = Math.max(0, Math.min(+players.max || 10, Math.floor(+players.value || 0)));
+      const n = Math.max(0, Math.min(+players.max, Math.floor(+players.value || 0)));
       const given = typedNames();
       const seats = Array.from({ length: n }, (_, k) => given[k]
         ? document.createTextNode(given[k])
@@ -68,7 +70,7 @@
     let chosen = sel.dataset.typed || "";  // a refused form's choice is kept
     sel.addEventListener("change", () => { chosen = sel.value; });
     const fill = () => {
-      const n = Math.max(0, Math.min(10, +players.value || 0));
+      const n = Math.max(0, Math.min(+players.max, +players.value || 0));
       const given = typedNames();
       const keep = chosen || String(n);
       sel.replaceChildren(...Array.from({ length: n }, (_, k) =>
