@@ -8,6 +8,8 @@ listed in the model card.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -837,6 +839,53 @@ def test_a_road_photos_detector_passes_are_merged_by_outline(recognizer, monkeyp
         lambda *a, **kw: by_outline(*a, **{**kw, "outline_nms": False}),
     )
     assert road_read() != truth
+
+
+@pytest.mark.parametrize(("index", "position"), [(42, 9), (42, 17), (42, 0)])
+def test_a_road_card_the_detector_did_not_find_is_looked_for_where_it_must_lie(
+    recognizer, monkeypatch, index, position
+):
+    """A far road card can show the detector no outline at all: with its reading taken out
+    (the 10th, the 18th, the first card), the road misses it, and its place beside its
+    neighbours is looked at and read."""
+    from vision.detections import Detections
+    from vision.layouts.road import RoadReader, road_detections
+
+    scene = _road_scene(index)
+    road = sorted(
+        (lab for lab in scene.labels if lab.role.get("role") == "road" and lab.code != "JK"),
+        key=lambda lab: lab.role["position"],
+    )
+    truth = [lab.code for lab in road]
+    gone = road[position]
+    centre = np.asarray(gone.corners).mean(axis=0)
+    recognize = recognizer.recognize
+
+    def without_the_card(*a, **kw):
+        rec = recognize(*a, **kw)
+        det = rec.detections
+        keep = [i for i, q in enumerate(det.corners) if np.linalg.norm(q.mean(0) - centre) > 10]
+        unread = [i for i, q in enumerate(rec.unread) if np.linalg.norm(q.mean(0) - centre) > 10]
+        return replace(
+            rec,
+            detections=Detections(
+                det.corners[keep], tuple(det.codes[i] for i in keep), det.confidence[keep]
+            ),
+            visible_boxes=rec.visible_boxes[keep],
+            code_probs=rec.code_probs[keep],
+            unread=rec.unread[unread],
+            unread_probs=rec.unread_probs[unread],
+        )
+
+    monkeypatch.setattr(recognizer, "recognize", without_the_card)
+    image = scene.jpeg_image()
+    assert gone.code not in without_the_card(image, 0.1, sizes=(1280,), far=True).detections.codes
+    det, _ = road_detections(recognizer, image)
+    (found,) = [q for c, _, q in det if c == gone.code]
+    assert np.linalg.norm(found.mean(axis=0) - centre) < 10
+    reading = RoadReader().read(det)
+    assert reading.ok, reading.problems
+    assert reading.road == truth
 
 
 def test_a_road_photos_weakly_found_card_counts_when_it_reads_surely(recognizer, monkeypatch):

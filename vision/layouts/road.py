@@ -25,13 +25,14 @@ import numpy as np
 from referee.cards import CardError, parse_card
 from referee.core import Move, Rules
 from referee.stigespill import Play, Reveal, StigeState
+from vision.crops import Pyramid
 from vision.detections import Detections
 from vision.geometry import polygon_iou
 from vision.layouts import entries
 from vision.tracker import TableState, card_size
 
 if TYPE_CHECKING:
-    from vision.recognizer import Recognizer
+    from vision.recognizer import Recognition, Recognizer
 
 ROAD_RANKS = ("7", "8", "9", "10", "J", "Q", "K")
 ROAD_CODES = tuple(f"{r}{s}" for s in "SHDC" for r in ROAD_RANKS)
@@ -747,6 +748,12 @@ LIKELIER = 5.0  # the likeliest way of giving out the codes left wins by this fa
 # card holding that likeliest code taking this one) by this factor: nearer, it is a toss-up.
 TOSS_UP = 1.5
 MOST_SUSPECTS = 8  # at most this many cards weighed for the codes left (8! ways)
+# A card looked for in an empty place beside the road counts when it reads a code no card
+# holds with this much of the probability, overlapping no card read more than PROBE_APART
+# (IoU); the road is looked at again at most PROBE_ROUNDS times.
+PROBE_SURE = 0.5
+PROBE_APART = 0.3
+PROBE_ROUNDS = 3
 
 
 def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
@@ -758,9 +765,92 @@ def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detectio
     """
     sizes = (PHOTO_SIZE,) + ((BIG_PHOTO_SIZE,) if max(image.shape[:2]) >= BIG_PHOTO else ())
     rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=sizes, retry_unread=True, far=True)
+    rec = probe_holes(recognizer, image, rec)
     return settle_road_codes(
         rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
     )
+
+
+def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> Recognition:
+    """Return ``rec`` with the cards read in the road's empty places added: where the road
+    misses codes, an outline of its nearest card's size and turn is started in each empty place
+    beside it (:func:`_holes`), moved onto a card's edges by the refiner and read; one that
+    reads a code no card holds with ``PROBE_SURE`` of the probability is that card.
+
+    A far card (35–50 px in a 720p photo) can show the detector no outline at all, while its
+    neighbours say where it must lie. Each card added may open the place of the next (two
+    cards missing side by side), so the road is looked at again, at most ``PROBE_ROUNDS``
+    times. An unread outline that the card added lies on is that card.
+    """
+    pyr = Pyramid(image)
+    h, w = image.shape[:2]
+    for _ in range(PROBE_ROUNDS):
+        det, _ = settle_road_codes(
+            rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
+        )
+        left = [c for c in ROAD_CODES if c not in det.codes and c in rec.code_names]
+        if not left:
+            break
+        try:
+            _, quads = RoadReader(shape="chain")._read(_pairs(det))
+        except RoadError:
+            break
+        if quads is None or len(quads) < 3:
+            break
+        # The road's first card lies beside one card only, the next: its place is one step on
+        # past it, the way the road comes.
+        first = quads[0] + (quads[0].mean(0) - quads[1].mean(0))
+        places = [*_holes(quads), first]
+        holes = [q for q in places if (q.mean(0) >= 0).all() and (q.mean(0) < (w, h)).all()]
+        if not holes:
+            break
+        starts = recognizer.refine_outlines(pyr, np.array(holes, np.float32))
+        boxes = np.concatenate([starts.min(axis=1), starts.max(axis=1)], axis=1)
+        code_idx, code_conf, hyp, dist, _ = recognizer.read_outlines(
+            pyr,
+            starts,
+            boxes,
+            np.ones((len(starts), 4), np.float32),
+            PHOTO_FLOOR,
+            other_way="any",
+            far=True,
+            jitter=True,
+            jitter_far=True,
+        )
+        found: dict[str, int] = {}
+        for k in np.argsort(-code_conf, kind="stable"):
+            code = recognizer.class_names[int(code_idx[k])] if code_idx[k] >= 0 else None
+            if code not in left or code in found or code_conf[k] < PROBE_SURE:
+                continue
+            # An outline the refiner drew onto a card already read is that card again.
+            if any(polygon_iou(starts[k], q) > PROBE_APART for q in det.corners):
+                continue
+            if any(polygon_iou(starts[k], starts[j]) > PROBE_APART for j in found.values()):
+                continue
+            found[code] = int(k)
+        if not found:
+            break
+        new = list(found.values())
+        corners = np.array([np.roll(starts[k], -int(hyp[k]), axis=0) for k in new], np.float32)
+        added = Detections(
+            np.concatenate([rec.detections.corners, corners]),
+            (*rec.detections.codes, *found),
+            np.concatenate([rec.detections.confidence, code_conf[new]]).astype(np.float32),
+        )
+        keep = [
+            u
+            for u, quad in enumerate(rec.unread)
+            if all(polygon_iou(quad, q) <= PROBE_APART for q in corners)
+        ]
+        rec = replace(
+            rec,
+            detections=added,
+            visible_boxes=np.concatenate([rec.visible_boxes, boxes[new]]).astype(np.float32),
+            code_probs=np.concatenate([rec.code_probs, dist[new]]).astype(np.float32),
+            unread=rec.unread[keep],
+            unread_probs=rec.unread_probs[keep],
+        )
+    return rec
 
 
 def settle_road_codes(
