@@ -572,6 +572,7 @@ _ROAD_CHECKS = [
         other=r"\S+",
     ),
     sentence("{card} read by elimination: that card could not be read", card=r"\S+"),
+    sentence("{card} read in a gap in the road: check that card", card=r"\S+"),
 ]
 
 

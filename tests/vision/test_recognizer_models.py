@@ -880,8 +880,9 @@ def test_a_road_card_the_detector_did_not_find_is_looked_for_where_it_must_lie(
     monkeypatch.setattr(recognizer, "recognize", without_the_card)
     image = scene.jpeg_image()
     assert gone.code not in without_the_card(image, 0.1, sizes=(1280,), far=True).detections.codes
-    det, _ = road_detections(recognizer, image)
+    det, notes = road_detections(recognizer, image)
     (found,) = [q for c, _, q in det if c == gone.code]
+    assert f"{gone.code} read in a gap in the road: check that card" in notes  # for the user
     assert np.linalg.norm(found.mean(axis=0) - centre) < 10
     reading = RoadReader().read(det)
     assert reading.ok, reading.problems

@@ -706,12 +706,14 @@ def test_what_the_camera_asks_is_said_in_the_pages_language():
     )
     checks = (
         "QH read by elimination: that card looks most like QD; "
-        "8S read by elimination: that card could not be read"
+        "8S read by elimination: that card could not be read; "
+        "10C read in a gap in the road: check that card"
     )
     # the cards as the board and the form's problems show them: Q♥, not QH
     assert say_checks(checks, danish) == (
         "Q♥ er læst ved udelukkelse: kortet ligner mest Q♦; "
-        "8♠ er læst ved udelukkelse: det kort kunne ikke læses"
+        "8♠ er læst ved udelukkelse: det kort kunne ikke læses; "
+        "10♣ er læst i et hul i vejen: tjek det kort"
     )
     assert say_checks(checks, i18n.translator("en")).startswith("Q♥ read by elimination")
 

@@ -751,24 +751,35 @@ MOST_SUSPECTS = 8  # at most this many cards weighed for the codes left (8! ways
 # A card looked for in an empty place beside the road counts when it reads a code no card
 # holds with this much of the probability, overlapping no card read more than PROBE_APART
 # (IoU); the road is looked at again at most PROBE_ROUNDS times.
-PROBE_SURE = 0.5
+PROBE_SURE = 0.3
 PROBE_APART = 0.3
 PROBE_ROUNDS = 3
 
 
 def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detections, list[str]]:
     """Return the cards of a road photo (BGR), each road code given to one card at most, and
-    a note for each card read by elimination (see :func:`settle_road_codes`).
+    a note for each card read by elimination (see :func:`settle_road_codes`) or read in a gap
+    in the road where the detector found none (see :func:`probe_holes`).
 
     ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``recognize`` returns the
     readings' code probabilities).
     """
     sizes = (PHOTO_SIZE,) + ((BIG_PHOTO_SIZE,) if max(image.shape[:2]) >= BIG_PHOTO else ())
     rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=sizes, retry_unread=True, far=True)
+    seen = len(rec.detections)
     rec = probe_holes(recognizer, image, rec)
-    return settle_road_codes(
+    det, notes = settle_road_codes(
         rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
     )
+    # A card read in a gap was read unsurely where no card was found: the user checks it.
+    probed = rec.detections.corners[seen:]
+    notes += [
+        f"{code} read in a gap in the road: check that card"
+        for code, quad in zip(det.codes, det.corners, strict=True)
+        if any(np.array_equal(quad, q) for q in probed)
+        and not any(n.startswith(f"{code} ") for n in notes)
+    ]
+    return det, notes
 
 
 def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> Recognition:
@@ -784,6 +795,7 @@ def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> 
     """
     pyr = Pyramid(image)
     h, w = image.shape[:2]
+    tried: list[np.ndarray] = []  # the outlines of the cards added
     for _ in range(PROBE_ROUNDS):
         det, _ = settle_road_codes(
             rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
@@ -804,7 +816,10 @@ def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> 
         holes = [q for q in places if (q.mean(0) >= 0).all() and (q.mean(0) < (w, h)).all()]
         if not holes:
             break
-        starts = recognizer.refine_outlines(pyr, np.array(holes, np.float32))
+        # Each place is read as the refiner outlines it and as its neighbours say (on a far
+        # card, whose edges are a few pixels, the refiner may draw it off a little).
+        starts = np.array(holes, np.float32)
+        starts = np.concatenate([recognizer.refine_outlines(pyr, starts), starts])
         boxes = np.concatenate([starts.min(axis=1), starts.max(axis=1)], axis=1)
         code_idx, code_conf, hyp, dist, _ = recognizer.read_outlines(
             pyr,
@@ -822,16 +837,22 @@ def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> 
             code = recognizer.class_names[int(code_idx[k])] if code_idx[k] >= 0 else None
             if code not in left or code in found or code_conf[k] < PROBE_SURE:
                 continue
-            # An outline the refiner drew onto a card already read is that card again.
-            if any(polygon_iou(starts[k], q) > PROBE_APART for q in det.corners):
+            # An outline the refiner drew onto a card already read is that card again; one
+            # onto a card added before, which the road's codes did not keep, is no better now.
+            if any(polygon_iou(starts[k], q) > PROBE_APART for q in (*det.corners, *tried)):
                 continue
             if any(polygon_iou(starts[k], starts[j]) > PROBE_APART for j in found.values()):
+                continue
+            # Of a place's two readings the surer counts (the refiner's where they tie).
+            raw = k >= len(holes)
+            if code_conf[(k + len(holes)) % len(starts)] + (1e-6 if raw else 0) > code_conf[k]:
                 continue
             found[code] = int(k)
         if not found:
             break
         new = list(found.values())
         corners = np.array([np.roll(starts[k], -int(hyp[k]), axis=0) for k in new], np.float32)
+        tried += list(corners)
         added = Detections(
             np.concatenate([rec.detections.corners, corners]),
             (*rec.detections.codes, *found),
