@@ -203,6 +203,28 @@ def test_a_skipbo_card_picked_while_a_move_waits_stays_picked_after_it(browser, 
     assert not errors, errors
 
 
+def test_a_tap_as_the_pages_first_live_update_comes_is_taken(browser, server):
+    """A page's live connection opens with the table as it is, most often the very table the
+    page was drawn from: drawn again all the same, it replaced the card a finger had just come
+    down on, and the tap was lost (nothing picked; a test measuring the card got nothing). The
+    same table is not drawn again: the finger lifted, the card is picked."""
+    _, token, play, _ = skipbo_turn(server)
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.add_init_script(TEST_EVENTS)
+    page.goto(f"{server.base}/p/{token}")
+    shown = server.get(f"/api/p/{token}")  # the table as the page was drawn from it
+    box = test_browser.box_of(page.locator(card(play["card"])))
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("s => sendSnapshot(s)", shown)  # the connection's first snapshot
+    page.mouse.up()
+    assert page.locator(f"#hand button.card.selected[data-code='{play['card']}']").count() == 1
+    assert page.inner_text(".tap-line") == "Now tap where it goes"
+    page.close()
+    assert not errors, errors
+
+
 class LivePage:
     """A page whose live connection is the test's: ``update()`` sends the page's snapshot
     again as a newer one (the page redraws as at any live update)."""

@@ -109,6 +109,14 @@ const Kortbord = (() => {
 
   const withUntaken = (text) => (untaken ? `${text} ${untaken}` : text);
 
+  // Whether two snapshots say the same, their keys in any order (the page's own came sorted)
+  function same(a, b) {
+    if (a === b) return true;
+    if (!a || !b || typeof a !== "object" || typeof b !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
+  }
+
   function catchUp() {
     fetch(base()).then((s) => (s.ok ? s.json() : null)).then((s) => s && accept(s)).catch(() => {});
   }
@@ -116,10 +124,13 @@ const Kortbord = (() => {
   // A snapshot of the version shown is the same snapshot (the server caches one per version):
   // drawing it again would only replace the buttons under a finger about to tap them. An
   // older one (a live update overtaken by a change's answer) would turn the board back.
+  // fresh: a new connection's first snapshot, the table as it is now, taken whatever its
+  // version (a server restarted with its clock behind gives lower ones); most often it is the
+  // table the page shows (its first live update, a reconnection that missed nothing), and
+  // drawn again it replaced the card a finger had just come down on: the tap was lost.
   function accept(s, fresh) {
-    // fresh: a new connection's first snapshot, the table as it is now (a server restarted
-    // with its clock behind gives lower versions)
     if (snap && !fresh && s.version <= snap.version) return;
+    if (snap && fresh && s.version === snap.version && same(s, snap)) return;
     // A tapped card stays picked through updates that change no move (the camera's state,
     // a notice): only a new move, an undo or the next game makes it stale; one picked while
     // the move before it was on its way was picked for after it, and stays while it has a move.
