@@ -225,6 +225,26 @@ def test_a_tap_as_the_pages_first_live_update_comes_is_taken(browser, server):
     assert not errors, errors
 
 
+def test_a_click_held_as_a_live_update_comes_is_taken(browser, server):
+    """A mouse's click is a press and a release: a live update drawn between them (another
+    device's change, the camera's state) replaced the card pressed, and the click went to no
+    card at all. An update that comes while the button is held is drawn once it is let go,
+    after the click it made."""
+    _, token, play, _ = skipbo_turn(server)
+    live = LivePage(browser, server, f"/p/{token}", f"/api/p/{token}")
+    page = live.page
+    box = test_browser.box_of(page.locator(card(play["card"])))
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    live.update()
+    page.mouse.up()
+    assert page.locator(f"#hand button.card.selected[data-code='{play['card']}']").count() == 1
+    drawn = page.evaluate("document.body.dataset.version")  # the update, after the click
+    assert drawn == str(live.snap["version"] + 1), drawn
+    page.close()
+    assert not live.errors, live.errors
+
+
 class LivePage:
     """A page whose live connection is the test's: ``update()`` sends the page's snapshot
     again as a newer one (the page redraws as at any live update)."""

@@ -109,6 +109,32 @@ const Kortbord = (() => {
 
   const withUntaken = (text) => (untaken ? `${text} ${untaken}` : text);
 
+  // A mouse's click is a press and a release: an update drawn between them (another device's
+  // change, the camera's state) replaced what was pressed, and the click went to no button.
+  // What comes while a button is held waits until the click it made is taken (or the button
+  // is let go elsewhere; a press that never hears its release lets go after PRESS_HELD_MS).
+  let pressed = false, pressTimer = null;
+  const waiting = [];
+  const PRESS_HELD_MS = 3000;
+
+  function press() {
+    pressed = true;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(letGo, PRESS_HELD_MS);
+  }
+
+  function letGo() {
+    if (!pressed) return;
+    pressed = false;
+    clearTimeout(pressTimer);
+    for (const [s, fresh] of waiting.splice(0)) accept(s, fresh);
+  }
+
+  window.addEventListener("pointerdown", press, { capture: true, passive: true });
+  window.addEventListener("click", letGo);  // after the control's own handler
+  window.addEventListener("pointerup", () => setTimeout(letGo), { capture: true, passive: true });
+  for (const kind of ["pointercancel", "blur"]) window.addEventListener(kind, letGo, { passive: true });
+
   // Whether two snapshots say the same, their keys in any order (the page's own came sorted)
   function same(a, b) {
     if (a === b) return true;
@@ -129,6 +155,7 @@ const Kortbord = (() => {
   // table the page shows (its first live update, a reconnection that missed nothing), and
   // drawn again it replaced the card a finger had just come down on: the tap was lost.
   function accept(s, fresh) {
+    if (pressed) { waiting.push([s, fresh]); return; }
     if (snap && !fresh && s.version <= snap.version) return;
     if (snap && fresh && s.version === snap.version && same(s, snap)) return;
     // A tapped card stays picked through updates that change no move (the camera's state,
