@@ -311,8 +311,9 @@ def test_skipbo_match_by_tapping_seen_on_a_second_page(browser, server):
     phone.go_back()
     assert min(on_phone) >= 11.5 and max(laptop_sizes) <= 18, (on_phone, laptop_sizes)
     # the player's page, where no move is left, says where the next game starts
-    next_game = phone.wait_for_selector("#next-on-table")
-    assert next_game.inner_text() == "Game over. The next game starts from the table's page."
+    phone.wait_for_selector("#next-on-table")  # found again as it is read: drawn on each update
+    said = phone.inner_text("#next-on-table")
+    assert said == "Game over. The next game starts from the table's page."
     laptop.click("#next-game")
     laptop.wait_for_function("document.getElementById('game-no').textContent.includes('2')")
     phone.wait_for_function("document.body.dataset.moves == 0", timeout=LIVE_MS)

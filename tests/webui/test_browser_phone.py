@@ -662,7 +662,7 @@ def test_a_one_device_skipbo_turns_hint_and_undo_stand_under_the_hand(
     assert page.evaluate(TAPPED_AT_JS, [[x, y]]) != ["undo"]
     undo = page.evaluate(PLACE_JS, "#undo")
     assert undo and in_view(undo, viewport) and undo["first"] and undo["scrolled"] == 0, undo
-    assert undo["top"] > page.locator("#show-hand").bounding_box()["y"], undo
+    assert undo["top"] > tb.box_of(page.locator("#show-hand"))["y"], undo
     tb.shot(page, f"skipbo-one-device-undo-{viewport['width']}")
     tap_centre(page, "#undo")  # the discard taken back: its player's hand covered again
     page.wait_for_function("document.body.dataset.moves == 0", timeout=tb.LIVE_MS)
