@@ -137,13 +137,16 @@ def watch_errors(page) -> list[str]:
     return errors
 
 
-def on_turns_phone(browser, server, body: dict):
-    """Make a table; open the phone page of the player on turn: ``(table, page, errors)``."""
+def on_turns_phone(browser, server, body: dict, stop_clock: bool = False):
+    """Make a table; open the phone page of the player on turn (its clock stopped, if asked:
+    :func:`clock_stopped`): ``(table, page, errors)``."""
     status, t = server.post("/api/tables", body)
     assert status == 201
     seat = server.get(f"/api/tables/{t['id']}")["to_move"]
     page = browser.new_page(viewport=PHONE)
     errors = watch_errors(page)
+    if stop_clock:
+        clock_stopped(page)
     page.goto(f"{server.base}{t['players'][seat]['url']}")
     return t, page, errors
 
@@ -169,6 +172,16 @@ def settled(page) -> None:
     nothing (live.js: a second tap while the first is on its way), and the live update that
     shows the change may come before the answer."""
     page.wait_for_function("!document.body.classList.contains('sending')", timeout=LIVE_MS)
+
+
+def clock_stopped(page) -> None:
+    """Stop ``page``'s clock before it opens a page (Playwright's fake clock, paused): what a
+    page shows for a while (a toast's line, an answered prompt's space) stayed only so many
+    seconds of the machine's time, and a busy machine's answer came after it had gone.
+    ``page.clock.run_for`` moves the clock on; requestAnimationFrame waits for it too."""
+    now = time.time()
+    page.clock.install(time=now)
+    page.clock.pause_at(now + 60)  # nothing runs yet: no timer fires on the way
 
 
 def polled(ask: Callable[[], T], done: Callable[[T], bool], seconds: float = WAIT_S) -> T:

@@ -57,7 +57,7 @@ def test_a_second_tap_while_the_first_waits_is_one_move_or_said_not_taken(browse
     word (a bar at the top only): the same die card tapped again is still one move, said
     nothing of; another card is said not taken, and is not made after the answer either."""
     body = {"game": "stigespill", "players": 2, "deal": "table", "names": "Anna, Bo"}
-    t, page, errors = on_turns_phone(browser, server, body)
+    t, page, errors = on_turns_phone(browser, server, body, stop_clock=True)  # the toast stays
     three, five = "#moves button.card[data-code='3S']", "#moves button.card[data-code='5H']"
     page.wait_for_selector(three)
     held = hold_moves(page)
@@ -102,6 +102,7 @@ def test_undo_tapped_again_while_the_first_waits_is_said_not_taken(browser, serv
             assert server.post(f"/api/tables/{t['id']}/undo")[0] == 200
     page = browser.new_page(viewport=PHONE)
     errors = watch_errors(page)
+    test_browser.clock_stopped(page)  # the toast stays however late the answer comes
     page.goto(f"{server.base}{t['url']}")
     page.wait_for_selector(f"#{what}:not([disabled])")
     made = 2  # the moves on the table after one undo of three (or one redo of two undone)
@@ -869,7 +870,7 @@ def test_an_answered_prompts_space_goes_once_the_page_is_left_alone(browser, app
     legal = [m["move"] for m in client.get(f"/api/tables/{t['id']}").get_json()["moves"]]
     page = browser.new_page(viewport=LAPTOP)
     errors = watch_errors(page)
-    page.clock.install()
+    test_browser.clock_stopped(page)  # eight seconds are the page's, however busy the machine
     page.goto(f"{base}{t['url']}")
     page.wait_for_selector("#board .card")
     board = page.evaluate(BOARD_TOP_JS)

@@ -321,6 +321,7 @@ def test_two_things_said_at_once_are_both_read(browser, server):
     _, token, _, (b, c) = taps.skipbo_turn(server)
     page = browser.new_page(viewport=SMALL_LAPTOP)
     errors = tb.watch_errors(page)
+    tb.clock_stopped(page)  # the first line stays however late the answer comes
     page.goto(f"{server.base}/p/{token}")
     page.wait_for_selector(taps.card(b))
     held = taps.hold_moves(page)
