@@ -14,7 +14,7 @@ from referee.stigespill import HAND_SIZE, layout_advice
 from webui import games, speech
 from webui.camera import shown_source
 from webui.i18n import Translator
-from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, Runtime, TableHub
+from webui.tables import ROAD_FROM_CAMERA, ROAD_GRID, ROAD_PROPOSED, RUN, Runtime, TableHub
 
 UNDONE = "Undone: {move}. Put the cards on the table back as they were."
 REFUSAL_SHOWN_S = 60  # a refused move's reason is news for a minute, not until the next move
@@ -61,6 +61,7 @@ def snapshot(
         },
         "seat": seat,
         "version": rt.version,
+        "run": RUN,  # versions are ordered within one run of the server
         "position": rt.position,  # sent back with a change: it is made on this position
         "moves_made": len(rt.moves),
         "view": view,

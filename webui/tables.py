@@ -54,6 +54,9 @@ ROAD_AS_TEXT = "road_as_text"  # …its straight rows read as a snake: the rows 
 ROAD_PROPOSED = "road_proposed"  # …and no camera: the app's road until one is typed or played
 VIDEO_READ = "video_read"  # a recorded video's table: {"game", "time"} its game followed it to
 LOG_SHOWN = "log_shown"  # the game (its id) whose log, every hand in it, was handed out
+# This run of the server: a page tells a restarted server's versions (its clock perhaps
+# behind, so lower) from an older snapshot of this run's, which it must not go back to.
+RUN = secrets.token_hex(8)
 MAX_BATCH = 60  # moves in one request (a Sten go-out names at most 26 cards)
 MAX_AUTO = 400  # chance moves the app resolves in one go (a Skip-Bo deal is far fewer)
 

@@ -226,6 +226,38 @@ def test_a_tap_as_the_pages_first_live_update_comes_is_taken(browser, server):
     assert not errors, errors
 
 
+def test_a_live_connections_late_first_snapshot_does_not_take_the_board_back(browser, server):
+    """The page's live connection opened, and a tap's answer came before the connection's
+    first snapshot (a busy server): that snapshot, the table before the tap, was taken as the
+    table as it is now, the board went back a move, and the next tap was refused ("the table
+    moved on"). A connection's first snapshot older than the board, from the same run of the
+    server, is left; one from a server started again is taken whatever its version."""
+    status, t = server.post("/api/tables", STIGE_ONE_DEVICE)
+    assert status == 201
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.add_init_script(TEST_EVENTS)
+    page.goto(f"{server.base}{t['url']}")
+    first = server.get(f"/api/tables/{t['id']}")  # rendered as the connection opened
+    page.click(DRAW)
+    settled(page)
+    made = server.get(f"/api/tables/{t['id']}")["moves_made"]
+    assert made >= 2 and test_browser.moves_made(page) == made
+    page.evaluate("s => sendSnapshot(s)", first)  # the connection's first, late
+    assert test_browser.moves_made(page) == made
+    page.click(DRAW)  # on the board as it is: taken
+    page.wait_for_function(f"document.body.dataset.moves > {made}", timeout=LIVE_MS)
+    settled(page)
+    # a server started again, its clock behind: its versions are lower, and taken
+    again = server.get(f"/api/tables/{t['id']}")
+    restarted = {**again, "run": "another", "version": first["version"]}
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # the page connects again
+    page.evaluate("s => sendSnapshot(s)", restarted)
+    assert page.evaluate("document.body.dataset.version") == str(first["version"])
+    page.close()
+    assert not errors, errors
+
+
 def test_a_click_held_as_a_live_update_comes_is_taken(browser, server):
     """A mouse's click is a press and a release: a live update drawn between them (another
     device's change, the camera's state) replaced the card pressed, and the click went to no

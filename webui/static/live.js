@@ -150,14 +150,19 @@ const Kortbord = (() => {
   // A snapshot of the version shown is the same snapshot (the server caches one per version):
   // drawing it again would only replace the buttons under a finger about to tap them. An
   // older one (a live update overtaken by a change's answer) would turn the board back.
-  // fresh: a new connection's first snapshot, the table as it is now, taken whatever its
-  // version (a server restarted with its clock behind gives lower ones); most often it is the
-  // table the page shows (its first live update, a reconnection that missed nothing), and
-  // drawn again it replaced the card a finger had just come down on: the tap was lost.
+  // fresh: a new connection's first snapshot, the table as it is now. From a server started
+  // again it is taken whatever its version (its clock behind gives lower ones). From this run
+  // of the server it may be older than a change's answer that came first (the connection
+  // opened, then a tap's answer overtook its first snapshot): the board went back a move, and
+  // the next tap was refused. Most often it is the table the page shows (its first live
+  // update, a reconnection that missed nothing), and drawn again it replaced the card a
+  // finger had just come down on: the tap was lost.
   function accept(s, fresh) {
     if (pressed) { waiting.push([s, fresh]); return; }
-    if (snap && !fresh && s.version <= snap.version) return;
-    if (snap && fresh && s.version === snap.version && same(s, snap)) return;
+    if (snap && !(fresh && s.run !== snap.run)) {
+      if (s.version < snap.version) return;
+      if (s.version === snap.version && (!fresh || same(s, snap))) return;
+    }
     // A tapped card stays picked through updates that change no move (the camera's state,
     // a notice): only a new move, an undo or the next game makes it stale; one picked while
     // the move before it was on its way was picked for after it, and stays while it has a move.
