@@ -1017,7 +1017,7 @@ def test_skipbo_zone_markers_stay_in_hand_while_snapshots_come(browser, server):
     so the next arrow key moved nothing. They are drawn anew only when the zones change."""
     page, errors, _, snap = skipbo_zones_page(browser, server)
     zones = {"map": zone_map(2), "frame": [640, 400], "confirmed": False}
-    versions = iter(range(1, 100))
+    versions = iter(range(snap["version"] + 1, snap["version"] + 100))
 
     def send() -> None:  # the same zones, in a newer snapshot
         page.evaluate("s => sendSnapshot(s)", {**snap, "version": next(versions), "zones": zones})
@@ -1059,7 +1059,7 @@ def test_the_zones_question_reads_across_the_camera_panel(browser, server, viewp
     phone it reads across the panel, the button under it; on a laptop beside it still."""
     page, errors, _, snap = skipbo_zones_page(browser, server, viewport)
     zones = {"map": zone_map(2), "frame": [640, 400], "confirmed": False}
-    page.evaluate("s => sendSnapshot(s)", {**snap, "version": 1, "zones": zones})
+    page.evaluate("s => sendSnapshot(s)", {**snap, "zones": zones})  # the connection's first
     page.wait_for_selector("#zones-bar:not([hidden])")
     text = page.locator("#zones-text").bounding_box()
     bar = page.locator("#zones-bar").bounding_box()
@@ -1113,7 +1113,7 @@ def test_the_zone_markers_labels_read_over_any_picture(browser, server):
     labels = []
     for version, pair in enumerate(zip(colours[::2], colours[1::2], strict=True), 1):
         players = [{**p, "colour": c} for p, c in zip(snap["table"]["players"], pair, strict=True)]
-        sent = {**snap, "version": version, "zones": zones}
+        sent = {**snap, "version": snap["version"] + version, "zones": zones}
         page.evaluate(
             "s => sendSnapshot(s)", {**sent, "table": {**snap["table"], "players": players}}
         )
@@ -1167,7 +1167,7 @@ def test_skipbo_zone_markers_are_moved_with_a_finger_where_piles_lie_close(brows
         if zone["kind"] == "discard":
             zone["center"][0] = 270 + 20 * zone["index"]
     zones = {"map": close, "frame": [640, 400], "confirmed": False}
-    page.evaluate("s => sendSnapshot(s)", {**snap, "version": 1, "zones": zones})
+    page.evaluate("s => sendSnapshot(s)", {**snap, "zones": zones})  # the connection's first
     page.wait_for_selector("#zones .zone")
     targets = page.locator("#zones .zone").evaluate_all(
         "gs => gs.map((g) => g.getBoundingClientRect()).map((r) => [r.width, r.height])"

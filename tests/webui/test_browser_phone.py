@@ -190,9 +190,9 @@ def test_skipbo_zones_picture_is_enlarged_to_place_a_marker_precisely(browser, s
     )
     zones = zone_map(2)
     zones["zones"][4]["center"] = [200, 12]  # player 1's stock at the picture's top
-    page.evaluate(
+    page.evaluate(  # the connection's first snapshot
         "s => sendSnapshot(s)",
-        {**snap, "version": 1, "zones": {"map": zones, "frame": [640, 400], "confirmed": False}},
+        {**snap, "zones": {"map": zones, "frame": [640, 400], "confirmed": False}},
     )
     page.wait_for_selector("#zones .zone")
     whole = page.evaluate(ZONES_DRAWN_JS)
