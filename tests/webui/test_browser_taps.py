@@ -220,7 +220,8 @@ def test_a_tap_as_the_pages_first_live_update_comes_is_taken(browser, server):
     page.mouse.down()
     page.evaluate("s => sendSnapshot(s)", shown)  # the connection's first snapshot
     page.mouse.up()
-    assert page.locator(f"#hand button.card.selected[data-code='{play['card']}']").count() == 1
+    picked = f"#hand button.card.selected[data-code='{play['card']}']"
+    assert page.locator(picked).count() >= 1  # (its twins too: a hand may hold two alike)
     assert page.inner_text(".tap-line") == "Now tap where it goes"
     page.close()
     assert not errors, errors
@@ -271,7 +272,8 @@ def test_a_click_held_as_a_live_update_comes_is_taken(browser, server):
     page.mouse.down()
     live.update()
     page.mouse.up()
-    assert page.locator(f"#hand button.card.selected[data-code='{play['card']}']").count() == 1
+    picked = f"#hand button.card.selected[data-code='{play['card']}']"
+    assert page.locator(picked).count() >= 1  # (its twins too: a hand may hold two alike)
     drawn = page.evaluate("document.body.dataset.version")  # the update, after the click
     assert drawn == str(live.snap["version"] + 1), drawn
     page.close()
