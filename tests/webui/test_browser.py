@@ -1723,7 +1723,9 @@ def test_a_photo_on_a_slow_link_says_how_much_of_it_has_gone(browser, server):
 def test_a_photo_sent_from_a_page_says_at_once_that_it_goes(browser, server):
     """A player's photo of their hand, and a picture sent from a phone's camera app to a
     table whose camera is that phone, showed nothing while they went and were read
-    (seconds). Each says so at once (here in nb), its picker greyed, until the answer."""
+    (seconds). Each says so at once (here in nb), its picker greyed, until the answer. A hand's
+    photo says how much has gone: on a busy machine the whole photo may be sent (its answer
+    held) before the test reads the line, which then says it is being read."""
     import cv2
     import numpy as np
 
@@ -1744,7 +1746,7 @@ def test_a_photo_sent_from_a_page_says_at_once_that_it_goes(browser, server):
     page = browser.new_page(viewport=PHONE, extra_http_headers={"Accept-Language": "nb"})
     errors = watch_errors(page)
     for url, picker, said, at in [
-        (sten["players"][0]["url"], "#photo", "Sender bildet: 0 %", "#photo-msg"),
+        (sten["players"][0]["url"], "#photo", r"Sender bildet: \d+ %|Leser bildet…", "#photo-msg"),
         (cam["url"], "#phone-snap", "Sender bildet…", "#phone-rate"),
     ]:
         page.goto(f"{server.base}{url}")
@@ -1753,13 +1755,13 @@ def test_a_photo_sent_from_a_page_says_at_once_that_it_goes(browser, server):
             page.click("#photo-box summary")
         page.set_input_files(picker, photo)
         page.wait_for_function(f"document.querySelector('{picker}').disabled", timeout=LIVE_MS)
-        assert page.inner_text(at) == said
+        assert re.fullmatch(said, page.inner_text(at)), page.inner_text(at)
         if picker == "#photo":
             page.screenshot(path=str(ARTIFACTS / "hand-photo-reading-nb.png"))
         held.pop().continue_()
         page.unroute(re.compile(r".*/(photo|frame\?still=1)$"))
         page.wait_for_function(f"!document.querySelector('{picker}').disabled", timeout=LIVE_MS)
-        assert page.inner_text(at) != said
+        assert not re.fullmatch(said, page.inner_text(at)), page.inner_text(at)
     page.close()
     assert [e for e in errors if "400 (BAD REQUEST)" not in e] == [], errors
 
