@@ -816,7 +816,11 @@ def test_the_players_codes_are_one_size_each_dot_beside_its_name(browser, lan_se
     """On a laptop a player's name too long to stand beside its colour's dot under their
     code ("Anne-Kristine", kept whole) put the dot on a line of its own above it, and its
     wider card drew its code larger (100 px beside 88). Every code is one size now, and each
-    dot stands on its name's first line."""
+    dot stands on its name's first line. Each still reads (OpenCV's QR reader, as drawn on a
+    laptop's screen of one pixel per CSS pixel: 76 px here) as its player's page."""
+    import cv2
+    import numpy as np
+
     body = {"game": "sten", "players": 4, "names": names}
     page, errors, _ = lan_table_page(browser, lan_server, body, HD_LAPTOP)
     page.wait_for_selector(".join-box[open] .qr-card img")
@@ -824,6 +828,12 @@ def test_the_players_codes_are_one_size_each_dot_beside_its_name(browser, lan_se
     cards = page.evaluate(QR_CARDS_JS)
     assert len({round(c["code"]) for c in cards}) == 1 and cards[0]["code"] >= 72, cards
     assert all(c["line"][0] <= c["dot"] <= c["line"][1] for c in cards), cards
+    for card in page.locator(".qr-card").all():
+        drawn = np.frombuffer(card.locator("img").screenshot(), np.uint8)
+        grey = cv2.imdecode(drawn, cv2.IMREAD_GRAYSCALE)
+        quiet = cv2.copyMakeBorder(grey, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+        read, _, _ = cv2.QRCodeDetector().detectAndDecode(quiet)
+        assert read.endswith(card.get_attribute("href")), (read, card.get_attribute("href"))
     codes = page.evaluate(CODES_JS)
     assert not off_screen(codes, HD_LAPTOP), codes
     tb.shot(page, f"players-codes-one-size-{names.split(',')[0].split()[0].lower()}")

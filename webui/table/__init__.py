@@ -290,7 +290,14 @@ def player_qr(table_id: str, seat: int) -> Response:
     return _svg(url_for("player.page", token=players[seat]["token"], _external=True))
 
 
+# The light margin round a code, in modules: the standard's 4 took a fifth of each side of a
+# player's 76-91 px code on a laptop, leaving its modules under 2 px and blurred, which two
+# QR readers (OpenCV's) mostly failed to read; the card round it is light, as a margin must be.
+QR_MARGIN = 1
+
+
 def _svg(url: str) -> Response:
     buf = io.BytesIO()
-    segno.make(url, error="m").save(buf, kind="svg", scale=4, dark="#111", light="#fff")
+    code = segno.make(url, error="m")
+    code.save(buf, kind="svg", scale=4, dark="#111", light="#fff", border=QR_MARGIN)
     return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
