@@ -298,3 +298,31 @@ def test_a_piles_count_leaves_its_cards_number_in_sight_with_large_text(browser,
             page.screenshot(path=str(tb.ARTIFACTS / f"zoom-{game}-pile-count-text-160.png"))
         page.close()
         assert not errors, errors
+
+
+# The elements that stand past the screen's right edge: each one's parent's class, its tag and
+# class, its right edge and the start of its text.
+PAST_EDGE_JS = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > innerWidth + 0.5)
+  .map((e) => [e.parentElement.className, `${e.tagName.toLowerCase()}.${e.className}`,
+               Math.round(e.getBoundingClientRect().right), e.textContent.slice(0, 30)])"""
+
+
+@pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
+def test_a_table_fits_a_phone_with_its_text_at_200(browser, server, game):
+    """A phone (390×844) with its text at 200 % (32 px): Stigespill's table page was 452 px
+    wide and scrolled sideways, its legend ("▲ ladder up ▼ snake down") one line past the
+    edge; every game's table page 412 px, its players' codes two a line with "Bestefar Ola"
+    past it. The legend takes two lines where one cannot hold it, the codes one a line: each
+    page fits the screen."""
+    t = new_table(server, game=game, players=3, names="Bestemor Kari, Bestefar Ola, Ingrid")
+    page = large_text_page(browser, 32)
+    errors = tb.watch_errors(page)
+    page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+    page.wait_for_selector(".board-panel .card")
+    past = page.evaluate(PAST_EDGE_JS)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(tb.ARTIFACTS / f"zoom-{game}-phone-text-200.png"), full_page=True)
+    assert width <= page.evaluate("innerWidth"), (width, past)
+    page.close()
+    assert not errors, errors
