@@ -16,6 +16,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 # One line per layer that contributes commands (dependency order: referee, vision, webui).
 COMMAND_MODULES = [
@@ -176,6 +177,21 @@ def os_problem(e: OSError) -> str:
     from vision.images import os_reason
 
     return f"{e.filename}: {os_reason(e)}" if e.filename else os_reason(e)
+
+
+def load_json(text: str) -> Any:
+    """Return the content of JSON ``text`` (a file given to a command: ground truth, a zone
+    map, a recording's events, photos' codes); raise ValueError saying plainly where it is not
+    JSON, "not JSON (line 1, column 1)", not Python's "Expecting value: line 1 column 1
+    (char 0)", or "its JSON is nested too deeply", not "maximum recursion depth exceeded"."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise ValueError("its JSON is nested too deeply") from None
 
 
 SURROGATE_REPR = re.compile(r"\\udc([89a-f][0-9a-f])")  # repr() of a byte not UTF-8

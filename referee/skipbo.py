@@ -62,6 +62,8 @@ from referee.core import CHANCE, Hint, IllegalMove, Move, Rules, RulesError
 
 HAND = 5
 PILES = 4
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # without teams
+TEAM_PLAYERS = (4, 6, 8)  # teams of two
 TOP = 12
 DECKS = ("skipbo", "improvised")
 EMPTY_DRAW = ("play_on", "end")
@@ -286,11 +288,11 @@ class SkipBo(Rules):
         if not isinstance(teams, bool):
             raise RulesError(f"teams must be true or false, not {teams!r}")
         if teams:
-            if players not in (4, 6, 8):
+            if players not in TEAM_PLAYERS:
                 raise RulesError(
                     f"team Skip-Bo needs 4, 6 or 8 players (teams of two), not {players}"
                 )
-        elif not 2 <= players <= 6:
+        elif not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise RulesError(
                 f"Skip-Bo is for 2–6 players (4, 6 or 8 as teams of two), not {players}"
             )

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kortbord.cli import SEED, THREADS, WORKERS, Number, exit_statuses
+from referee.cli import PLAYERS, players_checked
 from vision.shared import DECKS
 
 if TYPE_CHECKING:
@@ -794,7 +795,7 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
         help="webcam index (0), rtsp:// or http:// stream, video file or image folder",
     )
     _add_game_options(p)
-    p.set_defaults(func=cmd_watch)
+    p.set_defaults(func=players_checked(p, cmd_watch))
 
 
 def register_replay(sub: argparse._SubParsersAction) -> None:
@@ -812,7 +813,7 @@ def register_replay(sub: argparse._SubParsersAction) -> None:
         "video", metavar="VIDEO", help="video file, frame folder or generated video folder"
     )
     _add_game_options(p)
-    p.set_defaults(func=cmd_replay)
+    p.set_defaults(func=players_checked(p, cmd_replay))
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -822,7 +823,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         choices=("stigespill", "sten", "skipbo"),
         help="the game on the table (a generated video's events.json gives its set-up)",
     )
-    p.add_argument("--players", type=int, default=2, help="players at the table (default 2)")
+    p.add_argument("--players", type=PLAYERS, default=2, help="players at the table (default 2)")
     p.add_argument("--json", action="store_true", help="print JSON lines")
     p.add_argument(
         "--fps",

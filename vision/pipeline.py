@@ -1010,6 +1010,8 @@ class GroundTruthRecognizer:
                 check_truth_cards(rec["cards"])
                 Detections.from_list(rec["cards"])  # each card's code and corners
                 self.frames[int(rec["frame"])] = rec["cards"]
+            except json.JSONDecodeError as e:  # as load_json says it, of this line
+                raise ValueError(f"{labels_path} line {n}: not JSON (column {e.colno})") from None
             except (KeyError, TypeError, ValueError, RecursionError) as e:
                 why = f"no {e}" if isinstance(e, KeyError) else str(e)
                 if isinstance(e, RecursionError):
@@ -1134,16 +1136,11 @@ def read_json(path: str | Path) -> Any:
     ``ValueError`` naming what is wrong with it (not JSON, not UTF-8 text, nested too deeply:
     Python's own words for that are "maximum recursion depth exceeded"), ``OSError`` for a
     file that cannot be read."""
-    import json
-
+    from kortbord.cli import load_json
     from vision.images import check_file
 
     check_file(path)
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("its JSON is nested too deeply") from None
+    return load_json(Path(path).read_text(encoding="utf-8"))
 
 
 def recorded_game(events: Any) -> tuple[Rules, Any]:

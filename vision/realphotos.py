@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kortbord.cli import load_json
 from vision.geometry import box_corners, turning
 from vision.images import ImageError, read_image
 from vision.shared import REAL_PHOTOS
@@ -83,7 +84,7 @@ def load_split(folder: str | Path, split: str = "test") -> list[LabelledPhoto]:
     codes = {}
     if codes_file.is_file():
         try:
-            codes = json.loads(codes_file.read_text(encoding="utf-8"))
+            codes = load_json(codes_file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise RealPhotoError(f"cannot read {str(codes_file)!r}: {e}") from None
         if not isinstance(codes, dict):

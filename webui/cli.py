@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kortbord.cli import Number
+from referee.cli import PLAYERS
 
 if TYPE_CHECKING:
     from werkzeug.serving import WSGIRequestHandler
@@ -62,7 +63,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--players",
-        type=int,
+        type=PLAYERS,
         default=None,
         help="players of the --source table (default 2; a generated video's own)",
     )

@@ -171,3 +171,90 @@ def test_a_file_given_for_a_folder_is_not_said_to_be_missing(capsys, odd_names):
     assert capsys.readouterr().err == "kortbord eval: --real 'text.txt': not a folder\n"
     assert main(["eval", "--synthetic-images", "0", "--real", "gone"]) == 2
     assert capsys.readouterr().err == "kortbord eval: --real 'gone': no such folder\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["simulate", "sten", "--players", "0"], "expected a whole number 1–10, not 0"),
+        (["simulate", "stigespill", "--players", "-3"], "expected a whole number 1–10, not -3"),
+        (["simulate", "sten", "--players", "99"], "expected a whole number 1–10, not 99"),
+        (["simulate", "sten", "--players", "two"], "expected a whole number 1–10, not 'two'"),
+        # where the command knows the game, its own limits
+        (["simulate", "sten", "--players", "1"], "expected a whole number 2–10 for Sten, not 1"),
+        (
+            ["simulate", "skipbo", "--players", "9"],
+            "expected a whole number 2–8 for Skip-Bo (4, 6 or 8 as teams of two), not 9",
+        ),
+        (
+            ["dataset", "video", "--game", "sten", "--players", "1", "--out", "v"],
+            "expected a whole number 2–10 for Sten, not 1",
+        ),
+        (
+            ["replay", "x", "--game", "sten", "--players", "1"],
+            "expected a whole number 2–10 for Sten, not 1",
+        ),
+        (
+            ["watch", "0", "--game", "skipbo", "--players", "0"],
+            "expected a whole number 1–10, not 0",
+        ),
+        # 0 was taken as no number given: a table of 2 players
+        (["serve", "--source", "0", "--players", "0"], "expected a whole number 1–10, not 0"),
+        (["run", "--players", "11"], "expected a whole number 1–10, not 11"),
+    ],
+)
+def test_players_are_refused_as_any_count_is(capsys, tmp_path, monkeypatch, argv, says):
+    """A bad --players was refused in the rules' words ("Sten is played by 2 to 10 players,
+    not 1"), not argparse's, and ``serve`` said the web form's."""
+    monkeypatch.chdir(tmp_path)  # dataset video writes nothing there
+    command = next(" ".join(p) for p in COMMANDS if list(p) == argv[: len(p)])
+    assert _refused(capsys, argv) == f"kortbord {command}: error: argument --players: {says}"
+    assert not (tmp_path / "v").exists()
+
+
+@pytest.mark.parametrize("players", ["1", "10"])
+def test_players_each_game_is_played_by_are_taken(capsys, players):
+    assert main(["simulate", "stigespill", "--players", players, "--games", "1"]) == 0
+    assert '"games": 1' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "not JSON (line 1, column 1)"),
+        ("{", "not JSON (line 1, column 2)"),
+        ('{\n  "cards": [1,\n  ]\n}', "not JSON (line 3, column 3)"),
+        ("[" * 100_000 + "]" * 100_000, "its JSON is nested too deeply"),
+    ],
+)
+def test_json_that_does_not_read_says_where_plainly(text, says):
+    """Python's words were "Expecting value: line 1 column 1 (char 0)"."""
+    with pytest.raises(ValueError) as e:
+        kortbord.cli.load_json(text)
+    assert str(e.value) == says
+
+
+def test_a_file_given_that_is_not_json_is_named_with_where(capsys, tmp_path):
+    bad = tmp_path / "truth.json"
+    bad.write_text('{"cards": [}\n')
+    assert main(["road", str(tmp_path / "road.jpg"), "--truth", str(bad)]) == 2
+    said = f"kortbord road: cannot read ground truth '{bad}': not JSON (line 1, column 12)\n"
+    assert capsys.readouterr().err == said
+    import cv2
+    import numpy as np
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "000.png"), np.full((36, 64, 3), 60, np.uint8))
+    assert main(["replay", str(frames), "--game", "skipbo", "--zones", str(bad)]) == 2
+    said = f"kortbord replay: bad --zones '{bad}': not JSON (line 1, column 12)\n"
+    assert capsys.readouterr().err == said
+
+
+def test_a_labels_line_that_is_not_json_is_named_with_where(capsys, tmp_path):
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"frame": 0, "cards": []}\n{"frame": 1, oops}\n')
+    assert main(["replay", str(tmp_path), "--game", "sten", "--truth", str(labels)]) == 2
+    assert capsys.readouterr().err == (
+        f"kortbord replay: bad ground-truth labels: {labels} line 2: not JSON (column 14)\n"
+    )

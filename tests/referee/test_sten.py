@@ -762,8 +762,10 @@ def test_cli_simulate_sten(capsys):
 def test_cli_simulate_sten_bad_player_count(capsys):
     from kortbord.cli import main
 
-    assert main(["simulate", "sten", "--players", "12", "--games", "5"]) == 2
-    assert "2 to 10 players, not 12" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:  # refused as argparse refuses a bad value
+        main(["simulate", "sten", "--players", "12", "--games", "5"])
+    assert done.value.code == 2
+    assert "--players: expected a whole number 1–10, not 12" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("games", ["0", "-3"])

@@ -857,9 +857,10 @@ def test_cli_simulate_prints_json(capsys):
 
 
 def test_cli_simulate_bad_players_is_a_clear_error(capsys):
-    code = kortbord_main(["simulate", "stigespill", "--players", "0", "--games", "5"])
-    assert code == 2
-    assert "Stigespill is for 1 to 10 players, not 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:  # refused as argparse refuses a bad value
+        kortbord_main(["simulate", "stigespill", "--players", "0", "--games", "5"])
+    assert done.value.code == 2
+    assert "argument --players: expected a whole number 1–10, not 0" in capsys.readouterr().err
 
 
 def test_the_game_names_the_codes_of_its_cards():

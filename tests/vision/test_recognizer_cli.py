@@ -936,7 +936,7 @@ def test_eval_names_a_real_photo_measure_it_cannot_make(monkeypatch, tmp_path, c
     ("box", "codes", "says"),
     [
         ("ten", None, "test/a.xml: a bndbox's xmin is no number: 'ten'"),
-        ("10", "{", "cannot read '{root}/test-codes.json': Expecting property name"),
+        ("10", "{", "cannot read '{root}/test-codes.json': not JSON (line 1, column 2)"),
         ("10", "[]", "test-codes.json: not an object of codes by photo name"),
     ],
 )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kortbord.cli import SEED, WORKERS, Number, size
+from referee.cli import PLAYERS, players_checked
 from vision.synth.names import LAYOUTS, TARGETS
 
 SHARE = Number(float, 0, 1)
@@ -80,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     vid.add_argument(
         "--game", required=True, choices=("stigespill", "sten", "skipbo"), help="the game played"
     )
-    vid.add_argument("--players", type=int, default=2, help="players (default 2)")
+    vid.add_argument("--players", type=PLAYERS, default=2, help="players (default 2)")
     vid.add_argument(
         "--seed", type=SEED, default=0, help="seed of the game and its video (default 0)"
     )
@@ -105,7 +106,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "draw, say, ends with its card shown)",
     )
     vid.add_argument("--mp4", action="store_true", help="also write video.mp4 (cv2.VideoWriter)")
-    vid.set_defaults(func=_video)
+    vid.set_defaults(func=players_checked(vid, _video))
 
 
 def _video(args: argparse.Namespace) -> int:
