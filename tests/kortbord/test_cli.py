@@ -207,6 +207,11 @@ def test_players_are_refused_as_any_count_is(capsys, tmp_path, monkeypatch, argv
     """A bad --players was refused in the rules' words ("Sten is played by 2 to 10 players,
     not 1"), not argparse's, and ``serve`` said the web form's."""
     monkeypatch.chdir(tmp_path)  # dataset video writes nothing there
+
+    def served(*_args, **_kwargs):
+        raise AssertionError("a server was started")  # fails where it would wait for ever
+
+    monkeypatch.setattr("werkzeug.serving.make_server", served)
     command = next(" ".join(p) for p in COMMANDS if list(p) == argv[: len(p)])
     assert _refused(capsys, argv) == f"kortbord {command}: error: argument --players: {says}"
     assert not (tmp_path / "v").exists()
