@@ -200,7 +200,7 @@ def test_replay_says_when_no_move_was_read(frames, capsys):
 @pytest.mark.parametrize(
     ("line", "says"),
     [
-        ("not json", 'line 2: not {"frame", "cards"}'),
+        ("not json", "line 2: not JSON (column 1)"),
         ('{"frame": 1}', 'line 2: not {"frame", "cards"}: no \'cards\''),
         ('{"frame": 1, "cards": [{"code": "ZZ", "corners": []}]}', "unknown card code 'ZZ'"),
         ("[" * 100_000 + "]" * 100_000, 'line 2: not {"frame", "cards"}: its JSON is nested'),
