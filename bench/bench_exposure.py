@@ -17,6 +17,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from kortbord.cli import Number
+
 SUFFIXES = (".jpg", ".jpeg", ".png")
 LEVELS = (60, 40, 30, 20, 15, 10)  # the brightest part of a dimmed photo
 
@@ -85,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         help="folders of normal frames (default runs/bench_videos)",
     )
     p.add_argument("--photos", type=Path, help=f"real photos (default {DEFAULT_DIR})")
-    p.add_argument("--dimmed", type=int, default=16, help="photos dimmed (default 16)")
+    p.add_argument("--dimmed", type=Number(int, 0), default=16, help="photos dimmed (default 16)")
     args = p.parse_args(argv)
     # A folder named is meant: one not there printed empty results, exit 0, as a checkout
     # without the default folders does.
@@ -99,9 +101,6 @@ def main(argv: list[str] | None = None) -> int:
         if folder is not None and not _pictures([folder]):  # empty results, as for none
             print(f"bench_exposure: {option} {folder}: no pictures in it", file=sys.stderr)
             return 2
-    if args.dimmed < 0:  # a negative count sliced off the last photos, quietly
-        print(f"bench_exposure: --dimmed must be 0 or more, not {args.dimmed}", file=sys.stderr)
-        return 2
     args.frames = args.frames or [Path("runs/bench_videos")]
     args.photos = args.photos or DEFAULT_DIR
     photos = _pictures([args.photos])

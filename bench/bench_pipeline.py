@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from bench import percentile
 from bench.camera_moves import MOVES, moved_copy
+from kortbord.cli import SEED, Number, size
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,6 +39,12 @@ if TYPE_CHECKING:
     from vision.synth import Deck
 
 GAMES = ("stigespill", "sten", "skipbo")
+# The options' numbers, checked as every kortbord command checks its own (--fps as `video`'s):
+# --games 0 ended in a ZeroDivisionError, --roads -2 printed no roads, exit 0.
+GAMES_COUNT = Number(int, 1)
+ROADS = Number(int, 0)
+FPS = Number(float, 1, 60)
+MOVE_OVER = Number(float, 0)
 
 
 def _latencies(truth_events: list[dict], lines: list[dict]) -> list[float]:
@@ -318,7 +325,7 @@ def roads(
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its JSON."""
     p = argparse.ArgumentParser(prog="bench_pipeline", description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=20, help="games per game type (default 20)")
+    p.add_argument("--games", type=GAMES_COUNT, default=20, help="games per game type (default 20)")
     p.add_argument(
         "--recognizer",
         choices=("truth", "model"),
@@ -333,18 +340,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=SEED,
         default=1000,
         help="seed of the first game (the next count up) and of the road scenes (default 1000)",
     )
     p.add_argument("--game", action="append", choices=GAMES, help="only these games")
     p.add_argument(
         "--size",
-        default="1280x720",
+        type=size,
+        default=(1280, 720),
         help="size WxH of the videos and road scenes (default 1280x720)",
     )
-    p.add_argument("--fps", type=float, default=8.0, help="the videos' frame rate (default 8)")
-    p.add_argument("--roads", type=int, default=0, help="also read N rendered road scenes")
+    p.add_argument("--fps", type=FPS, default=8.0, help="the videos' frame rate (default 8)")
+    p.add_argument("--roads", type=ROADS, default=0, help="also read N rendered road scenes")
     p.add_argument(
         "--noise",
         default=None,
@@ -361,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--move-over",
-        type=float,
+        type=MOVE_OVER,
         default=0.0,
         metavar="SECONDS",
         help="the camera moves over this long (default 0: knocked, at once)",
@@ -375,11 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         help="draw the road scenes with these real-art decks in turn (e.g. ../shared/decks/*/)",
     )
     args = p.parse_args(argv)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        print(f"bad --size {args.size!r}: expected WIDTHxHEIGHT", file=sys.stderr)
-        return 2
+    w, h = args.size
     result: dict = {}
     if not args.roads_only:
         noise = None

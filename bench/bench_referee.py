@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from bench import percentile
+from kortbord.cli import SEED, Number
 from referee import GAMES
 from referee.simulate import play_game, simulate
 
@@ -112,14 +113,11 @@ def hint_vs_greedy(games: int, seed: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Run the referee benchmark; print JSON and a table; return 1 on invariant violations."""
     p = argparse.ArgumentParser(prog="python -m bench.bench_referee", description=__doc__)
-    p.add_argument("--games", type=int, default=400, help="hint-vs-greedy games (default 400)")
-    p.add_argument("--latency-games", type=int, default=40)
-    p.add_argument("--seed", type=int, default=0)
+    games = Number(int, 1)  # -5 games printed a table of -0.0% wins, exit 0
+    p.add_argument("--games", type=games, default=400, help="hint-vs-greedy games (default 400)")
+    p.add_argument("--latency-games", type=games, default=40)
+    p.add_argument("--seed", type=SEED, default=0)
     args = p.parse_args(argv if argv is not None else [])
-    for option in ("--games", "--latency-games"):
-        given = getattr(args, option[2:].replace("-", "_"))
-        if given < 1:  # -5 games printed a table of -0.0% wins, exit 0
-            p.error(f"{option} must be at least 1, not {given}")
     report = {
         "random_play": random_play(args.seed),
         "skipbo_hint_latency": hint_latency(args.latency_games, args.seed),

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import cv2
 import numpy as np
+import pytest
 
 import vision.recognizer
 from bench.bench_exposure import LEVELS, dimmed, flagged
@@ -43,5 +44,7 @@ def test_a_named_folder_without_pictures_and_a_negative_dimmed_count_are_refused
     photos = tmp_path / "photos"
     photos.mkdir()
     cv2.imwrite(str(photos / "a.png"), np.full((40, 60, 3), 200, np.uint8))
-    assert main(["--photos", str(photos), "--frames", str(photos), "--dimmed", "-5"]) == 2
-    assert "--dimmed must be 0 or more, not -5" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:
+        main(["--photos", str(photos), "--frames", str(photos), "--dimmed", "-5"])
+    assert done.value.code == 2
+    assert "--dimmed: expected a whole number 0 or more, not -5" in capsys.readouterr().err

@@ -50,15 +50,34 @@ def test_a_models_folder_named_for_the_recognizer_benchmark_must_hold_models(tmp
     assert capsys.readouterr().err == f"bench_recognizer: no models in {tmp_path}\n"
 
 
-@pytest.mark.parametrize("option", ["--games", "--latency-games"])
-def test_the_referee_benchmark_refuses_no_games(option, capsys):
-    """``--games -5`` printed "hint vs greedy, -5 2-player games: -0.0%", exit 0."""
-    from bench.bench_referee import main as bench_referee
+@pytest.mark.parametrize(
+    ("tool", "option", "given", "said"),
+    [
+        # --games -5 printed "hint vs greedy, -5 2-player games: -0.0%", exit 0
+        ("bench_referee", "--games", "-5", "expected a whole number 1 or more, not -5"),
+        ("bench_referee", "--latency-games", "0", "expected a whole number 1 or more, not 0"),
+        ("bench_referee", "--seed", "-1", "expected a whole number 0 or more, not -1"),
+        # --games 0 ended in a ZeroDivisionError; --roads -2 printed no roads, exit 0
+        ("bench_pipeline", "--games", "0", "expected a whole number 1 or more, not 0"),
+        ("bench_pipeline", "--roads", "-2", "expected a whole number 0 or more, not -2"),
+        ("bench_pipeline", "--seed", "x", "expected a whole number 0 or more, not 'x'"),
+        ("bench_pipeline", "--fps", "0", "expected a number 1–60, not 0"),
+        ("bench_pipeline", "--move-over", "nan", "expected a number 0 or more, not nan"),
+        ("bench_pipeline", "--size", "1280", "expected WIDTHxHEIGHT, each a whole number"),
+        ("bench_live", "--moves", "0", "expected a whole number 1 or more, not 0"),
+    ],
+)
+def test_the_benchmarks_check_their_numbers_as_the_commands_do(tool, option, given, said, capsys):
+    """Each benchmark refuses a count, seed or size out of range with the usage, the option
+    and what it takes (as every ``kortbord`` command does), exit 2, and runs nothing."""
+    import importlib
 
+    main = importlib.import_module(f"bench.{tool}").main
     with pytest.raises(SystemExit) as done:
-        bench_referee([option, "-5"])
+        main([option, given])
     assert done.value.code == 2
-    assert f"{option} must be at least 1, not -5" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("usage: ") and f"argument {option}: {said}" in err
 
 
 @pytest.mark.parametrize("option", ["--photos", "--frames"])
