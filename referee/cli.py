@@ -12,7 +12,7 @@ from referee.simulate import POLICIES
 
 # Players of each game, as its rules count them (Skip-Bo refuses 7 of the 2–8 itself)
 GAME_PLAYERS = {
-    "stigespill": Number(int, 1, stigespill.MAX_SEATS, note=" for Stigespill"),
+    "stigespill": Number(int, stigespill.MIN_PLAYERS, stigespill.MAX_SEATS, note=" for Stigespill"),
     "sten": Number(int, sten.MIN_PLAYERS, sten.MAX_PLAYERS, note=" for Sten"),
     "skipbo": Number(
         int,

@@ -45,7 +45,8 @@ ROAD_LENGTH = 28
 START = 0
 GOAL = ROAD_LENGTH + 1
 HAND_SIZE = 3
-MAX_SEATS = 10
+MIN_PLAYERS = 1  # a solo player runs two or more tokens
+MAX_SEATS = 10  # players, or a solo player's tokens
 MAX_STRATEGY_SEATS = 8
 VARIANTS = ("classic", "strategy")
 
@@ -444,8 +445,10 @@ class Stigespill(Rules):
     ) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players must be a whole number, not {players!r}")
-        if not 1 <= players <= MAX_SEATS:
-            raise RulesError(f"Stigespill is for 1 to {MAX_SEATS} players, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_SEATS:
+            raise RulesError(
+                f"Stigespill is for {MIN_PLAYERS} to {MAX_SEATS} players, not {players}"
+            )
         if variant not in VARIANTS:
             raise RulesError(
                 f"unknown Stigespill variant {variant!r}; expected one of {', '.join(VARIANTS)}"

@@ -14,16 +14,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from referee import CHANCE, Move, Rules, RulesError, make_rules
+from referee import CHANCE, Move, Rules, RulesError, make_rules, skipbo, sten, stigespill
 from referee.cards import CardError, parse_card, split_codes
 from referee.skipbo import SkipBo
-from referee.sten import MAX_PLAYERS as STEN_MOST
-from referee.sten import MIN_PLAYERS as STEN_LEAST
 from referee.sten import Sten
 from referee.stigespill import (
     DIE_CARDS,
     DIE_RANKS,
-    MAX_SEATS,
     ROAD_LENGTH,
     Reveal,
     Stigespill,
@@ -36,7 +33,10 @@ from webui.speech import name_seats, pretty, say_named
 GAME_TITLES = {"stigespill": "Stigespill", "sten": "Sten", "skipbo": "Skip-Bo"}
 # The cards a Skip-Bo stock is dealt when the form leaves it to the rules, by the number of
 # players (eight play only as teams), for the form's own hint
-SKIPBO_STOCKS = {n: SkipBo(players=n, teams=n > 6).stock for n in (2, 3, 4, 5, 6, 8)}
+SKIPBO_STOCKS = {
+    n: SkipBo(players=n, teams=n > skipbo.MAX_PLAYERS).stock
+    for n in sorted({*range(skipbo.MIN_PLAYERS, skipbo.MAX_PLAYERS + 1), *skipbo.TEAM_PLAYERS})
+}
 # A token's colours by their English names, each colour's value written once; the form's
 # error lists these names, the page's language saying them
 _COLOUR_VALUES = {
@@ -82,12 +82,13 @@ COLOUR_NAMES = {**_COLOUR_VALUES, **{w: _COLOUR_VALUES[c] for w, c in _COLOUR_WO
 # dark teal
 COLOURS = (*(v for c, v in _COLOUR_VALUES.items() if c not in ("black", "white")), "#0f766e")
 MAX_NAME = 24
-# How many each game seats, least and most: the new-game form's players field (the rules
-# still judge each number between: Skip-Bo refuses 7)
+# How many each game seats, least and most, as its rules say (their limits, said once there):
+# the new-game form's players field (the rules still judge each number between: Skip-Bo
+# refuses 7)
 PLAYERS = {
-    "stigespill": (1, MAX_SEATS),
-    "sten": (STEN_LEAST, STEN_MOST),
-    "skipbo": (min(SKIPBO_STOCKS), max(SKIPBO_STOCKS)),
+    "stigespill": (stigespill.MIN_PLAYERS, stigespill.MAX_SEATS),
+    "sten": (sten.MIN_PLAYERS, sten.MAX_PLAYERS),
+    "skipbo": (skipbo.MIN_PLAYERS, max(skipbo.TEAM_PLAYERS)),
 }
 MOST_PLAYERS = max(most for _, most in PLAYERS.values())  # the most any game seats
 # What stands between two names typed: a comma or a line. A regular expression that Python's

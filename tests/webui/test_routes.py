@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -114,17 +118,48 @@ def test_new_game_form_names_the_bad_field(client):
 
 
 @pytest.mark.parametrize(
-    ("game", "most", "extra"),
-    [("stigespill", 10, {}), ("sten", 10, {}), ("skipbo", 8, {"teams": "1"})],
+    ("game", "least", "most", "extra"),
+    [("stigespill", 1, 10, {}), ("sten", 2, 10, {}), ("skipbo", 2, 8, {"teams": "1"})],
 )
-def test_the_forms_players_field_takes_as_many_players_as_the_game_seats(client, game, most, extra):
-    """The form's own limit on players is the game's: Skip-Bo's stopped at 6, so the browser
-    refused the 8 players of the team play the same form offers ("Teams (4, 6 or 8 players)")."""
+def test_the_forms_players_field_takes_as_many_players_as_the_game_seats(
+    client, game, least, most, extra
+):
+    """The form's own limits on players are the game's: Skip-Bo's stopped at 6, so the browser
+    refused the 8 players of the team play the same form offers ("Teams (4, 6 or 8 players)").
+    The server takes the least and the most and refuses one fewer or one more."""
     page = client.get(f"/new?game={game}").get_data(as_text=True)
     field = re.search(r'<input name="players"[^>]*>', page)
-    assert field is not None and f'max="{most}"' in field.group(0)
-    r = client.post("/new", data={"game": game, "players": str(most), **extra})
-    assert r.status_code == 302 and r.location.startswith("/t/")
+    assert field is not None
+    assert f'min="{least}"' in field.group(0) and f'max="{most}"' in field.group(0)
+    for players, also in ((least, {}), (most, extra)):
+        r = client.post("/new", data={"game": game, "players": str(players), **also})
+        assert r.status_code == 302 and r.location.startswith("/t/"), players
+    for players, also in ((least - 1, {}), (most + 1, extra)):
+        r = client.post("/new", data={"game": game, "players": str(players), **also})
+        assert r.status_code == 400 and "players" in r.get_data(as_text=True).lower(), players
+
+
+def test_the_web_layers_player_limits_are_the_rules_own():
+    """Each game's least and most players are said once, in its rules' module: the web layer
+    read Skip-Bo's from its own table of stocks (2, 3, 4, 5, 6, 8) and Stigespill's least as a
+    1 of its own, so a change to the rules would leave the form saying otherwise. Changed in
+    the rules (in a fresh interpreter, before the web layer is imported), the form's limits
+    and the stock hint's numbers of players follow."""
+    code = (
+        "import json\n"
+        "from referee import skipbo, sten, stigespill\n"
+        "skipbo.MIN_PLAYERS, skipbo.MAX_PLAYERS, skipbo.TEAM_PLAYERS = 3, 5, (4, 6)\n"
+        "sten.MIN_PLAYERS, sten.MAX_PLAYERS = 3, 7\n"
+        "stigespill.MIN_PLAYERS, stigespill.MAX_SEATS = 2, 9\n"
+        "from webui import games\n"
+        "print(json.dumps([games.PLAYERS, sorted(games.SKIPBO_STOCKS), games.MOST_PLAYERS]))\n"
+    )
+    root = Path(__file__).resolve().parents[2]  # this checkout's code, not an installed one
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
+    assert out.returncode == 0, out.stderr[-600:]
+    players, stocks, most = json.loads(out.stdout)
+    assert players == {"stigespill": [2, 9], "sten": [3, 7], "skipbo": [3, 6]}
+    assert stocks == [3, 4, 5, 6] and most == 9
 
 
 @pytest.mark.parametrize("game", ["stigespill", "sten", "skipbo"])
