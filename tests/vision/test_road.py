@@ -794,6 +794,40 @@ def test_a_phone_sized_road_photo_is_also_looked_at_at_a_larger_size():
     assert asked == [(PHOTO_SIZE,), (PHOTO_SIZE, BIG_PHOTO_SIZE), (PHOTO_SIZE, BIG_PHOTO_SIZE)]
 
 
+def test_a_road_photos_codes_are_settled_once_when_no_gap_is_looked_in(monkeypatch):
+    """The look for cards in the road's gaps settled the road's codes in each of its rounds,
+    and road_detections settled them once more after it, on the same readings: a photo whose
+    road misses no code the recognizer knows (no gap looked in) settles them once, and
+    returns that settling (a 7♠ read twice, the less sure one as 8♠ by elimination)."""
+    from vision import layouts
+    from vision.detections import Detections
+    from vision.layouts.road import road_detections, settle_road_codes
+    from vision.recognizer import Recognition
+
+    corners = np.array([[[x, 0], [x + 50, 0], [x + 50, 70], [x, 70]] for x in (0, 60, 120)])
+    rec = Recognition(
+        Detections(corners.astype(np.float32), ("7S", "7S", "9S"), np.float32([0.9, 0.6, 0.9])),
+        code_probs=np.float32([[0.9, 0.05, 0.05], [0.55, 0.4, 0.05], [0.0, 0.1, 0.9]]),
+        code_names=("7S", "8S", "9S"),
+    )
+
+    class Recognizer:
+        def recognize(self, image, min_confidence, **kw):
+            return rec
+
+    settled = []
+
+    def settle(*a, **kw):
+        settled.append(settle_road_codes(*a, **kw))
+        return settled[-1]
+
+    monkeypatch.setattr(layouts.road, "settle_road_codes", settle)
+    det, notes = road_detections(Recognizer(), np.zeros((720, 1280, 3), np.uint8))
+    assert len(settled) == 1
+    assert det.codes == ("7S", "8S", "9S") == settled[0][0].codes
+    assert notes == ["8S read by elimination: that card looks most like 7S"] == settled[0][1]
+
+
 def test_a_road_code_read_off_the_road_beside_a_surer_one_in_it_is_a_misreading():
     """The deck holds each road code once: a less sure reading of a road card's code on the
     die pile is something else misread, and the road reads whole. Surer than the road card,

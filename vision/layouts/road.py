@@ -767,10 +767,7 @@ def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detectio
     sizes = (PHOTO_SIZE,) + ((BIG_PHOTO_SIZE,) if max(image.shape[:2]) >= BIG_PHOTO else ())
     rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=sizes, retry_unread=True, far=True)
     seen = len(rec.detections)
-    rec = probe_holes(recognizer, image, rec)
-    det, notes = settle_road_codes(
-        rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
-    )
+    rec, det, notes = _probe_holes(recognizer, image, rec)
     # A card read in a gap was read unsurely where no card was found: the user checks it.
     probed = rec.detections.corners[seen:]
     notes += [
@@ -793,13 +790,28 @@ def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> 
     cards missing side by side), so the road is looked at again, at most ``PROBE_ROUNDS``
     times. An unread outline that the card added lies on is that card.
     """
+    return _probe_holes(recognizer, image, rec)[0]
+
+
+def _settled(rec: Recognition) -> tuple[Detections, list[str]]:
+    """Return :func:`settle_road_codes` of a recognition's readings."""
+    return settle_road_codes(
+        rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
+    )
+
+
+def _probe_holes(
+    recognizer: Recognizer, image: np.ndarray, rec: Recognition
+) -> tuple[Recognition, Detections, list[str]]:
+    """Return :func:`probe_holes`'s recognition and its road codes settled (the cards and
+    notes :func:`settle_road_codes` gives). The codes are settled once for each recognition,
+    at the start and after each round that adds cards: the round that ends the look adds
+    none, so its settling is the one :func:`road_detections` returns."""
     pyr = Pyramid(image)
     h, w = image.shape[:2]
     tried: list[np.ndarray] = []  # the outlines of the cards added
+    det, notes = _settled(rec)
     for _ in range(PROBE_ROUNDS):
-        det, _ = settle_road_codes(
-            rec.detections, rec.code_probs, rec.code_names, rec.unread, rec.unread_probs
-        )
         left = [c for c in ROAD_CODES if c not in det.codes and c in rec.code_names]
         if not left:
             break
@@ -871,7 +883,8 @@ def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> 
             unread=rec.unread[keep],
             unread_probs=rec.unread_probs[keep],
         )
-    return rec
+        det, notes = _settled(rec)
+    return rec, det, notes
 
 
 def settle_road_codes(
