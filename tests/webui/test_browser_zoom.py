@@ -326,3 +326,45 @@ def test_a_table_fits_a_phone_with_its_text_at_200(browser, server, game):
     assert width <= page.evaluate("innerWidth"), (width, past)
     page.close()
     assert not errors, errors
+
+
+# Each word of the turn's text, and how many lines it stands on.
+TURN_WORDS_JS = """() => {
+  const chip = document.getElementById('turn-chip'), words = [];
+  const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (const m of n.data.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      words.push([m[0], new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size]);
+    }
+  }
+  const box = (id) => document.getElementById(id).getBoundingClientRect().toJSON();
+  return {words, chip: box('turn-chip'), game: box('game-no'), screen: innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("game", ["stigespill", "skipbo"])
+def test_a_phones_turn_breaks_a_name_between_its_words_with_its_text_at_200(browser, server, game):
+    """A phone (390×844) with its text at 200 % (32 px): the table page's turn, beside the
+    game's number, left the name 138 px, and "Bestemor" (173 px) broke inside: "Bestem" /
+    "or Kari's turn". There the turn takes the line under the game's number, and each word
+    of it stands on one line; with the text as it comes it stays beside the number."""
+    t = new_table(server, game=game, players=3, names="Bestemor Kari, Bestefar Ola, Ingrid")
+    for text_px, beside in ((32, False), (16, True)):
+        page = large_text_page(browser, text_px)
+        errors = tb.watch_errors(page)
+        page.goto(f"{server.base}{t['url']}", wait_until="domcontentloaded")
+        page.wait_for_function(
+            "document.getElementById('turn-chip').textContent.startsWith('Bestemor Kari')",
+            timeout=tb.LIVE_MS,
+        )
+        seen = page.evaluate(TURN_WORDS_JS)
+        tb.shot(page, f"zoom-{game}-turn-{text_px}px")
+        assert [w for w, _ in seen["words"]] == ["Bestemor", "Kari's", "turn"], seen
+        assert all(lines == 1 for _, lines in seen["words"]), seen
+        assert (seen["chip"]["top"] < seen["game"]["bottom"]) == beside, seen
+        assert seen["chip"]["right"] <= seen["screen"], seen
+        page.close()
+        assert not errors, errors
