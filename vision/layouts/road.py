@@ -52,6 +52,10 @@ SMALL_CARD = 40
 HOLE_NEAR = 1.5
 # ... and no nearer than this to any.
 HOLE_CLEAR = 0.75
+# Roads with at most this many codes not seen are read again with them put beside the road
+# (each way two can lie there is a reading: on rendered roads 0.6 s more a photo on average,
+# 1.2 s at the 90th percentile, several seconds for a spiral with many empty places).
+MOST_FILLED = 2
 
 
 class RoadError(ValueError):
@@ -144,8 +148,9 @@ class RoadReader:
     count as equally good (on rendered roads, 0.15 flagged some whose best chain was right;
     0.1 read none of those wrong). ``spiral``: the way a spiral road winds (``clockwise`` or
     ``anticlockwise`` seen from above), which its cards alone cannot say. ``fill_missing``:
-    a road with one card not seen is read again with that card in each empty place beside
-    it (0.3–1 s more; a camera table, which uses only a road read whole, goes without).
+    a road with one or two cards not seen is read again with them in the empty places beside
+    it (one: 0.3–1 s more, two: 0.6 s on average, several for some spirals; a camera
+    table, which uses only a road read whole, goes without).
     """
 
     def __init__(
@@ -176,8 +181,9 @@ class RoadReader:
         missing = [c for c in ROAD_CODES if c not in reading.road]
         # Rows read like text take no chain search, so no gap misleads it.
         chain = self.fill_missing and self.shape != "rows"
-        if chain and quads is not None and len(quads) == 28 and len(missing) == 1:
-            return self._fill_missing(cards, reading, quads, missing[0])
+        if chain and quads is not None and 1 <= len(missing) <= MOST_FILLED:
+            if len(quads) == 29 - len(missing):  # no code doubled
+                return self._fill_missing(cards, reading, quads, missing)
         return reading
 
     def _fill_missing(
@@ -185,26 +191,44 @@ class RoadReader:
         cards: list[tuple[str, np.ndarray]],
         reading: RoadReading,
         quads: np.ndarray,
-        code: str,
+        codes: list[str],
     ) -> RoadReading:
-        """Return ``reading`` of a road without ``code``, read again with that card put in
-        each empty place beside the road (``quads`` ``(28, 4, 2)``: the road's cards in the
-        order read, then the goal).
+        """Return ``reading`` of a road without ``codes`` (one or two), read again with those
+        cards put in the empty places beside the road, each way they can lie (``quads``
+        ``(n + 1, 4, 2)``: the road's cards in the order read, then the goal).
 
         A gap misleads the chain search: over rendered roads with one card taken out, most
         of those read in a wrong order (spirals worst) read in the right one once the card
-        lay in its place. Where every reading with the card put in some place agrees, that
+        lay in its place. Where every reading with the cards put in some places agrees, that
         is the order; where they differ the order is ambiguous, as two near-equal chains are.
+        A second card goes in the places beside the road with the first card in it, so two
+        cards missing side by side are put there too.
         """
         orders: list[list[str]] = []
-        for hole in _holes(quads):
-            try:
-                again, _ = self._read([*cards, (code, hole)])
-            except RoadError:
-                continue
-            order = [c for c in again.road if c != code]
-            if again.ok and order not in orders:
-                orders.append(order)
+        tried: set[frozenset[tuple[int, ...]]] = set()
+
+        def fill(given: list[tuple[str, np.ndarray]], around: np.ndarray, left: list[str]) -> None:
+            for hole in _holes(around):
+                if len(orders) > 1:
+                    return  # ambiguous: the other ways cannot make it less so
+                placed = [*given, (left[0], hole)]
+                key = frozenset(tuple(int(v) for v in np.round(q.mean(0))) for _, q in placed)
+                if len(left) == 1 and key in tried:
+                    continue  # the same places, filled in another order
+                tried.add(key)
+                try:
+                    again, again_quads = self._read([*cards, *placed])
+                except RoadError:
+                    continue
+                if len(left) > 1:
+                    if again_quads is not None:
+                        fill(placed, again_quads, left[1:])
+                    continue
+                order = [c for c in again.road if c not in codes]
+                if again.ok and order not in orders:
+                    orders.append(order)
+
+        fill([], quads, codes)
         if not orders or orders == [reading.road]:
             return reading
         problems = reading.problems
