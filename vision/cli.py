@@ -54,6 +54,21 @@ def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
         help=f"the recognizer's model folder (default: the shipped models, {SHIPPED_MODELS})",
     )
     p.add_argument(
+        "--classifier-start",
+        metavar="FILE",
+        help="the classifier's weights to start from instead of --start-from's: a checkpoint "
+        "(.pt) or an exported classifier (.onnx, its int8 weights read back; e.g. "
+        "models/card_classifier_far2.onnx)",
+    )
+    p.add_argument(
+        "--scene-crops",
+        choices=("road",),
+        default=None,
+        help="the classifier also learns index corners cut from rendered scenes of this layout "
+        "(half of each batch; 500 scenes at 1280x720, rendered once into --out): road, the far "
+        "cards of a road photo",
+    )
+    p.add_argument(
         "--threads",
         type=THREADS,
         default=None,
@@ -433,6 +448,21 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "log-uniformly (default 34,330; e.g. 30,150 to dwell on far cards)",
     )
     p.add_argument(
+        "--classifier-start",
+        metavar="FILE",
+        help="the classifier's weights to start from instead of --start-from's: a checkpoint "
+        "(.pt) or an exported classifier (.onnx, its int8 weights read back; e.g. "
+        "models/card_classifier_far2.onnx)",
+    )
+    p.add_argument(
+        "--scene-crops",
+        choices=("road",),
+        default=None,
+        help="the classifier also learns index corners cut from rendered scenes of this layout "
+        "(half of each batch; 500 scenes at 1280x720, rendered once into --out): road, the far "
+        "cards of a road photo",
+    )
+    p.add_argument(
         "--threads",
         type=THREADS,
         default=2,
@@ -501,6 +531,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     ):
         if given is not None:
             folder_option(option, given, opencv=True)
+    start = args.classifier_start
+    if start is not None and (
+        Path(start).suffix not in (".pt", ".onnx") or not Path(start).is_file()
+    ):
+        raise CommandError(f"--classifier-start {start!r}: not a .pt or .onnx file")
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
     from vision.train.run import check_device

@@ -1114,3 +1114,11 @@ def test_python_m_vision_train_helps_and_names_as_kortbord_does(tmp_path):
     assert "Exit status: 0 when done; 1 when a real photo did not read" in out
     rc, _, err = run("eval", "--real", os.fsencode(tmp_path / os.fsdecode(b"gone\xe6")))
     assert rc == 2 and err == f"eval: --real '{tmp_path}/gone\\xe6': no such folder\n"
+
+
+@pytest.mark.parametrize("name", ["missing.onnx", "weights.txt"])
+def test_train_names_a_classifier_start_that_is_not_a_checkpoint(capsys, tmp_path, name):
+    (tmp_path / "weights.txt").write_text("not weights")
+    rc = main(["train", "--classifier-start", str(tmp_path / name), "--out", str(tmp_path / "r")])
+    _, err = capsys.readouterr()
+    assert rc == 2 and "not a .pt or .onnx file" in err and not (tmp_path / "r").exists()

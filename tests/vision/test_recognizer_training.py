@@ -504,3 +504,113 @@ def test_the_refiners_validation_set_leaves_out_a_cut_off_scene_and_says_so(tmp_
     cut = validation_set(tmp_path / "data", tmp_path / "cut.npz", log=said.append)
     assert len(cut[0]) == len(whole[0]) - len(cards)
     assert len(said) == 1 and said[0].startswith(f"skipped {image}: the file is cut off")
+
+
+def test_scene_crops_label_a_covered_index_background_and_leave_out_a_half_covered_one():
+    from types import SimpleNamespace
+
+    from vision.train.scene_crops import BG, SceneCropConfig, scene_corner_crops
+
+    card = np.array([[100, 100], [150, 100], [150, 170], [100, 170]], np.float32)
+
+    def label(code, index_visible, quad=card, visible=1.0):
+        return SimpleNamespace(
+            code=code, corners=quad, visible=visible, index_visible=index_visible
+        )
+
+    labels = [
+        label("QS", [1.0, 0.1]),  # the top-left index shows, the bottom-right one is covered
+        label("KC", [0.5, 0.5]),  # both half covered: neither reading is sure
+        label(None, []),  # face down: no index
+        label("JH", [1.0, 1.0], card * 4),  # too big for a far card
+        label("AD", [1.0, 1.0], card - [120, 0]),  # its top-left corner outside the frame
+    ]
+    image = np.full((720, 1280, 3), 128, np.uint8)
+    cfg = SceneCropConfig(jitters=2, wrong_way=0.0)
+    crops, classes = scene_corner_crops(image, labels, np.random.default_rng(0), cfg)
+    qs, ad = CLASS_NAMES.index("QS"), CLASS_NAMES.index("AD")
+    assert classes.tolist() == [qs, qs, BG, BG, BG, ad, ad]
+    assert crops.shape == (7, 48, 40, 3)
+    # Read the other way round (a long side on top), a card's corner is background.
+    cfg = SceneCropConfig(jitters=1, wrong_way=1.0)
+    _, classes = scene_corner_crops(image, labels[:1], np.random.default_rng(0), cfg)
+    assert classes.tolist() == [qs, BG, BG]
+
+
+def test_scene_crops_are_cut_at_the_index_of_the_card_they_are_labelled():
+    from vision.recognizer import Recognizer, models_present
+    from vision.train.scene_crops import BG, SceneCropConfig, render_scene_crops
+
+    if not models_present():
+        pytest.skip("the shipped models read the crops")
+    rec = Recognizer(threads=1)
+    if not rec.far_classifiers:
+        pytest.skip("no far-card classifiers in the models")
+    # One road photo at 1280x720, its cards cut at their true outlines.
+    cfg = SceneCropConfig(scenes=1, jitter=0.0, shift=0.0, wrong_way=1.0)
+    crops, classes = render_scene_crops(cfg, log=lambda *_: None)
+    read = rec.classify_crops(crops, rec.far_classifiers).argmax(axis=1)
+    index = classes != BG
+    assert index.sum() >= 30 and (~index).sum() >= 10
+    # The far-card classifiers read the index the label names (a misplaced or mislabelled
+    # crop reads background or another card), and the crops labelled background as such.
+    assert (read[index] == classes[index]).mean() >= 0.85
+    assert (read[~index] == BG).mean() >= 0.8
+
+
+def test_an_exported_classifier_is_read_back_into_the_network():
+    torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
+    import onnxruntime as ort
+
+    from vision.recognizer import FAR_FILES, MODEL_DIR
+    from vision.train.classifier import CornerNet, load_onnx_classifier
+    from vision.train.crops import CropSampler, SamplerConfig
+
+    path = MODEL_DIR / FAR_FILES[1]
+    if not path.is_file():
+        pytest.skip(f"no {path}")
+    sampler = CropSampler(SamplerConfig(width_px=(30.0, 150.0)))
+    rng = np.random.default_rng(4)
+    x = np.stack([sampler.sample(rng)[0] for _ in range(160)])
+    model = CornerNet()
+    load_onnx_classifier(model, path, x[:80])
+    inputs = np.ascontiguousarray(x[80:].transpose(0, 3, 1, 2), np.float32) / 255.0
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    (want,) = session.run(None, {"crops": inputs})
+    model.eval()
+    with torch.no_grad():
+        got = model(torch.from_numpy(inputs)).numpy()
+    # The same network but for the file's int8 activations.
+    assert (got.argmax(axis=1) == want.argmax(axis=1)).mean() >= 0.95
+    model.train()  # a training batch normalizes by its own statistics: nearly the same
+    with torch.no_grad():
+        got = model(torch.from_numpy(inputs)).numpy()
+    assert (got.argmax(axis=1) == want.argmax(axis=1)).mean() >= 0.9
+
+
+def test_the_classifier_learns_scene_crops_rendered_once(tmp_path):
+    pytest.importorskip("torch", reason="needs the train extra (torch)")
+    import json
+
+    from vision.train.classifier import ClassifierConfig, train_classifier
+
+    cfg = ClassifierConfig(
+        out=str(tmp_path / "run"),
+        steps=2,
+        batch=8,
+        workers=0,
+        val_size=16,
+        scene_crops="road",
+        scene_count=1,
+        scene_val_count=1,
+    )
+    lines: list[str] = []
+    train_classifier(cfg, log=lines.append)
+    assert sum("rendering 1 road scenes" in line for line in lines) == 2  # training, validation
+    metrics = json.loads((tmp_path / "run" / "classifier_metrics.json").read_text())
+    assert 0.0 <= metrics["final"]["scenes"]["accuracy"] <= 1.0
+    cfg.steps = 3  # a second run resumes and reads the crops rendered
+    lines.clear()
+    train_classifier(cfg, log=lines.append)
+    assert not any("rendering" in line for line in lines)
+    assert any("resuming at step 2" in line for line in lines)

@@ -156,6 +156,11 @@ class TrainOptions:
     real_photos: str | None = None
     # Card widths on screen of the classifier's synthetic crops (None: ClassifierConfig's).
     classifier_widths: tuple[float, float] | None = None
+    # The classifier's weights to start from instead of --start-from's card_classifier.pt: a
+    # checkpoint (.pt) or an exported classifier (.onnx, e.g. a far-card classifier).
+    classifier_start: str | None = None
+    # Index-corner crops cut from rendered scenes of this layout, half of each batch.
+    scene_crops: str | None = None
 
     def setting(self, name: str) -> Any:
         """Return option ``name``: as given, else the profile's value."""
@@ -208,9 +213,10 @@ def train(opts: TrainOptions, log: Callable[[str], None] = print) -> Path:
             out=str(out),
             seed=opts.seed,
             time_limit_s=opts.setting("classifier_seconds"),
-            start_from=_start(opts, "card_classifier.pt"),
+            start_from=opts.classifier_start or _start(opts, "card_classifier.pt"),
             # A fine-tune of trained weights steps more gently (measured in the second session).
-            **({"lr": FINE_TUNE_LR} if opts.start_from else {}),
+            **({"lr": FINE_TUNE_LR} if opts.start_from or opts.classifier_start else {}),
+            scene_crops=opts.scene_crops,
             real_photos=opts.real_photos,
             # The real cards are found with the recognizer being fine-tuned.
             outline_models=opts.start_from,
