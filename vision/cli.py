@@ -54,21 +54,6 @@ def _add_recognizer_options(p: argparse.ArgumentParser) -> None:
         help=f"the recognizer's model folder (default: the shipped models, {SHIPPED_MODELS})",
     )
     p.add_argument(
-        "--classifier-start",
-        metavar="FILE",
-        help="the classifier's weights to start from instead of --start-from's: a checkpoint "
-        "(.pt) or an exported classifier (.onnx, its int8 weights read back; e.g. "
-        "models/card_classifier_far2.onnx)",
-    )
-    p.add_argument(
-        "--scene-crops",
-        choices=("road",),
-        default=None,
-        help="the classifier also learns index corners cut from rendered scenes of this layout "
-        "(half of each batch; 500 scenes at 1280x720, rendered once into --out): road, the far "
-        "cards of a road photo",
-    )
-    p.add_argument(
         "--threads",
         type=THREADS,
         default=None,

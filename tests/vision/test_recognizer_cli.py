@@ -1122,3 +1122,14 @@ def test_train_names_a_classifier_start_that_is_not_a_checkpoint(capsys, tmp_pat
     rc = main(["train", "--classifier-start", str(tmp_path / name), "--out", str(tmp_path / "r")])
     _, err = capsys.readouterr()
     assert rc == 2 and "not a .pt or .onnx file" in err and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("command", ["detect", "eval", "road"])
+def test_the_classifiers_training_options_are_trains_alone(command, capsys):
+    """--classifier-start and --scene-crops were offered by every command that reads photos,
+    which trains nothing (the options had gone into the options those commands share)."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "--models" in out
+    assert "--classifier-start" not in out and "--scene-crops" not in out
