@@ -587,6 +587,29 @@ def test_the_one_card_in_the_road_that_read_nothing_is_the_one_road_code_left():
     assert fill(unread)
 
 
+def test_an_unread_outline_beside_the_road_but_at_no_empty_place_is_not_the_card_not_seen():
+    from vision.layouts.road import settle_road_codes
+
+    cards, truth = lay_road("serpentine", 3)
+    where = dict(cards)
+    (det, probs, names), _ = _road_readings({})
+    for k in (4, 17):
+        seen = [i for i, c in enumerate(det.codes) if c != truth[k]]
+        a, b = where[truth[k - 1]].mean(axis=0), where[truth[k + 1]].mean(axis=0)
+        along = (b - a) / np.linalg.norm(b - a)
+        # An outline a card's width off the road's side (another card, a card's shadow): the
+        # card not seen lies in the road's gap, so the road there read no code in its place
+        # (it read ok in a wrong order, the code put off the road's side).
+        off = where[truth[k + 1 if k == 17 else k - 1]] - np.array([-along[1], along[0]]) * (W + 10)
+        settled, _ = settle_road_codes(det[seen], probs[seen], names, off[None])
+        assert truth[k] not in settled.codes
+        reading = RoadReader().read(settled)
+        assert not reading.ok and f"missing: {truth[k]}" in reading.problems
+        # The outline in the gap is that card.
+        settled, _ = settle_road_codes(det[seen], probs[seen], names, where[truth[k]][None])
+        assert RoadReader().read(settled).road == truth
+
+
 def test_what_an_unread_card_read_says_whether_it_or_a_road_card_is_the_code_left():
     from vision.layouts.road import settle_road_codes
 
