@@ -793,7 +793,7 @@ def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detectio
     sizes = (PHOTO_SIZE,) + ((BIG_PHOTO_SIZE,) if max(image.shape[:2]) >= BIG_PHOTO else ())
     rec = recognizer.recognize(image, PHOTO_FLOOR, sizes=sizes, retry_unread=True, far=True)
     seen = len(rec.detections)
-    rec, det, notes = _probe_holes(recognizer, image, rec)
+    rec, det, notes = probe_holes(recognizer, image, rec)
     # A card read in a gap was read unsurely where no card was found: the user checks it.
     probed = rec.detections.corners[seen:]
     notes += [
@@ -805,20 +805,6 @@ def road_detections(recognizer: Recognizer, image: np.ndarray) -> tuple[Detectio
     return det, notes
 
 
-def probe_holes(recognizer: Recognizer, image: np.ndarray, rec: Recognition) -> Recognition:
-    """Return ``rec`` with the cards read in the road's empty places added: where the road
-    misses codes, an outline of its nearest card's size and turn is started in each empty place
-    beside it (:func:`_holes`), moved onto a card's edges by the refiner and read; one that
-    reads a code no card holds with ``PROBE_SURE`` of the probability is that card.
-
-    A far card (35–50 px in a 720p photo) can show the detector no outline at all, while its
-    neighbours say where it must lie. Each card added may open the place of the next (two
-    cards missing side by side), so the road is looked at again, at most ``PROBE_ROUNDS``
-    times. An unread outline that the card added lies on is that card.
-    """
-    return _probe_holes(recognizer, image, rec)[0]
-
-
 def _settled(rec: Recognition) -> tuple[Detections, list[str]]:
     """Return :func:`settle_road_codes` of a recognition's readings."""
     return settle_road_codes(
@@ -826,13 +812,23 @@ def _settled(rec: Recognition) -> tuple[Detections, list[str]]:
     )
 
 
-def _probe_holes(
+def probe_holes(
     recognizer: Recognizer, image: np.ndarray, rec: Recognition
 ) -> tuple[Recognition, Detections, list[str]]:
-    """Return :func:`probe_holes`'s recognition and its road codes settled (the cards and
-    notes :func:`settle_road_codes` gives). The codes are settled once for each recognition,
-    at the start and after each round that adds cards: the round that ends the look adds
-    none, so its settling is the one :func:`road_detections` returns."""
+    """Return ``rec`` with the cards read in the road's empty places added, and its road codes
+    settled (the cards and notes :func:`settle_road_codes` gives): where the road misses
+    codes, an outline of its nearest card's size and turn is started in each empty place
+    beside it and before its first card (:func:`_empty_places`), moved onto a card's edges by
+    the refiner and read; one that reads a code no card holds with ``PROBE_SURE`` of the
+    probability is that card.
+
+    A far card (35–50 px in a 720p photo) can show the detector no outline at all, while its
+    neighbours say where it must lie. Each card added may open the place of the next (two
+    cards missing side by side), so the road is looked at again, at most ``PROBE_ROUNDS``
+    times. An unread outline that the card added lies on is that card. The codes are settled
+    once for each recognition, at the start and after each round that adds cards: the round
+    that ends the look adds none, so its settling is the one returned.
+    """
     pyr = Pyramid(image)
     h, w = image.shape[:2]
     tried: list[np.ndarray] = []  # the outlines of the cards added
@@ -841,17 +837,10 @@ def _probe_holes(
         left = [c for c in ROAD_CODES if c not in det.codes and c in rec.code_names]
         if not left:
             break
-        try:
-            _, quads = RoadReader(shape="chain")._read(_pairs(det))
-        except RoadError:
+        road = _empty_places(det)
+        if road is None:
             break
-        if quads is None or len(quads) < 3:
-            break
-        # The road's first card lies beside one card only, the next: its place is one step on
-        # past it, the way the road comes.
-        first = quads[0] + (quads[0].mean(0) - quads[1].mean(0))
-        places = [*_holes(quads), first]
-        holes = [q for q in places if (q.mean(0) >= 0).all() and (q.mean(0) < (w, h)).all()]
+        holes = [q for q in road[1] if (q.mean(0) >= 0).all() and (q.mean(0) < (w, h)).all()]
         if not holes:
             break
         # Each place is read as the refiner outlines it and as its neighbours say (on a far
@@ -1118,23 +1107,35 @@ def _beside_road(road_centers: np.ndarray, point: np.ndarray) -> int | None:
     return k if away[k] <= IN_ROAD * spacing[k].min() else None
 
 
+def _empty_places(det: Detections) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """Return the road's cards in ``det`` in their order (their outlines ``(n, 4, 2)``, the
+    goal last, as the chain search reads them) and the outlines of the empty places where a
+    card not seen may lie: beside the road (:func:`_holes`), and one step on before its first
+    card (which lies beside one card only, the next: its place is past it, the way the road
+    comes). ``None`` when the cards make no road of three or more."""
+    try:
+        _, quads = RoadReader(shape="chain")._read(_pairs(det))
+    except RoadError:
+        return None
+    if quads is None or len(quads) < 3:
+        return None
+    return quads, [*_holes(quads), quads[0] + (quads[0].mean(0) - quads[1].mean(0))]
+
+
 def _at_a_place(det: Detections, point: np.ndarray) -> bool:
     """Return whether ``point`` lies where the road's one card not seen may lie, within
-    ``AT_PLACE`` of a step of an empty place: one beside the road (:func:`_holes`), one step on
-    before its first card, or one in a gap in the road. ``det``: the cards read.
+    ``AT_PLACE`` of a step of an empty place: one beside the road or before its first card
+    (:func:`_empty_places`), or one in a gap in the road. ``det``: the cards read.
 
     An unread outline elsewhere beside the road (a card's width off its side) is not that
     card: given the code, the road read ok in a wrong order, the note "read by elimination"
     the only sign (36 of 740 procedural roads with one card not seen; 15 with this rule, whose
     outline lies at an empty place beside the road)."""
-    try:
-        _, quads = RoadReader(shape="chain")._read(_pairs(det))
-    except RoadError:
+    road = _empty_places(det)
+    if road is None:
         return False
-    if quads is None or len(quads) < 3:
-        return False
+    quads, places = road
     centers = quads.mean(axis=1)
-    places = [*_holes(quads), quads[0] + (centers[0] - centers[1])]
     # A gap in the road (a step longer than ``GAP``): the card not seen lies in it, nearer
     # both its ends than they lie to each other (its middle, or at a turn one step on from
     # one end), on no card.
