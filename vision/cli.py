@@ -466,6 +466,14 @@ def register_train(sub: argparse._SubParsersAction) -> None:
         "ranks and the suits in datasets/ (the classifier needs --start-from)",
     )
     p.add_argument(
+        "--real-angles",
+        metavar="N",
+        type=REAL_ANGLES,
+        default=0,
+        help="with --real-photos, the detector also learns each photo whose cards lie upright "
+        "turned N times by other than a quarter turn (default 0)",
+    )
+    p.add_argument(
         "--seed", type=SEED, default=0, help="seed of the scenes and of training (default 0)"
     )
     p.set_defaults(func=cmd_train)
@@ -489,6 +497,7 @@ def _widths(text: str | None) -> tuple[float, float] | None:
 # What train's numbers take: torch and Ultralytics would take a batch of 0 or -5 images to
 # their own errors after the models load; a negative cap stopped at once.
 CAP = Number(float, 0, note=" (0: no cap)")
+REAL_ANGLES = Number(int, 0, 8)
 TRAIN_NUMBERS = {
     "images": Number(int, 1),
     "val-images": Number(int, 1),
@@ -521,6 +530,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         Path(start).suffix not in (".pt", ".onnx") or not Path(start).is_file()
     ):
         raise CommandError(f"--classifier-start {start!r}: not a .pt or .onnx file")
+    if args.real_angles and args.real_photos is None:
+        raise CommandError("--real-angles turns the real photos: add --real-photos")
     deck_dirs = _deck_dirs(args.deck_dir)
     widths = _widths(args.classifier_widths)
     from vision.train.run import check_device

@@ -1133,3 +1133,13 @@ def test_the_classifiers_training_options_are_trains_alone(command, capsys):
     out = capsys.readouterr().out
     assert "--models" in out
     assert "--classifier-start" not in out and "--scene-crops" not in out
+
+
+def test_train_turns_real_photos_by_other_angles_only_with_real_photos(capsys, tmp_path):
+    rc = main(["train", "--real-angles", "2", "--out", str(tmp_path / "r")])
+    _, err = capsys.readouterr()
+    assert rc == 2 and "--real-angles turns the real photos: add --real-photos" in err
+    assert not (tmp_path / "r").exists()
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "--real-angles", "-1"])
+    assert stop.value.code == 2 and "argument --real-angles: expected" in capsys.readouterr().err

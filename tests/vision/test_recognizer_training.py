@@ -187,6 +187,48 @@ def test_real_photos_join_the_detector_training_set_with_boxes_and_unknown_corne
     assert (h, w) == (80, 100)  # the last, a_90, lies on its side
 
 
+def test_real_photos_of_upright_cards_join_turned_by_other_angles_with_true_boxes(tmp_path):
+    """A box turned by other than a quarter turn is the box of the turned box: true for a card
+    lying upright, so such a photo is also taught at other angles (seeded); a photo whose box
+    is square enough to hold a card lying at an angle is not."""
+    import cv2
+
+    from vision.train.detector import REAL_SPLIT, add_real_boxes
+
+    photo = np.full((100, 80, 3), 90, np.uint8)
+    photo[10:70, 8:48] = 255  # the card: x 8..48, y 10..70
+    yaml = _real_train_set(tmp_path, {"a.png": cv2.imencode(".png", photo)[1].tobytes()})
+    folder = yaml.parent / "images" / REAL_SPLIT
+    quiet = {"turns": (0,), "log": lambda *_: None}
+    assert add_real_boxes(yaml, tmp_path / "photos", angles=2, seed=4, **quiet) == 3
+    other = sorted(p.stem for p in folder.iterdir())
+    assert add_real_boxes(yaml, tmp_path / "photos", angles=2, seed=3, **quiet) == 3
+    names = sorted(p.stem for p in folder.iterdir())
+    assert names != other  # the seed chooses the angles ...
+    assert add_real_boxes(yaml, tmp_path / "photos", angles=2, seed=3, **quiet) == 3
+    assert sorted(p.stem for p in folder.iterdir()) == names  # ... the same each time
+    angled = [n for n in names if n != "a_0"]
+    assert len(angled) == 2
+    for name in angled:
+        degrees = float(name.removeprefix("a_").replace("p", "."))
+        assert 10 <= degrees % 90 <= 80  # not near a quarter turn
+        image = cv2.imread(str(folder / f"{name}.jpg"), cv2.IMREAD_GRAYSCALE)
+        h, w = image.shape
+        line = (yaml.parent / "labels" / REAL_SPLIT / f"{name}.txt").read_text().split()
+        cx, cy, bw, bh = (float(v) for v in line[1:5])
+        ys, xs = np.nonzero(image > 200)  # the turned card
+        assert cx * w == pytest.approx((xs.min() + xs.max() + 1) / 2, abs=1.5)
+        assert cy * h == pytest.approx((ys.min() + ys.max() + 1) / 2, abs=1.5)
+        assert (bw * w, bh * h) == pytest.approx((np.ptp(xs) + 1, np.ptp(ys) + 1), abs=2.5)
+
+    # A square box: a card lying at an angle may fill it, and turned its box would be too big.
+    square = tmp_path / "square"
+    yaml = _real_train_set(square, {"b.png": cv2.imencode(".png", photo)[1].tobytes()})
+    xml = square / "photos" / "train" / "b.xml"
+    xml.write_text(xml.read_text().replace("<xmax>48</xmax>", "<xmax>62</xmax>"))
+    assert add_real_boxes(yaml, square / "photos", angles=2, **quiet) == 1
+
+
 def test_a_cut_off_real_photo_stays_out_of_the_detector_training_set_and_is_named(tmp_path):
     """OpenCV read it grey where its bytes were missing: its card, boxed as labelled, was
     taught on a grey picture."""

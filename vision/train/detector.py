@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import shutil
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -210,14 +211,21 @@ def add_real_boxes(
     photos: str | Path,
     turns: tuple[int, ...] = (0, 90, 180, 270),
     log: Callable[[str], None] = print,
+    angles: int = 0,
+    seed: int = 0,
 ) -> int:
     """Add the ``train`` split of labelled real photos to a pose dataset, once at each of
-    ``turns`` (degrees clockwise); return how many images were added.
+    ``turns`` (degrees clockwise) and, where its boxes stay true turned, at ``angles`` other
+    angles (seeded by ``seed`` and the photo's name); return how many images were added.
 
     The photos were taken upright, their cards mostly upright too: a detector that saw them
     only so found a quarter fewer of the test photos' cards turned a quarter (0.93 → 0.78
-    recall). Real photos give whole-card boxes but no corners: their corners are written as
-    unknown (``0 0 0``), which the pose loss skips. The validation split stays synthetic.
+    recall), and a fanned pair lying at an angle was found as one card. A box turned by other
+    than quarter turns is the box of the turned box: true for a card (or the strip of it that
+    shows) lying upright, too large for one lying at an angle, so only photos whose boxes all
+    have an upright card's shape or a strip's (``UPRIGHT_BOXES``) are turned so. Real photos
+    give whole-card boxes but no corners: their corners are written as unknown (``0 0 0``),
+    which the pose loss skips. The validation split stays synthetic.
     """
     from vision.realphotos import load_split, read_photos, turn_photo
 
@@ -233,7 +241,11 @@ def add_real_boxes(
 
     added = 0
     for photo, frame in read_photos(load_split(photos, "train"), unread):
-        for degrees in turns:
+        extra: list[float] = []
+        if angles and _upright_boxes(photo.boxes):
+            rng = np.random.default_rng([seed, zlib.crc32(photo.image.name.encode())])
+            extra = [90.0 * rng.integers(4) + rng.uniform(*ANGLED) for _ in range(angles)]
+        for degrees in (*turns, *extra):
             turned, boxes = turn_photo(frame, photo.boxes, degrees)
             h, w = turned.shape[:2]
             lines = []
@@ -242,7 +254,7 @@ def add_real_boxes(
                     cx, cy = (x0 + x1) / 2 / w, (y0 + y1) / 2 / h
                     bw, bh = (x1 - x0) / w, (y1 - y0) / h
                     lines.append(f"0 {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}" + " 0 0 0" * 4)
-            name = f"{photo.image.stem}_{degrees}"
+            name = f"{photo.image.stem}_{degrees:g}".replace(".", "p")
             (labels / f"{name}.txt").write_text("\n".join(lines) + "\n")
             cv2.imwrite(str(images / f"{name}.jpg"), turned, [cv2.IMWRITE_JPEG_QUALITY, 95])
             added += 1
@@ -252,6 +264,18 @@ def add_real_boxes(
         data_yaml.write_text(text)
     log(f"real photos: {added} images added to {data_yaml}")
     return added
+
+
+ANGLED = (10.0, 80.0)  # a real photo's other angles: this far past a quarter turn
+UPRIGHT_BOXES = 0.76  # a box squarer than this holds a card lying 5° or more off upright
+
+
+def _upright_boxes(boxes: np.ndarray) -> bool:
+    """Return whether every ``x1 y1 x2 y2`` box has the shape of a card lying upright or of a
+    strip of one (not that of a card at an angle: its box is squarer)."""
+    sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
+    short, long = sides.min(axis=1), sides.max(axis=1)
+    return bool(len(boxes)) and bool((short <= UPRIGHT_BOXES * long).all())
 
 
 # ---------------------------------------------------------------------------------------------

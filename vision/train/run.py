@@ -154,6 +154,9 @@ class TrainOptions:
     start_from: str | None = None  # a models/ folder whose checkpoints the networks start from
     # Labelled real photos: boxes for the detector, ranks (and suits) for the classifier.
     real_photos: str | None = None
+    # The detector also learns each real photo whose boxes stay true turned at this many
+    # other angles than quarter turns.
+    real_angles: int = 0
     # Card widths on screen of the classifier's synthetic crops (None: ClassifierConfig's).
     classifier_widths: tuple[float, float] | None = None
     # The classifier's weights to start from instead of --start-from's card_classifier.pt: a
@@ -229,7 +232,9 @@ def train(opts: TrainOptions, log: Callable[[str], None] = print) -> Path:
         from vision.train.detector import DetectorConfig, add_real_boxes, train_detector
 
         if opts.real_photos:
-            add_real_boxes(data_yaml, opts.real_photos, log=log)
+            add_real_boxes(
+                data_yaml, opts.real_photos, log=log, angles=opts.real_angles, seed=opts.seed
+            )
 
         cfg = DetectorConfig(
             out=str(out),
