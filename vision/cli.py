@@ -468,7 +468,7 @@ def register_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--real-angles",
         metavar="N",
-        type=REAL_ANGLES,
+        type=TRAIN_NUMBERS["real-angles"],
         default=0,
         help="with --real-photos, the detector also learns each photo whose cards lie upright "
         "turned N times by other than a quarter turn (default 0)",
@@ -497,7 +497,6 @@ def _widths(text: str | None) -> tuple[float, float] | None:
 # What train's numbers take: torch and Ultralytics would take a batch of 0 or -5 images to
 # their own errors after the models load; a negative cap stopped at once.
 CAP = Number(float, 0, note=" (0: no cap)")
-REAL_ANGLES = Number(int, 0, 8)
 TRAIN_NUMBERS = {
     "images": Number(int, 1),
     "val-images": Number(int, 1),
@@ -509,6 +508,7 @@ TRAIN_NUMBERS = {
     "classifier-batch": Number(int, 1),
     "classifier-workers": Number(int, 0, WORKERS.most),
     "render-workers": WORKERS,
+    "real-angles": Number(int, 0, 8),
 }
 
 
